@@ -1,0 +1,30 @@
+import type { GraphQLFormattedError } from 'graphql';
+import { unwrapResolverError } from '@apollo/server/errors';
+import { LockError } from '@tablelock/lock';
+import type { Logger } from 'pino';
+
+/**
+ * Gives domain refusals their `extensions.code`, and turns anything unexpected into an opaque
+ * INTERNAL_SERVER_ERROR (logged here with its stack, never sent to the client).
+ */
+export function createErrorFormatter(logger: Logger) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const original = unwrapResolverError(error);
+    if (original instanceof LockError) {
+      return {
+        message: original.message,
+        ...(formatted.path ? { path: formatted.path } : {}),
+        extensions: { code: original.code },
+      };
+    }
+    if (formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {
+      logger.error({ err: original, path: formatted.path }, 'resolver failed');
+      return {
+        message: 'Internal server error',
+        ...(formatted.path ? { path: formatted.path } : {}),
+        extensions: { code: 'INTERNAL_SERVER_ERROR' },
+      };
+    }
+    return formatted;
+  };
+}

@@ -1,0 +1,54 @@
+import { createPrismaClient, loadDemoData, openDatabase } from '@tablelock/db';
+import { syncTableRegistry } from '@tablelock/lock';
+import { pino } from 'pino';
+import { loadConfig } from './config';
+import { startApiServer } from './server';
+
+const config = loadConfig(process.env);
+const logger = pino({ level: config.LOG_LEVEL });
+
+const database = await openDatabase({
+  databaseUrl: config.DATABASE_URL,
+  dataDir: `${config.TABLELOCK_DATA_DIR}/postgres`,
+  embeddedPort: config.EMBEDDED_PG_PORT,
+  onLog: (message) => logger.debug({ postgres: message.trim() }),
+});
+const prisma = createPrismaClient(database.url, { poolSize: config.DB_POOL_SIZE });
+
+async function start() {
+  if (database.embedded && (await loadDemoData(database.url, config.MASTER_SCHEMA))) {
+    logger.info({ schema: config.MASTER_SCHEMA }, 'demo master data loaded');
+  }
+  const sync = await syncTableRegistry(prisma, config.MASTER_SCHEMA);
+  logger.info({ ...sync }, 'table registry in sync with the master schema');
+  return startApiServer({
+    context: { prisma, masterSchema: config.MASTER_SCHEMA, logger },
+    port: config.PORT,
+    host: config.HOST,
+  });
+}
+
+async function stop(api?: { stop(): Promise<void> }) {
+  await api?.stop();
+  await prisma.$disconnect();
+  await database.close();
+}
+
+try {
+  const api = await start();
+  logger.info({ embeddedPostgres: database.embedded }, `tablelock API ready at ${api.url}/graphql`);
+  let stopping = false;
+  const shutdown = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    await stop(api);
+    process.exit(0);
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+} catch (error) {
+  logger.fatal({ err: error }, 'start failed');
+  await stop();
+  process.exit(1);
+}

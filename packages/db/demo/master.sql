@@ -1,0 +1,197 @@
+-- Demo master data: a small retail company. Deterministic (no random()), so every fresh start
+-- and every test database holds the same rows. Runs with search_path set to the master schema.
+
+CREATE TABLE currencies (
+  code        char(3) PRIMARY KEY,
+  name        text NOT NULL,
+  minor_units smallint NOT NULL CHECK (minor_units BETWEEN 0 AND 4),
+  active      boolean NOT NULL DEFAULT true
+);
+
+CREATE TABLE regions (
+  id        integer PRIMARY KEY,
+  code      text NOT NULL UNIQUE,
+  name      text NOT NULL,
+  parent_id integer REFERENCES regions (id)
+);
+
+CREATE TABLE categories (
+  id         integer PRIMARY KEY,
+  name       text NOT NULL,
+  parent_id  integer REFERENCES categories (id),
+  sort_order integer NOT NULL DEFAULT 0
+);
+
+CREATE TABLE suppliers (
+  id             integer PRIMARY KEY,
+  name           text NOT NULL,
+  region_id      integer NOT NULL REFERENCES regions (id),
+  currency_code  char(3) NOT NULL REFERENCES currencies (code),
+  email          text,
+  rating         numeric(2, 1) CHECK (rating BETWEEN 0 AND 5),
+  active         boolean NOT NULL DEFAULT true,
+  contract_start date NOT NULL
+);
+
+CREATE TABLE warehouses (
+  id                     integer PRIMARY KEY,
+  code                   text NOT NULL UNIQUE,
+  name                   text NOT NULL,
+  region_id              integer NOT NULL REFERENCES regions (id),
+  capacity_m3            numeric(10, 1) NOT NULL,
+  opened_on              date NOT NULL,
+  temperature_controlled boolean NOT NULL DEFAULT false
+);
+
+CREATE TABLE products (
+  id            integer PRIMARY KEY,
+  sku           text NOT NULL UNIQUE,
+  name          text NOT NULL,
+  category_id   integer NOT NULL REFERENCES categories (id),
+  supplier_id   integer NOT NULL REFERENCES suppliers (id),
+  unit_price    numeric(12, 2) NOT NULL CHECK (unit_price >= 0),
+  currency_code char(3) NOT NULL REFERENCES currencies (code),
+  weight_kg     numeric(8, 3),
+  launched_on   date NOT NULL,
+  discontinued  boolean NOT NULL DEFAULT false,
+  description   text
+);
+
+CREATE TABLE customers (
+  id            integer PRIMARY KEY,
+  name          text NOT NULL,
+  region_id     integer NOT NULL REFERENCES regions (id),
+  email         text,
+  credit_limit  numeric(12, 2) NOT NULL DEFAULT 0,
+  registered_on date NOT NULL,
+  is_vip        boolean NOT NULL DEFAULT false,
+  note          text
+);
+
+CREATE TABLE price_lists (
+  id            integer PRIMARY KEY,
+  name          text NOT NULL,
+  currency_code char(3) NOT NULL REFERENCES currencies (code),
+  valid_from    date NOT NULL,
+  valid_to      date,
+  CHECK (valid_to IS NULL OR valid_to >= valid_from)
+);
+
+CREATE TABLE price_list_items (
+  price_list_id integer NOT NULL REFERENCES price_lists (id),
+  product_id    integer NOT NULL REFERENCES products (id),
+  price         numeric(12, 2) NOT NULL CHECK (price >= 0),
+  min_quantity  integer NOT NULL DEFAULT 1,
+  PRIMARY KEY (price_list_id, product_id)
+);
+
+CREATE TABLE stock_levels (
+  warehouse_id  integer NOT NULL REFERENCES warehouses (id),
+  product_id    integer NOT NULL REFERENCES products (id),
+  quantity      integer NOT NULL CHECK (quantity >= 0),
+  reorder_point integer,
+  counted_on    date NOT NULL,
+  PRIMARY KEY (warehouse_id, product_id)
+);
+
+INSERT INTO currencies (code, name, minor_units, active) VALUES
+  ('JPY', 'Japanese yen', 0, true),
+  ('USD', 'US dollar', 2, true),
+  ('EUR', 'Euro', 2, true),
+  ('GBP', 'Pound sterling', 2, true),
+  ('CNY', 'Renminbi', 2, true),
+  ('KRW', 'South Korean won', 0, false);
+
+INSERT INTO regions (id, code, name, parent_id) VALUES
+  (1, 'APAC', 'Asia Pacific', NULL),
+  (2, 'EMEA', 'Europe, Middle East and Africa', NULL),
+  (3, 'AMER', 'Americas', NULL),
+  (10, 'JP-KANTO', 'Kanto', 1),
+  (11, 'JP-KANSAI', 'Kansai', 1),
+  (12, 'JP-KYUSHU', 'Kyushu', 1),
+  (13, 'CN-EAST', 'East China', 1),
+  (20, 'EU-WEST', 'Western Europe', 2),
+  (21, 'EU-NORTH', 'Northern Europe', 2),
+  (30, 'US-WEST', 'US West', 3),
+  (31, 'US-EAST', 'US East', 3);
+
+INSERT INTO categories (id, name, parent_id, sort_order) VALUES
+  (1, 'Food', NULL, 1),
+  (2, 'Beverages', NULL, 2),
+  (3, 'Household', NULL, 3),
+  (4, 'Stationery', NULL, 4),
+  (11, 'Rice and noodles', 1, 1),
+  (12, 'Seasonings', 1, 2),
+  (13, 'Frozen food', 1, 3),
+  (21, 'Tea', 2, 1),
+  (22, 'Coffee', 2, 2),
+  (23, 'Soft drinks', 2, 3),
+  (31, 'Cleaning', 3, 1),
+  (32, 'Kitchenware', 3, 2),
+  (41, 'Paper', 4, 1),
+  (42, 'Pens', 4, 2);
+
+INSERT INTO suppliers (id, name, region_id, currency_code, email, rating, active, contract_start)
+SELECT i,
+       format('Supplier %s %s', (ARRAY['Sakura', 'Fuji', 'Aoba', 'Nordic', 'Atlas', 'Pioneer'])[1 + i % 6], i),
+       (ARRAY[10, 11, 12, 13, 20, 21, 30, 31])[1 + i % 8],
+       (ARRAY['JPY', 'JPY', 'USD', 'EUR', 'GBP', 'CNY'])[1 + i % 6],
+       CASE WHEN i % 7 = 0 THEN NULL ELSE format('orders%s@supplier%s.example', i, i) END,
+       CASE WHEN i % 5 = 0 THEN NULL ELSE round((i * 37 % 50) / 10.0, 1) END,
+       i % 11 <> 0,
+       date '2015-01-01' + (i * 53 % 3650)
+FROM generate_series(1, 200) AS i;
+
+INSERT INTO warehouses (id, code, name, region_id, capacity_m3, opened_on, temperature_controlled) VALUES
+  (1, 'WH-TKY', 'Tokyo central', 10, 48000.0, '2012-04-01', true),
+  (2, 'WH-OSA', 'Osaka bay', 11, 36500.5, '2016-10-01', false),
+  (3, 'WH-FUK', 'Fukuoka', 12, 12000.0, '2019-07-15', true),
+  (4, 'WH-RTM', 'Rotterdam', 20, 52000.0, '2018-02-01', false);
+
+INSERT INTO products (id, sku, name, category_id, supplier_id, unit_price, currency_code,
+                      weight_kg, launched_on, discontinued, description)
+SELECT i,
+       format('SKU-%s', lpad(i::text, 6, '0')),
+       format('%s %s #%s',
+              (ARRAY['Premium', 'Classic', 'Organic', 'Value', 'Deluxe', 'Fresh', 'Eco'])[1 + i % 7],
+              (ARRAY['rice', 'soy sauce', 'gyoza', 'green tea', 'coffee beans', 'lemonade',
+                     'detergent', 'frying pan', 'notebook', 'gel pen'])[1 + i % 10],
+              i),
+       (ARRAY[11, 12, 13, 21, 22, 23, 31, 32, 41, 42])[1 + i % 10],
+       1 + i % 200,
+       round((100 + (i * 7919) % 99900) / 100.0, 2),
+       (ARRAY['JPY', 'JPY', 'JPY', 'USD', 'EUR'])[1 + i % 5],
+       CASE WHEN i % 9 = 0 THEN NULL ELSE round(((i * 31) % 25000) / 1000.0 + 0.05, 3) END,
+       date '2010-01-01' + (i * 13 % 5800),
+       i % 17 = 0,
+       CASE WHEN i % 3 = 0 THEN format('Demo product %s, pack of %s', i, 1 + i % 24) END
+FROM generate_series(1, 100000) AS i;
+
+INSERT INTO customers (id, name, region_id, email, credit_limit, registered_on, is_vip, note)
+SELECT i,
+       format('%s %s Co., Ltd.',
+              (ARRAY['Yamada', 'Suzuki', 'Tanaka', 'Watanabe', 'Ito', 'Nakamura', 'Kobayashi', 'Kato'])[1 + i % 8],
+              (ARRAY['Trading', 'Foods', 'Retail', 'Logistics', 'Mart'])[1 + i % 5]),
+       (ARRAY[10, 11, 12, 13, 20, 21, 30, 31])[1 + (i * 3) % 8],
+       CASE WHEN i % 13 = 0 THEN NULL ELSE format('purchasing%s@customer.example', i) END,
+       (i * 104729 % 500) * 10000,
+       date '2005-04-01' + (i * 17 % 7000),
+       i % 25 = 0,
+       CASE WHEN i % 40 = 0 THEN 'Invoice monthly' END
+FROM generate_series(1, 5000) AS i;
+
+INSERT INTO price_lists (id, name, currency_code, valid_from, valid_to) VALUES
+  (1, 'Standard 2026 (JPY)', 'JPY', '2026-01-01', NULL),
+  (2, 'Wholesale 2026 (JPY)', 'JPY', '2026-01-01', '2026-12-31'),
+  (3, 'Export 2026 (USD)', 'USD', '2026-04-01', NULL);
+
+INSERT INTO price_list_items (price_list_id, product_id, price, min_quantity)
+SELECT l, p, round((100 + (p * 7919) % 99900) / 100.0 * (1 - l * 0.05), 2), CASE l WHEN 2 THEN 10 ELSE 1 END
+FROM generate_series(1, 3) AS l, generate_series(1, 2000) AS p;
+
+INSERT INTO stock_levels (warehouse_id, product_id, quantity, reorder_point, counted_on)
+SELECT w, p, (p * 37 + w * 101) % 1200, CASE WHEN p % 4 = 0 THEN NULL ELSE 50 + p % 150 END,
+       date '2026-10-01' + (p % 45)
+FROM generate_series(1, 4) AS w, generate_series(1, 2500) AS p;
+
+ANALYZE;

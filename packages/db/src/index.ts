@@ -1,0 +1,9 @@
+export { applyMigrations, migrationsDir } from './applyMigrations';
+export { createDatabase } from './createDatabase';
+export { withDatabase } from './databaseUrl';
+export { type RunningPostgres, startEmbeddedPostgres } from './embeddedPostgres';
+export { TableStatus } from './generated/prisma/enums';
+export { loadDemoData } from './loadDemoData';
+export { type OpenDatabase, openDatabase } from './openDatabase';
+export { createPrismaClient, type PrismaClient, type TransactionClient } from './prismaClient';
+export { quoteIdentifier } from './quoteIdentifier';

@@ -1,0 +1,46 @@
+import { mkdir } from 'node:fs/promises';
+import { applyMigrations } from './applyMigrations';
+import { createDatabase } from './createDatabase';
+import { withDatabase } from './databaseUrl';
+import { startEmbeddedPostgres } from './embeddedPostgres';
+
+export interface OpenDatabaseOptions {
+  /** An external Postgres; when absent, an embedded one is started under `dataDir`. */
+  databaseUrl?: string;
+  dataDir: string;
+  embeddedPort: number;
+  onLog?: (message: string) => void;
+}
+
+export interface OpenDatabase {
+  url: string;
+  /** True when this process started its own Postgres (the demo setup). */
+  embedded: boolean;
+  /** Stops the embedded Postgres, if this process started one. */
+  close(): Promise<void>;
+}
+
+const EMBEDDED_DATABASE = 'tablelock';
+
+/** Connects to the configured Postgres (or starts the embedded one) and migrates it. */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<OpenDatabase> {
+  if (options.databaseUrl) {
+    await applyMigrations(options.databaseUrl);
+    return { url: options.databaseUrl, embedded: false, close: async () => {} };
+  }
+  await mkdir(options.dataDir, { recursive: true });
+  const server = await startEmbeddedPostgres({
+    dataDir: options.dataDir,
+    port: options.embeddedPort,
+    ...(options.onLog ? { onLog: options.onLog } : {}),
+  });
+  try {
+    await createDatabase(server.adminUrl, EMBEDDED_DATABASE);
+    const url = withDatabase(server.adminUrl, EMBEDDED_DATABASE);
+    await applyMigrations(url);
+    return { url, embedded: true, close: server.stop };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}

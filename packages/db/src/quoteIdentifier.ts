@@ -1,0 +1,4 @@
+/** Quotes a Postgres identifier (table, schema, database name) for use in SQL text. */
+export function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}

@@ -1,0 +1,10 @@
+export { discoverForeignKeys } from './discoverForeignKeys';
+export { LockError, type LockErrorCode } from './lockError';
+export { MAX_FK_TABLES, type TableStatusChange } from './lockRequest';
+export { readTables, type TableInfo } from './readTables';
+export { type RegistrySync, syncTableRegistry } from './syncTableRegistry';
+export {
+  type FkTableStatus,
+  type LockOutcome,
+  updateTableStatusWithLock,
+} from './updateTableStatusWithLock';

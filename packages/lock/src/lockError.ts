@@ -1,0 +1,13 @@
+/** Why a lock operation was refused outright (as opposed to losing a race, which is a result). */
+export type LockErrorCode = 'BAD_USER_INPUT' | 'TABLE_NOT_FOUND' | 'INVALID_TRANSITION' | 'FORBIDDEN';
+
+export class LockError extends Error {
+  override readonly name = 'LockError';
+
+  constructor(
+    readonly code: LockErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,12 @@
+import type { TableStatus } from '@tablelock/db';
+
+/** The lock state of one master table, as the lock transaction reads and writes it. */
+export interface LockRow {
+  tableName: string;
+  status: TableStatus;
+  editor: string | null;
+  /** Holder tables of a shared FK lock, sorted. */
+  lockedBy: string[];
+  /** FK targets discovered from the catalog, sorted. */
+  references: string[];
+}

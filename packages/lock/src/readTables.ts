@@ -1,0 +1,33 @@
+import type { PrismaClient, TableStatus } from '@tablelock/db';
+
+/** A master table as users see it: its lock state and its place in the FK graph. */
+export interface TableInfo {
+  name: string;
+  status: TableStatus;
+  /** The editor; for a `locked` table, the editor of its first holder. */
+  editor: string | null;
+  /** Holder tables of the shared FK lock, sorted. */
+  lockedBy: string[];
+  references: string[];
+  referencedBy: string[];
+  version: number;
+  updatedAt: Date;
+}
+
+/** All registered master tables, by name. */
+export async function readTables(prisma: PrismaClient): Promise<TableInfo[]> {
+  const rows = await prisma.tableLock.findMany({ orderBy: { tableName: 'asc' } });
+  const editorOf = new Map(rows.map((row) => [row.tableName, row.editor]));
+  return rows.map((row) => ({
+    name: row.tableName,
+    status: row.status,
+    editor: row.editor ?? editorOf.get(row.lockedBy[0] ?? '') ?? null,
+    lockedBy: row.lockedBy,
+    references: row.references,
+    referencedBy: rows
+      .filter((other) => other.references.includes(row.tableName))
+      .map((other) => other.tableName),
+    version: row.version,
+    updatedAt: row.updatedAt,
+  }));
+}
