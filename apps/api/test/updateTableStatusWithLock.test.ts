@@ -1,0 +1,284 @@
+import { createTestDatabase, type TestDatabase } from '@tablelock/test-support';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { acquire, callLock, lock, release } from './support/lockApi';
+import { readRegistry, resetRegistry } from './support/registry';
+import { startTestApi, type TestApi } from './support/testApi';
+
+// The demo FK graph these tests lean on:
+//   products → categories, currencies, suppliers      suppliers → currencies, regions
+//   price_lists → currencies                          customers → regions
+//   regions → regions (self)                          categories → categories (self)
+
+let database: TestDatabase;
+let api: TestApi;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  api = await startTestApi(database);
+});
+afterAll(async () => {
+  await api.stop();
+  await database.close();
+});
+beforeEach(() => resetRegistry(database.prisma));
+
+const registry = () => readRegistry(database.prisma);
+
+describe('UpdateTableStatusWithLock (DESIGN §4)', () => {
+  it('moves a table normal → editing and records the editor', async () => {
+    const before = await registry();
+    const result = await acquire(api, 'currencies', 'alice');
+    expect(result).toEqual({ lock_result: true, current_status: 'editing', fk_current_status: [] });
+    const row = (await registry()).get('currencies');
+    expect(row).toMatchObject({ status: 'editing', editor: 'alice', lockedBy: [] });
+    expect(row?.version).toBe((before.get('currencies')?.version ?? 0) + 1);
+  });
+
+  it('locks the FK targets discovered from the catalog, with the table as holder', async () => {
+    const result = await acquire(api, 'products', 'alice');
+    expect(result.lock_result).toBe(true);
+    expect(result.fk_current_status).toEqual([
+      { table_name: 'categories', current_status: 'locked' },
+      { table_name: 'currencies', current_status: 'locked' },
+      { table_name: 'suppliers', current_status: 'locked' },
+    ]);
+    const rows = await registry();
+    for (const name of ['categories', 'currencies', 'suppliers']) {
+      expect(rows.get(name)).toMatchObject({ status: 'locked', lockedBy: ['products'] });
+    }
+    expect(rows.get('regions')?.status).toBe('normal');
+  });
+
+  it('locks the union of fk_table_name and the discovered targets, named ones first', async () => {
+    const result = await lock(api, {
+      table_name: 'products',
+      current_status: 'normal',
+      target_status: 'editing',
+      fk_table_name: ['warehouses', 'categories'],
+      fk_current_status: 'normal',
+      fk_target_status: 'locked',
+      editor: 'alice',
+    });
+    expect(result.lock_result).toBe(true);
+    expect(result.fk_current_status?.map((fk) => fk.table_name)).toEqual([
+      'warehouses',
+      'categories',
+      'currencies',
+      'suppliers',
+    ]);
+    expect((await registry()).get('warehouses')).toMatchObject({
+      status: 'locked',
+      lockedBy: ['products'],
+    });
+  });
+
+  it('answers false and changes nothing when the table is not in current_status', async () => {
+    await acquire(api, 'products', 'alice');
+    const before = await registry();
+    const result = await acquire(api, 'products', 'bob');
+    expect(result).toEqual({
+      lock_result: false,
+      current_status: 'editing',
+      fk_current_status: [
+        { table_name: 'categories', current_status: 'locked' },
+        { table_name: 'currencies', current_status: 'locked' },
+        { table_name: 'suppliers', current_status: 'locked' },
+      ],
+    });
+    expect(await registry()).toEqual(before);
+  });
+
+  it('is all or nothing: a failing FK condition leaves the table and the other FKs unchanged', async () => {
+    await acquire(api, 'suppliers', 'bob');
+    const before = await registry();
+    const result = await acquire(api, 'products', 'alice');
+    expect(result.lock_result).toBe(false);
+    expect(result.current_status).toBe('normal');
+    expect(result.fk_current_status).toContainEqual({
+      table_name: 'suppliers',
+      current_status: 'editing',
+    });
+    expect(await registry()).toEqual(before);
+  });
+
+  it('refuses to edit a table that is locked because a referencing table is being edited', async () => {
+    await acquire(api, 'products', 'alice');
+    const result = await acquire(api, 'suppliers', 'bob');
+    expect(result).toMatchObject({ lock_result: false, current_status: 'locked' });
+    expect((await registry()).get('suppliers')?.status).toBe('locked');
+  });
+
+  it('shares FK locks: two tables edited at once both hold their common target', async () => {
+    expect((await acquire(api, 'price_lists', 'alice')).lock_result).toBe(true);
+    expect((await acquire(api, 'suppliers', 'bob')).lock_result).toBe(true);
+    expect((await registry()).get('currencies')).toMatchObject({
+      status: 'locked',
+      lockedBy: ['price_lists', 'suppliers'],
+    });
+
+    expect((await release(api, 'price_lists', 'alice')).lock_result).toBe(true);
+    expect((await registry()).get('currencies')).toMatchObject({
+      status: 'locked',
+      lockedBy: ['suppliers'],
+    });
+
+    expect((await release(api, 'suppliers', 'bob')).lock_result).toBe(true);
+    expect((await registry()).get('currencies')).toMatchObject({ status: 'normal', lockedBy: [] });
+  });
+
+  it('accepts locked → locked for FK tables, adding a holder', async () => {
+    await acquire(api, 'price_lists', 'alice');
+    const result = await lock(api, {
+      table_name: 'products',
+      current_status: 'normal',
+      target_status: 'editing',
+      fk_table_name: ['currencies'],
+      fk_current_status: 'locked',
+      fk_target_status: 'locked',
+      editor: 'bob',
+    });
+    expect(result.lock_result).toBe(true);
+    expect((await registry()).get('currencies')?.lockedBy).toEqual(['price_lists', 'products']);
+  });
+
+  it('releases the table and every FK hold it has, and only its own', async () => {
+    await acquire(api, 'products', 'alice');
+    await acquire(api, 'price_lists', 'bob');
+    const result = await lock(api, {
+      table_name: 'products',
+      current_status: 'editing',
+      target_status: 'normal',
+      fk_table_name: ['categories', 'currencies', 'suppliers'],
+      fk_current_status: 'locked',
+      fk_target_status: 'normal',
+      editor: 'alice',
+    });
+    expect(result).toEqual({
+      lock_result: true,
+      current_status: 'normal',
+      fk_current_status: [
+        { table_name: 'categories', current_status: 'normal' },
+        { table_name: 'currencies', current_status: 'locked' },
+        { table_name: 'suppliers', current_status: 'normal' },
+      ],
+    });
+    const rows = await registry();
+    expect(rows.get('products')).toMatchObject({ status: 'normal', editor: null });
+    expect(rows.get('currencies')).toMatchObject({ status: 'locked', lockedBy: ['price_lists'] });
+  });
+
+  it('lets only the holder release: anyone else is FORBIDDEN and nothing changes', async () => {
+    await acquire(api, 'products', 'alice');
+    const before = await registry();
+    const response = await callLock(api, {
+      table_name: 'products',
+      current_status: 'editing',
+      target_status: 'normal',
+      editor: 'bob',
+    });
+    expect(response.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect(response.errors?.[0]?.message).toContain('alice');
+    expect(await registry()).toEqual(before);
+  });
+
+  it('answers false to a release of a table that is not being edited', async () => {
+    const result = await release(api, 'products', 'alice');
+    expect(result).toMatchObject({ lock_result: false, current_status: 'normal' });
+  });
+
+  it('answers false to a release naming an FK table this table does not hold', async () => {
+    await acquire(api, 'price_lists', 'alice');
+    const before = await registry();
+    const result = await lock(api, {
+      table_name: 'price_lists',
+      current_status: 'editing',
+      target_status: 'normal',
+      fk_table_name: ['regions'],
+      fk_current_status: 'locked',
+      fk_target_status: 'normal',
+      editor: 'alice',
+    });
+    expect(result.lock_result).toBe(false);
+    expect(await registry()).toEqual(before);
+  });
+
+  it('ignores self-references: a self-referencing table is not locked by itself', async () => {
+    const result = await acquire(api, 'regions', 'alice');
+    expect(result).toEqual({ lock_result: true, current_status: 'editing', fk_current_status: [] });
+    expect((await registry()).get('regions')).toMatchObject({ status: 'editing', lockedBy: [] });
+  });
+
+  it('is a TABLE_NOT_FOUND error for an unknown table or FK table, changing nothing', async () => {
+    const before = await registry();
+    const unknownTable = await callLock(api, {
+      table_name: 'no_such_table',
+      current_status: 'normal',
+      target_status: 'editing',
+      editor: 'alice',
+    });
+    expect(unknownTable.errors?.[0]?.extensions?.code).toBe('TABLE_NOT_FOUND');
+    const unknownFk = await callLock(api, {
+      table_name: 'products',
+      current_status: 'normal',
+      target_status: 'editing',
+      fk_table_name: ['no_such_table'],
+      fk_current_status: 'normal',
+      fk_target_status: 'locked',
+      editor: 'alice',
+    });
+    expect(unknownFk.errors?.[0]?.extensions?.code).toBe('TABLE_NOT_FOUND');
+    expect(await registry()).toEqual(before);
+  });
+
+  it.each([
+    ['normal', 'locked'],
+    ['locked', 'normal'],
+    ['editing', 'editing'],
+    ['normal', 'normal'],
+    ['editing', 'locked'],
+  ] as const)('is an INVALID_TRANSITION error for the table moving %s → %s', async (from, to) => {
+    const before = await registry();
+    const response = await callLock(api, {
+      table_name: 'products',
+      current_status: from,
+      target_status: to,
+      editor: 'alice',
+    });
+    expect(response.errors?.[0]?.extensions?.code).toBe('INVALID_TRANSITION');
+    expect(await registry()).toEqual(before);
+  });
+
+  it.each([
+    ['normal', 'editing', 'locked', 'normal'],
+    ['normal', 'editing', 'normal', 'editing'],
+    ['editing', 'normal', 'normal', 'locked'],
+  ] as const)(
+    'is an INVALID_TRANSITION error when the table moves %s → %s and its FK tables %s → %s',
+    async (from, to, fkFrom, fkTo) => {
+      const response = await callLock(api, {
+        table_name: 'products',
+        current_status: from,
+        target_status: to,
+        fk_table_name: ['categories'],
+        fk_current_status: fkFrom,
+        fk_target_status: fkTo,
+        editor: 'alice',
+      });
+      expect(response.errors?.[0]?.extensions?.code).toBe('INVALID_TRANSITION');
+    },
+  );
+
+  it('shows holders in the tables query: locked_by is the first, lockedBy all of them', async () => {
+    await acquire(api, 'suppliers', 'bob');
+    await acquire(api, 'price_lists', 'alice');
+    const response = await api.graphql<{
+      table: { status: string; editor: string; locked_by: string; lockedBy: string[] };
+    }>('{ table(name: "currencies") { status editor locked_by lockedBy } }');
+    expect(response.data?.table).toEqual({
+      status: 'locked',
+      editor: 'alice',
+      locked_by: 'price_lists',
+      lockedBy: ['price_lists', 'suppliers'],
+    });
+  });
+});

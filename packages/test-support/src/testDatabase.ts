@@ -1,0 +1,27 @@
+import { randomUUID } from 'node:crypto';
+import { createDatabase, createPrismaClient, type PrismaClient, withDatabase } from '@tablelock/db';
+import { inject } from 'vitest';
+
+export const TEMPLATE_DATABASE = 'tablelock_template';
+export const MASTER_SCHEMA = 'master';
+
+export interface TestDatabase {
+  url: string;
+  /** Admin connection to the test server (database `postgres`). */
+  adminUrl: string;
+  prisma: PrismaClient;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh database of its own for a test file: a copy of the migrated template with the demo
+ * data and a synced registry, on the run's embedded Postgres.
+ */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const adminUrl = inject('adminUrl');
+  const name = `test_${randomUUID().replaceAll('-', '')}`;
+  await createDatabase(adminUrl, name, { template: TEMPLATE_DATABASE });
+  const url = withDatabase(adminUrl, name);
+  const prisma = createPrismaClient(url);
+  return { url, adminUrl, prisma, close: () => prisma.$disconnect() };
+}
