@@ -1,6 +1,6 @@
-import type { GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { LockError } from '@tablelock/lock';
+import type { GraphQLFormattedError } from 'graphql';
 import type { Logger } from 'pino';
 
 /**

@@ -282,3 +282,20 @@ describe('UpdateTableStatusWithLock (DESIGN §4)', () => {
     });
   });
 });
+
+describe('syncTableRegistry mutation', () => {
+  it('re-reads the master schema and reports what changed', async () => {
+    await database.prisma.$executeRawUnsafe(
+      'CREATE TABLE master.units (code text PRIMARY KEY, name text NOT NULL)',
+    );
+    const response = await api.graphql<{
+      syncTableRegistry: { added: string[]; removed: string[]; referencesChanged: string[] };
+    }>('mutation { syncTableRegistry { added removed referencesChanged } }');
+    expect(response.data?.syncTableRegistry).toEqual({
+      added: ['units'],
+      removed: [],
+      referencesChanged: [],
+    });
+    expect((await registry()).get('units')?.status).toBe('normal');
+  });
+});

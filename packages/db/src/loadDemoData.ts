@@ -20,7 +20,9 @@ export async function loadDemoData(databaseUrl: string, schema: string): Promise
           SELECT 1 FROM pg_namespace WHERE nspname = ${schema}`;
         if (exists.length > 0) return false;
         const name = quoteIdentifier(schema);
-        await tx.$executeRawUnsafe(`CREATE SCHEMA ${name}; SET LOCAL search_path = ${name}; ${sql}`);
+        await tx.$executeRawUnsafe(
+          `CREATE SCHEMA ${name}; SET LOCAL search_path = ${name}; ${sql}`,
+        );
         return true;
       },
       { timeout: 5 * 60_000 },

@@ -1,5 +1,9 @@
 /** Why a lock operation was refused outright (as opposed to losing a race, which is a result). */
-export type LockErrorCode = 'BAD_USER_INPUT' | 'TABLE_NOT_FOUND' | 'INVALID_TRANSITION' | 'FORBIDDEN';
+export type LockErrorCode =
+  | 'BAD_USER_INPUT'
+  | 'TABLE_NOT_FOUND'
+  | 'INVALID_TRANSITION'
+  | 'FORBIDDEN';
 
 export class LockError extends Error {
   override readonly name = 'LockError';

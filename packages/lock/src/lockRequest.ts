@@ -82,8 +82,7 @@ function checkFkTransition(kind: LockIntent['kind'], from: TableStatus, to: Tabl
       ? to === 'locked' && (from === 'normal' || from === 'locked')
       : from === 'locked' && to === 'normal';
   if (!valid) {
-    const expected =
-      kind === 'acquire' ? 'normal → locked or locked → locked' : 'locked → normal';
+    const expected = kind === 'acquire' ? 'normal → locked or locked → locked' : 'locked → normal';
     throw new LockError(
       'INVALID_TRANSITION',
       `When table_name moves ${kind === 'acquire' ? 'normal → editing' : 'editing → normal'}, FK tables move ${expected}, not ${from} → ${to}.`,

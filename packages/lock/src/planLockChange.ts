@@ -25,7 +25,11 @@ export function fkTablesOf(intent: LockIntent, main: LockRow): string[] {
   return [...intent.namedFkTables, ...discovered];
 }
 
-function planAcquire(intent: LockIntent, main: LockRow, rows: ReadonlyMap<string, LockRow>): LockPlan {
+function planAcquire(
+  intent: LockIntent,
+  main: LockRow,
+  rows: ReadonlyMap<string, LockRow>,
+): LockPlan {
   if (main.status !== 'normal') return { granted: false };
   const fkRows = fkTablesOf(intent, main).map((name) => requireRow(rows, name));
   if (fkRows.some((row) => row.status === 'editing')) return { granted: false };
@@ -33,17 +37,23 @@ function planAcquire(intent: LockIntent, main: LockRow, rows: ReadonlyMap<string
     granted: true,
     changes: [
       { ...main, status: 'editing', editor: intent.editor, lockedBy: [] },
-      ...fkRows.map((row): LockRow => ({
-        ...row,
-        status: 'locked',
-        editor: null,
-        lockedBy: [...new Set([...row.lockedBy, intent.tableName])].sort(),
-      })),
+      ...fkRows.map(
+        (row): LockRow => ({
+          ...row,
+          status: 'locked',
+          editor: null,
+          lockedBy: [...new Set([...row.lockedBy, intent.tableName])].sort(),
+        }),
+      ),
     ],
   };
 }
 
-function planRelease(intent: LockIntent, main: LockRow, rows: ReadonlyMap<string, LockRow>): LockPlan {
+function planRelease(
+  intent: LockIntent,
+  main: LockRow,
+  rows: ReadonlyMap<string, LockRow>,
+): LockPlan {
   if (main.status !== 'editing') return { granted: false };
   if (main.editor !== intent.editor) {
     throw new LockError(

@@ -1,12 +1,12 @@
 import type { PrismaClient, TableStatus } from '@tablelock/db';
 import { LockError } from './lockError';
-import { type LockIntent, parseLockRequest, type TableStatusChange } from './lockRequest';
 import {
   findLockScope,
   lockRowsWithoutWaiting,
   readLockRows,
   writeLockRows,
 } from './lockRegistrySql';
+import { type LockIntent, parseLockRequest, type TableStatusChange } from './lockRequest';
 import type { LockRow } from './lockRow';
 import { fkTablesOf, planLockChange } from './planLockChange';
 
@@ -70,7 +70,8 @@ function outcome(
   rows: ReadonlyMap<string, LockRow>,
 ): LockOutcome {
   const main = rows.get(intent.tableName);
-  if (!main) throw new LockError('TABLE_NOT_FOUND', `No master table is named ${intent.tableName}.`);
+  if (!main)
+    throw new LockError('TABLE_NOT_FOUND', `No master table is named ${intent.tableName}.`);
   return {
     lockResult,
     currentStatus: main.status,

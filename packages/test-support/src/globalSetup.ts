@@ -43,9 +43,3 @@ export default async function setup(project: TestProject) {
     await rm(dataDir, { recursive: true, force: true });
   };
 }
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    adminUrl: string;
-  }
-}

@@ -2,6 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { createDatabase, createPrismaClient, type PrismaClient, withDatabase } from '@tablelock/db';
 import { inject } from 'vitest';
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Admin URL of the run's embedded Postgres, provided by globalSetup. */
+    adminUrl: string;
+  }
+}
+
 export const TEMPLATE_DATABASE = 'tablelock_template';
 export const MASTER_SCHEMA = 'master';
 

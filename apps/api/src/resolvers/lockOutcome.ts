@@ -1,4 +1,7 @@
-import type { FkResultTableStatusResolvers, ResultTableStatusResolvers } from '../generated/graphql';
+import type {
+  FkResultTableStatusResolvers,
+  ResultTableStatusResolvers,
+} from '../generated/graphql';
 
 // The seed's result types spell fields in snake_case; the domain in camelCase.
 

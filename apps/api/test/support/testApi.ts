@@ -32,7 +32,7 @@ export async function startTestApi(database: TestDatabase): Promise<TestApi> {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ query, variables }),
       });
-      return response.json();
+      return (await response.json()) as GraphQLResponse<never>;
     },
     stop: server.stop,
   };

@@ -1,0 +1,54 @@
+import { buildSchema, printType } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { typeDefs } from '../src/schema';
+
+// DESIGN §4, verbatim: clients written against the seed must work unchanged.
+const SEED_SDL = `
+enum TableStatus { normal editing locked }
+
+input UpdateTableStatusWithLockInput {
+  table_name: String!
+  current_status: TableStatus!
+  target_status: TableStatus!
+  fk_table_name: [String!]
+  fk_current_status: TableStatus
+  fk_target_status: TableStatus
+  editor: String
+}
+type FKResultTableStatus { table_name: String!  current_status: TableStatus! }
+type ResultTableStatus {
+  lock_result: Boolean!
+  current_status: TableStatus
+  fk_current_status: [FKResultTableStatus!]
+}
+type Mutation {
+  UpdateTableStatusWithLock(input: UpdateTableStatusWithLockInput!): ResultTableStatus
+}`;
+
+describe('the seed contract', () => {
+  const seed = buildSchema(SEED_SDL);
+  // Built from the API's SDL files in this module's graphql realm, so printType can compare.
+  const schema = buildSchema(typeDefs.join('\n'));
+
+  it.each([
+    'TableStatus',
+    'UpdateTableStatusWithLockInput',
+    'FKResultTableStatus',
+    'ResultTableStatus',
+  ])('type %s is exactly the seed’s', (name) => {
+    const ours = schema.getType(name);
+    const theirs = seed.getType(name);
+    expect(ours && theirs).toBeTruthy();
+    if (!ours || !theirs) return;
+    expect(printType(ours)).toBe(printType(theirs));
+  });
+
+  it('has the seed mutation with the seed signature', () => {
+    const ours = schema.getMutationType()?.getFields().UpdateTableStatusWithLock;
+    const theirs = seed.getMutationType()?.getFields().UpdateTableStatusWithLock;
+    expect(String(ours?.type)).toBe(String(theirs?.type));
+    expect(ours?.args.map((arg) => `${arg.name}: ${arg.type}`)).toEqual(
+      theirs?.args.map((arg) => `${arg.name}: ${arg.type}`),
+    );
+  });
+});
