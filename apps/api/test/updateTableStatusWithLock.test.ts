@@ -108,6 +108,17 @@ describe('UpdateTableStatusWithLock (DESIGN §4)', () => {
     expect((await registry()).get('suppliers')?.status).toBe('locked');
   });
 
+  it('never waits: a row held by another transaction makes the call lose at once', async () => {
+    const before = await registry();
+    await database.prisma.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT 1 FROM tablelock.table_lock WHERE table_name = 'suppliers' FOR UPDATE`;
+      // Were the call to wait for that row lock, it would wait for this very transaction.
+      const result = await acquire(api, 'products', 'alice');
+      expect(result).toMatchObject({ lock_result: false, current_status: 'normal' });
+    });
+    expect(await registry()).toEqual(before);
+  });
+
   it('shares FK locks: two tables edited at once both hold their common target', async () => {
     expect((await acquire(api, 'price_lists', 'alice')).lock_result).toBe(true);
     expect((await acquire(api, 'suppliers', 'bob')).lock_result).toBe(true);

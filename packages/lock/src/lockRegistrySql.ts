@@ -1,71 +1,63 @@
-import type { TransactionClient } from '@tablelock/db';
+import type { PrismaClient, TableStatus } from '@tablelock/db';
 import type { LockRow } from './lockRow';
 
-type RawLockRow = Pick<LockRow, 'status' | 'editor'> & {
-  table_name: string;
-  locked_by: string[];
-  references: string[];
-};
-
-const toLockRow = (row: RawLockRow): LockRow => ({
-  tableName: row.table_name,
-  status: row.status,
-  editor: row.editor,
-  lockedBy: row.locked_by,
-  references: row.references,
-});
-
 /**
- * Names of the registry rows a lock change on `tableName` may touch: the table, the FK tables
- * the caller named, the table's discovered FK targets, and every table it holds locked.
- * A plain read: it takes no lock and waits for none.
+ * Reads, without locking or waiting, the registry rows a lock change on `tableName` may
+ * touch: the table, the FK tables the caller named, the table's discovered FK targets, and
+ * every table it holds locked. One statement, so one consistent snapshot.
  */
-export async function findLockScope(
-  tx: TransactionClient,
+export async function readLockScope(
+  prisma: PrismaClient,
   tableName: string,
   namedFkTables: string[],
-): Promise<string[]> {
-  const rows = await tx.$queryRaw<{ table_name: string }[]>`
-    SELECT table_name FROM tablelock.table_lock
+): Promise<Map<string, LockRow>> {
+  const rows = await prisma.$queryRaw<
+    (Pick<LockRow, 'status' | 'editor' | 'references' | 'version'> & {
+      table_name: string;
+      locked_by: string[];
+    })[]
+  >`
+    SELECT table_name, status::text AS status, editor, locked_by, "references", version
+    FROM tablelock.table_lock
     WHERE table_name = ANY(${[tableName, ...namedFkTables]}::text[])
        OR table_name IN (SELECT unnest("references") FROM tablelock.table_lock WHERE table_name = ${tableName})
-       OR ${tableName} = ANY(locked_by)
-    ORDER BY table_name`;
-  return rows.map((row) => row.table_name);
+       OR ${tableName} = ANY(locked_by)`;
+  return new Map(
+    rows.map((row) => [
+      row.table_name,
+      {
+        tableName: row.table_name,
+        status: row.status,
+        editor: row.editor,
+        lockedBy: row.locked_by,
+        references: row.references,
+        version: row.version,
+      },
+    ]),
+  );
+}
+
+export interface CompareAndSetResult {
+  written: boolean;
+  /** Status of every expected row as the statement found it (before its own write). */
+  statuses: Map<string, TableStatus>;
 }
 
 /**
- * Row-locks the named registry rows in one canonical order (by name), skipping any row another
- * transaction holds: it never waits, so it cannot deadlock. Returns the rows it locked.
+ * The conditional write, in one statement and so all or nothing: row-locks every `expected`
+ * row in name order, skipping rows another transaction holds (it never waits, so it cannot
+ * deadlock), and only if it got all of them, each still at the version it was read at, writes
+ * `changes` with new versions.
  */
-export async function lockRowsWithoutWaiting(
-  tx: TransactionClient,
-  names: string[],
-): Promise<Map<string, LockRow>> {
-  const rows = await tx.$queryRaw<RawLockRow[]>`
-    SELECT table_name, status::text AS status, editor, locked_by, "references"
-    FROM tablelock.table_lock
-    WHERE table_name = ANY(${names}::text[])
-    ORDER BY table_name
-    FOR UPDATE SKIP LOCKED`;
-  return new Map(rows.map((row) => [row.table_name, toLockRow(row)]));
-}
-
-/** The rows as they are now, without locking. */
-export async function readLockRows(
-  tx: TransactionClient,
-  names: string[],
-): Promise<Map<string, LockRow>> {
-  const rows = await tx.$queryRaw<RawLockRow[]>`
-    SELECT table_name, status::text AS status, editor, locked_by, "references"
-    FROM tablelock.table_lock
-    WHERE table_name = ANY(${names}::text[])`;
-  return new Map(rows.map((row) => [row.table_name, toLockRow(row)]));
-}
-
-/** Writes the planned rows in one statement; each changed row gets a new version. */
-export async function writeLockRows(tx: TransactionClient, changes: LockRow[]): Promise<void> {
-  const payload = JSON.stringify(
+export async function compareAndSetLockRows(
+  prisma: PrismaClient,
+  expected: LockRow[],
+  changes: LockRow[],
+): Promise<CompareAndSetResult> {
+  const expectedJson = JSON.stringify(
+    expected.map((row) => ({ table_name: row.tableName, version: row.version })),
+  );
+  const changesJson = JSON.stringify(
     changes.map((row) => ({
       table_name: row.tableName,
       status: row.status,
@@ -73,14 +65,36 @@ export async function writeLockRows(tx: TransactionClient, changes: LockRow[]): 
       locked_by: row.lockedBy,
     })),
   );
-  const written = await tx.$executeRaw`
-    UPDATE tablelock.table_lock AS t
-    SET status = u.status, editor = u.editor, locked_by = u.locked_by,
-        version = t.version + 1, updated_at = now()
-    FROM jsonb_to_recordset(${payload}::jsonb)
-      AS u(table_name text, status tablelock."TableStatus", editor text, locked_by text[])
-    WHERE t.table_name = u.table_name`;
-  if (written !== changes.length) {
-    throw new Error(`Lock write changed ${written} rows instead of ${changes.length}.`);
+  const [result] = await prisma.$queryRaw<
+    { granted: boolean; written: number; statuses: Record<string, TableStatus> }[]
+  >`
+    WITH expected AS (
+      SELECT * FROM jsonb_to_recordset(${expectedJson}::jsonb) AS e(table_name text, version int)
+    ), claimed AS (
+      SELECT t.table_name FROM tablelock.table_lock AS t
+      JOIN expected AS e ON e.table_name = t.table_name AND e.version = t.version
+      ORDER BY t.table_name
+      FOR UPDATE OF t SKIP LOCKED
+    ), granted AS (
+      SELECT count(*) = ${expected.length} AS ok FROM claimed
+    ), written AS (
+      UPDATE tablelock.table_lock AS t
+      SET status = u.status, editor = u.editor, locked_by = u.locked_by,
+          version = t.version + 1, updated_at = now()
+      FROM jsonb_to_recordset(${changesJson}::jsonb)
+             AS u(table_name text, status tablelock."TableStatus", editor text, locked_by text[]),
+           granted
+      WHERE granted.ok AND t.table_name = u.table_name
+      RETURNING t.table_name
+    )
+    SELECT (SELECT ok FROM granted) AS granted,
+           (SELECT count(*) FROM written)::int AS written,
+           (SELECT coalesce(jsonb_object_agg(t.table_name, t.status), '{}')
+            FROM tablelock.table_lock AS t JOIN expected AS e ON e.table_name = t.table_name
+           ) AS statuses`;
+  if (!result) throw new Error('The lock write returned no row.');
+  if (result.granted && result.written !== changes.length) {
+    throw new Error(`The lock write changed ${result.written} rows instead of ${changes.length}.`);
   }
+  return { written: result.granted, statuses: new Map(Object.entries(result.statuses)) };
 }

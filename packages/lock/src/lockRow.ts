@@ -9,4 +9,6 @@ export interface LockRow {
   lockedBy: string[];
   /** FK targets discovered from the catalog, sorted. */
   references: string[];
+  /** The row version it was read at: a write succeeds only if it is still current. */
+  version: number;
 }

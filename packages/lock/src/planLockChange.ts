@@ -5,7 +5,7 @@ import type { LockRow } from './lockRow';
 export type LockPlan = { granted: true; changes: LockRow[] } | { granted: false };
 
 /**
- * The state machine: given the current rows of every table involved (read under row locks),
+ * The state machine: given the rows of every table involved (read in one snapshot),
  * decides whether the intent's conditions hold and, if so, what every changed row becomes.
  * Pure, so every rule can be tested without a database.
  */

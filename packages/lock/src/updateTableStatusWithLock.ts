@@ -1,11 +1,6 @@
 import type { PrismaClient, TableStatus } from '@tablelock/db';
 import { LockError } from './lockError';
-import {
-  findLockScope,
-  lockRowsWithoutWaiting,
-  readLockRows,
-  writeLockRows,
-} from './lockRegistrySql';
+import { compareAndSetLockRows, readLockScope } from './lockRegistrySql';
 import { type LockIntent, parseLockRequest, type TableStatusChange } from './lockRequest';
 import type { LockRow } from './lockRow';
 import { fkTablesOf, planLockChange } from './planLockChange';
@@ -23,45 +18,35 @@ export interface LockOutcome {
 }
 
 /**
- * The seed's `UpdateTableStatusWithLock`: moves a table and its FK tables in one transaction
- * of conditional writes, all or nothing. Never waits on a database lock: if another
- * transaction holds any row involved, the call loses at once (`lockResult: false`).
- * Refusals that no retry can fix (bad input, unknown table, impossible transition, releasing
- * someone else's lock) throw a LockError.
+ * The seed's `UpdateTableStatusWithLock`: moves a table and its FK tables all or nothing, like
+ * the seed's transaction of conditional writes. It reads the rows involved, lets the state
+ * machine decide, and writes them in one statement on the condition that none changed since
+ * the read and no other transaction holds any of them. Never waits on a database lock: a
+ * contended call loses at once (`lockResult: false`). Refusals that no retry can fix (bad
+ * input, unknown table, impossible transition, releasing someone else's lock) throw a LockError.
  */
 export async function updateTableStatusWithLock(
   prisma: PrismaClient,
   change: TableStatusChange,
 ): Promise<LockOutcome> {
   const intent = parseLockRequest(change);
-  return prisma.$transaction(async (tx) => {
-    const scope = await findLockScope(tx, intent.tableName, intent.namedFkTables);
-    for (const name of [intent.tableName, ...intent.namedFkTables]) {
-      if (!scope.includes(name)) {
-        throw new LockError('TABLE_NOT_FOUND', `No master table is named ${name}.`);
-      }
-    }
-    const rows = await lockRowsWithoutWaiting(tx, scope);
-    if (!coversScope(rows, scope, intent.tableName)) {
-      return outcome(false, intent, await readLockRows(tx, scope));
-    }
-    const plan = planLockChange(intent, rows);
-    if (!plan.granted) return outcome(false, intent, rows);
-    await writeLockRows(tx, plan.changes);
+  const rows = await readLockScope(prisma, intent.tableName, intent.namedFkTables);
+  const plan = planLockChange(intent, rows);
+  if (!plan.granted) return outcome(false, intent, rows);
+  const { written, statuses } = await compareAndSetLockRows(
+    prisma,
+    [...rows.values()],
+    plan.changes,
+  );
+  if (written) {
     for (const row of plan.changes) rows.set(row.tableName, row);
     return outcome(true, intent, rows);
-  });
-}
-
-// All rows of the scope are locked, and the scope still contains the table's FK targets (a
-// registry re-sync may have added one since the scope was read).
-function coversScope(rows: Map<string, LockRow>, scope: string[], tableName: string): boolean {
-  const main = rows.get(tableName);
-  return (
-    rows.size === scope.length &&
-    main !== undefined &&
-    main.references.every((name) => rows.has(name))
-  );
+  }
+  for (const [name, status] of statuses) {
+    const row = rows.get(name);
+    if (row) rows.set(name, { ...row, status });
+  }
+  return outcome(false, intent, rows);
 }
 
 function outcome(
