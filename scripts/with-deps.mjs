@@ -25,7 +25,7 @@ function run(args) {
   });
 }
 
-for (const args of [['install'], ['run', script]]) {
+for (const args of [['install'], ['run', script, ...process.argv.slice(3)]]) {
   const code = await run(args);
   if (code !== 0) process.exit(code);
 }

@@ -13,7 +13,10 @@ const database = await openDatabase({
   embeddedPort: config.EMBEDDED_PG_PORT,
   onLog: (message) => logger.debug({ postgres: message.trim() }),
 });
-const prisma = createPrismaClient(database.url, { poolSize: config.DB_POOL_SIZE });
+const prisma = createPrismaClient(database.url, {
+  poolSize: config.DB_POOL_SIZE,
+  preparedStatements: true,
+});
 
 async function start() {
   if (database.embedded && (await loadDemoData(database.url, config.MASTER_SCHEMA))) {

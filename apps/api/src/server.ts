@@ -30,6 +30,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     schema,
     formatError: createErrorFormatter(options.context.logger),
     includeStacktraceInErrorResponses: false,
+    // Apollo pretty-prints responses by default: bytes and CPU that no client reads.
+    stringifyResult: (result) => JSON.stringify(result),
     plugins: [ApolloServerPluginDrainHttpServer({ httpServer })],
   });
   await apollo.start();

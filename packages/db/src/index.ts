@@ -2,6 +2,7 @@ export { applyMigrations, migrationsDir } from './applyMigrations';
 export { createDatabase } from './createDatabase';
 export { withDatabase } from './databaseUrl';
 export { type RunningPostgres, startEmbeddedPostgres } from './embeddedPostgres';
+export { Prisma } from './generated/prisma/client';
 export { TableStatus } from './generated/prisma/enums';
 export { loadDemoData } from './loadDemoData';
 export { type OpenDatabase, openDatabase } from './openDatabase';

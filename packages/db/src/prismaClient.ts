@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from './generated/prisma/client';
 
@@ -7,6 +8,12 @@ export type TransactionClient = Parameters<Parameters<PrismaClient['$transaction
 export interface PrismaClientOptions {
   /** Size of the connection pool behind the client. */
   poolSize?: number;
+  /**
+   * Keep each distinct SQL text as a named prepared statement on every connection, so Postgres
+   * parses and plans it once. For the app's fixed set of queries; not for clients that run
+   * ad-hoc scripts (migrations), whose texts would pile up and which may hold many statements.
+   */
+  preparedStatements?: boolean;
 }
 
 /** The app's only way to Postgres: Prisma Client on the Rust-free `pg` driver adapter. */
@@ -14,6 +21,14 @@ export function createPrismaClient(
   databaseUrl: string,
   options: PrismaClientOptions = {},
 ): PrismaClient {
-  const adapter = new PrismaPg({ connectionString: databaseUrl, max: options.poolSize ?? 10 });
+  const adapter = new PrismaPg(
+    { connectionString: databaseUrl, max: options.poolSize ?? 10 },
+    options.preparedStatements
+      ? {
+          statementNameGenerator: (query) =>
+            `tl_${createHash('sha1').update(query.sql).digest('base64url')}`,
+        }
+      : {},
+  );
   return new PrismaClient({ adapter });
 }

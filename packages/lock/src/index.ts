@@ -1,6 +1,8 @@
 export { discoverForeignKeys } from './discoverForeignKeys';
 export { LockError, type LockErrorCode } from './lockError';
+export { compareAndSetQuery, lockScopeQuery } from './lockRegistrySql';
 export { MAX_FK_TABLES, type TableStatusChange } from './lockRequest';
+export type { LockRow } from './lockRow';
 export { readTables, type TableInfo } from './readTables';
 export { type RegistrySync, syncTableRegistry } from './syncTableRegistry';
 export {

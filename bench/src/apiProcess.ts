@@ -1,0 +1,63 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { freePort } from '@tablelock/test-support';
+
+const apiDir = new URL('../../apps/api', import.meta.url).pathname;
+
+export interface ApiProcess {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export interface ApiProcessOptions {
+  poolSize: number;
+  /** Write a V8 CPU profile of the API process into this folder when it exits. */
+  cpuProfileDir?: string;
+}
+
+/** Starts the real API (`pnpm start`'s process) against `databaseUrl` and waits until it serves. */
+export async function startApiProcess(
+  databaseUrl: string,
+  options: ApiProcessOptions,
+): Promise<ApiProcess> {
+  const port = await freePort();
+  const profile = options.cpuProfileDir
+    ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/main.ts'], {
+    cwd: apiDir,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DB_POOL_SIZE: String(options.poolSize),
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilHealthy(url, child);
+  return {
+    url,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+async function waitUntilHealthy(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`API exited with code ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('API did not become healthy within 60 s');
+}

@@ -1,0 +1,41 @@
+import { Pool } from 'undici';
+
+export interface GraphQLClient {
+  /** POSTs one operation; throws on HTTP or GraphQL errors, returns `data`. */
+  request<T>(query: string, variables?: Record<string, unknown>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** A keep-alive HTTP client with up to `connections` parallel connections to the API. */
+export function createGraphQLClient(baseUrl: string, connections: number): GraphQLClient {
+  const pool = new Pool(baseUrl, { connections, pipelining: 1 });
+  return {
+    async request<T>(query: string, variables?: Record<string, unknown>) {
+      const response = await pool.request({
+        path: '/graphql',
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables }),
+      });
+      const body = (await response.body.json()) as { data?: T; errors?: { message: string }[] };
+      if (response.statusCode !== 200 || body.errors || !body.data) {
+        throw new Error(`HTTP ${response.statusCode}: ${JSON.stringify(body.errors ?? body)}`);
+      }
+      return body.data;
+    },
+    close: () => pool.close(),
+  };
+}
+
+export const LOCK_MUTATION = `
+  mutation Lock($input: UpdateTableStatusWithLockInput!) {
+    UpdateTableStatusWithLock(input: $input) {
+      lock_result
+      current_status
+      fk_current_status { table_name current_status }
+    }
+  }`;
+
+export interface LockData {
+  UpdateTableStatusWithLock: { lock_result: boolean; current_status: string };
+}
