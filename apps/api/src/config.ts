@@ -4,8 +4,25 @@ const repoRoot = new URL('../../..', import.meta.url).pathname;
 
 const environment = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
-  /** Loopback by default: nothing authenticates callers yet. */
   HOST: z.string().default('127.0.0.1'),
+  /** Express `trust proxy`: `true`, a hop count or a subnet list, when behind a reverse proxy. */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value) =>
+      value === 'true'
+        ? true
+        : value === 'false'
+          ? false
+          : /^\d+$/.test(value)
+            ? Number(value)
+            : value,
+    ),
+  SESSION_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 30)
+    .default(12),
   /** An external Postgres; without it the embedded one starts under TABLELOCK_DATA_DIR. */
   DATABASE_URL: z.string().url().optional(),
   MASTER_SCHEMA: z.string().min(1).max(63).default('master'),

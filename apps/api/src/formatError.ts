@@ -1,4 +1,5 @@
 import { unwrapResolverError } from '@apollo/server/errors';
+import { IdentityError } from '@tablelock/identity';
 import { LockError } from '@tablelock/lock';
 import type { GraphQLFormattedError } from 'graphql';
 import type { Logger } from 'pino';
@@ -10,18 +11,22 @@ import type { Logger } from 'pino';
 export function createErrorFormatter(logger: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = unwrapResolverError(error);
+    const path = formatted.path ? { path: formatted.path } : {};
     if (original instanceof LockError) {
-      return {
-        message: original.message,
-        ...(formatted.path ? { path: formatted.path } : {}),
-        extensions: { code: original.code },
-      };
+      return { message: original.message, ...path, extensions: { code: original.code } };
+    }
+    if (original instanceof IdentityError) {
+      const retry =
+        original.retryAfterSeconds === undefined
+          ? {}
+          : { retryAfterSeconds: original.retryAfterSeconds };
+      return { message: original.message, ...path, extensions: { code: original.code, ...retry } };
     }
     if (formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {
       logger.error({ err: original, path: formatted.path }, 'resolver failed');
       return {
         message: 'Internal server error',
-        ...(formatted.path ? { path: formatted.path } : {}),
+        ...path,
         extensions: { code: 'INTERNAL_SERVER_ERROR' },
       };
     }

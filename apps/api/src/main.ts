@@ -1,4 +1,5 @@
 import { createPrismaClient, loadDemoData, openDatabase } from '@tablelock/db';
+import { createLoginThrottle, ensureDemoUsers } from '@tablelock/identity';
 import { syncTableRegistry } from '@tablelock/lock';
 import { pino } from 'pino';
 import { loadConfig } from './config';
@@ -19,15 +20,27 @@ const prisma = createPrismaClient(database.url, {
 });
 
 async function start() {
-  if (database.embedded && (await loadDemoData(database.url, config.MASTER_SCHEMA))) {
-    logger.info({ schema: config.MASTER_SCHEMA }, 'demo master data loaded');
+  // Demo data and demo users exist only on the embedded database, never on a real one.
+  if (database.embedded) {
+    if (await loadDemoData(database.url, config.MASTER_SCHEMA)) {
+      logger.info({ schema: config.MASTER_SCHEMA }, 'demo master data loaded');
+    }
+    const created = await ensureDemoUsers(prisma);
+    if (created.length > 0) logger.info({ users: created }, 'demo users created');
   }
   const sync = await syncTableRegistry(prisma, config.MASTER_SCHEMA);
   logger.info({ ...sync }, 'table registry in sync with the master schema');
   return startApiServer({
-    context: { prisma, masterSchema: config.MASTER_SCHEMA, logger },
+    services: {
+      prisma,
+      masterSchema: config.MASTER_SCHEMA,
+      logger,
+      loginThrottle: createLoginThrottle(),
+      sessionTtlSeconds: config.SESSION_TTL_HOURS * 3600,
+    },
     port: config.PORT,
     host: config.HOST,
+    trustProxy: config.TRUST_PROXY,
   });
 }
 

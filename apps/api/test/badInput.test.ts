@@ -2,14 +2,16 @@ import { createTestDatabase, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callLock, type LockInput } from './support/lockApi';
 import { readRegistry } from './support/registry';
-import { startTestApi, type TestApi } from './support/testApi';
+import { startTestApi, type TestApi, type TestClient } from './support/testApi';
 
 let database: TestDatabase;
 let api: TestApi;
+let alice: TestClient;
 
 beforeAll(async () => {
   database = await createTestDatabase();
   api = await startTestApi(database);
+  alice = await api.loginAs('alice');
 });
 afterAll(async () => {
   await api.stop();
@@ -39,14 +41,14 @@ async function expectRejected(
 describe('bad input gets a clear error with extensions.code and changes nothing', () => {
   it('unknown table', () =>
     expectRejected(
-      () => callLock(api, { ...acquireProducts, table_name: 'nope' }),
+      () => callLock(alice, { ...acquireProducts, table_name: 'nope' }),
       'TABLE_NOT_FOUND',
     ));
 
   it('fk_table_name without fk_current_status', () =>
     expectRejected(
       () =>
-        callLock(api, {
+        callLock(alice, {
           ...acquireProducts,
           fk_table_name: ['categories'],
           fk_target_status: 'locked',
@@ -56,14 +58,14 @@ describe('bad input gets a clear error with extensions.code and changes nothing'
 
   it('fk_table_name without any FK statuses', () =>
     expectRejected(
-      () => callLock(api, { ...acquireProducts, fk_table_name: ['categories'] }),
+      () => callLock(alice, { ...acquireProducts, fk_table_name: ['categories'] }),
       'BAD_USER_INPUT',
     ));
 
   it('a status that is not in the enum, as a variable', () =>
     expectRejected(
       () =>
-        callLock(api, {
+        callLock(alice, {
           ...acquireProducts,
           target_status: 'frozen' as LockInput['target_status'],
         }),
@@ -73,7 +75,7 @@ describe('bad input gets a clear error with extensions.code and changes nothing'
   it('a status that is not in the enum, inline in the query', () =>
     expectRejected(
       () =>
-        api.graphql(
+        alice.graphql(
           'mutation { UpdateTableStatusWithLock(input: { table_name: "products", current_status: normal, target_status: frozen, editor: "alice" }) { lock_result } }',
         ),
       'GRAPHQL_VALIDATION_FAILED',
@@ -82,7 +84,7 @@ describe('bad input gets a clear error with extensions.code and changes nothing'
   it('more FK tables than allowed', () =>
     expectRejected(
       () =>
-        callLock(api, {
+        callLock(alice, {
           ...acquireProducts,
           fk_table_name: Array.from({ length: 65 }, (_, i) => `table_${i}`),
           fk_current_status: 'normal',
@@ -93,23 +95,20 @@ describe('bad input gets a clear error with extensions.code and changes nothing'
 
   it('a table name longer than Postgres allows', () =>
     expectRejected(
-      () => callLock(api, { ...acquireProducts, table_name: 'x'.repeat(64) }),
+      () => callLock(alice, { ...acquireProducts, table_name: 'x'.repeat(64) }),
       'BAD_USER_INPUT',
     ));
 
-  it('an acquisition without editor', () =>
-    expectRejected(
-      () => callLock(api, { ...acquireProducts, editor: undefined }),
-      'BAD_USER_INPUT',
-    ));
+  it('an editor that is not the caller', () =>
+    expectRejected(() => callLock(alice, { ...acquireProducts, editor: 'bob' }), 'FORBIDDEN'));
 
   it('a blank editor', () =>
-    expectRejected(() => callLock(api, { ...acquireProducts, editor: '   ' }), 'BAD_USER_INPUT'));
+    expectRejected(() => callLock(alice, { ...acquireProducts, editor: '   ' }), 'BAD_USER_INPUT'));
 
   it('the table itself among its FK tables', () =>
     expectRejected(
       () =>
-        callLock(api, {
+        callLock(alice, {
           ...acquireProducts,
           fk_table_name: ['products'],
           fk_current_status: 'normal',

@@ -2,14 +2,23 @@ import { createTestDatabase, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { acquire, callLock, release } from './support/lockApi';
 import { lockInvariantViolations, readRegistry, resetRegistry } from './support/registry';
-import { startTestApi, type TestApi } from './support/testApi';
+import { startTestApi, type TestApi, type TestClient } from './support/testApi';
 
 let database: TestDatabase;
 let api: TestApi;
+let racers: TestClient[];
+let workers: TestClient[];
 
 beforeAll(async () => {
   database = await createTestDatabase();
   api = await startTestApi(database);
+  // Distinct principals, so that every lock records who won it.
+  racers = await Promise.all(
+    Array.from({ length: 50 }, (_, i) => api.withApiKey(`racer-${i}`, 'editor')),
+  );
+  workers = await Promise.all(
+    Array.from({ length: 12 }, (_, i) => api.withApiKey(`worker-${i}`, 'editor')),
+  );
 });
 afterAll(async () => {
   await api.stop();
@@ -18,11 +27,13 @@ afterAll(async () => {
 beforeEach(() => resetRegistry(database.prisma));
 
 /** A release loses (false) while another transaction holds a row it needs: retry it then. */
-async function releaseUntilDone(table: string, editor: string): Promise<void> {
+async function releaseUntilDone(client: TestClient, table: string): Promise<void> {
   for (let attempt = 0; attempt < 1000; attempt++) {
-    const result = await release(api, table, editor);
+    const result = await release(client, table);
     if (result.lock_result) return;
-    if (result.current_status !== 'editing') throw new Error(`${table} was not held by ${editor}`);
+    if (result.current_status !== 'editing') {
+      throw new Error(`${table} was not held by ${client.name}`);
+    }
   }
   throw new Error(`could not release ${table}`);
 }
@@ -30,29 +41,29 @@ async function releaseUntilDone(table: string, editor: string): Promise<void> {
 describe('races', () => {
   it('50 parallel requests for one table: exactly one winner per round, 20 rounds', async () => {
     for (let round = 0; round < 20; round++) {
-      const editors = Array.from({ length: 50 }, (_, i) => `racer-${round}-${i}`);
       const responses = await Promise.all(
-        editors.map((editor) =>
-          callLock(api, {
+        racers.map((racer) =>
+          callLock(racer, {
             table_name: 'products',
             current_status: 'normal',
             target_status: 'editing',
             fk_table_name: ['suppliers'],
             fk_current_status: 'normal',
             fk_target_status: 'locked',
-            editor,
+            editor: racer.name ?? undefined,
           }),
         ),
       );
       expect(responses.flatMap((response) => response.errors ?? [])).toEqual([]);
-      const winners = editors.filter(
+      const winners = racers.filter(
         (_, i) => responses[i]?.data?.UpdateTableStatusWithLock?.lock_result,
       );
       expect(winners).toHaveLength(1);
+      const [winner] = winners as [TestClient];
       const registry = await readRegistry(database.prisma);
-      expect(registry.get('products')).toMatchObject({ status: 'editing', editor: winners[0] });
+      expect(registry.get('products')).toMatchObject({ status: 'editing', editor: winner.name });
       expect(lockInvariantViolations(registry)).toEqual([]);
-      await releaseUntilDone('products', winners[0] as string);
+      await releaseUntilDone(winner, 'products');
     }
     const registry = await readRegistry(database.prisma);
     expect([...registry.values()].filter((row) => row.status !== 'normal')).toEqual([]);
@@ -83,20 +94,19 @@ describe('races', () => {
         samples++;
       }
     }
-    async function worker(id: number) {
+    async function worker(client: TestClient, id: number) {
       let turn = 0;
       while (Date.now() < deadline) {
         const table = tables[(id * 7 + turn++) % tables.length] as string;
-        const editor = `worker-${id}`;
-        const result = await acquire(api, table, editor);
+        const result = await acquire(client, table);
         if (result.lock_result) {
           grants++;
-          await releaseUntilDone(table, editor);
+          await releaseUntilDone(client, table);
         }
       }
     }
 
-    await Promise.all([sampler(), ...Array.from({ length: 12 }, (_, id) => worker(id))]);
+    await Promise.all([sampler(), ...workers.map((client, id) => worker(client, id))]);
 
     expect(violations).toEqual([]);
     expect(samples).toBeGreaterThan(10);

@@ -2,7 +2,7 @@ import { createTestDatabase, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { acquire, callLock, lock, release } from './support/lockApi';
 import { readRegistry, resetRegistry } from './support/registry';
-import { startTestApi, type TestApi } from './support/testApi';
+import { startTestApi, type TestApi, type TestClient } from './support/testApi';
 
 // The demo FK graph these tests lean on:
 //   products → categories, currencies, suppliers      suppliers → currencies, regions
@@ -11,10 +11,18 @@ import { startTestApi, type TestApi } from './support/testApi';
 
 let database: TestDatabase;
 let api: TestApi;
+let alice: TestClient;
+let bob: TestClient;
+let admin: TestClient;
 
 beforeAll(async () => {
   database = await createTestDatabase();
   api = await startTestApi(database);
+  [alice, bob, admin] = await Promise.all([
+    api.loginAs('alice'),
+    api.loginAs('bob'),
+    api.loginAs('admin'),
+  ]);
 });
 afterAll(async () => {
   await api.stop();
@@ -27,7 +35,7 @@ const registry = () => readRegistry(database.prisma);
 describe('UpdateTableStatusWithLock (DESIGN §4)', () => {
   it('moves a table normal → editing and records the editor', async () => {
     const before = await registry();
-    const result = await acquire(api, 'currencies', 'alice');
+    const result = await acquire(alice, 'currencies');
     expect(result).toEqual({ lock_result: true, current_status: 'editing', fk_current_status: [] });
     const row = (await registry()).get('currencies');
     expect(row).toMatchObject({ status: 'editing', editor: 'alice', lockedBy: [] });
@@ -35,7 +43,7 @@ describe('UpdateTableStatusWithLock (DESIGN §4)', () => {
   });
 
   it('locks the FK targets discovered from the catalog, with the table as holder', async () => {
-    const result = await acquire(api, 'products', 'alice');
+    const result = await acquire(alice, 'products');
     expect(result.lock_result).toBe(true);
     expect(result.fk_current_status).toEqual([
       { table_name: 'categories', current_status: 'locked' },
@@ -50,7 +58,7 @@ describe('UpdateTableStatusWithLock (DESIGN §4)', () => {
   });
 
   it('locks the union of fk_table_name and the discovered targets, named ones first', async () => {
-    const result = await lock(api, {
+    const result = await lock(alice, {
       table_name: 'products',
       current_status: 'normal',
       target_status: 'editing',
@@ -73,9 +81,9 @@ describe('UpdateTableStatusWithLock (DESIGN §4)', () => {
   });
 
   it('answers false and changes nothing when the table is not in current_status', async () => {
-    await acquire(api, 'products', 'alice');
+    await acquire(alice, 'products');
     const before = await registry();
-    const result = await acquire(api, 'products', 'bob');
+    const result = await acquire(bob, 'products');
     expect(result).toEqual({
       lock_result: false,
       current_status: 'editing',
@@ -89,9 +97,9 @@ describe('UpdateTableStatusWithLock (DESIGN §4)', () => {
   });
 
   it('is all or nothing: a failing FK condition leaves the table and the other FKs unchanged', async () => {
-    await acquire(api, 'suppliers', 'bob');
+    await acquire(bob, 'suppliers');
     const before = await registry();
-    const result = await acquire(api, 'products', 'alice');
+    const result = await acquire(alice, 'products');
     expect(result.lock_result).toBe(false);
     expect(result.current_status).toBe('normal');
     expect(result.fk_current_status).toContainEqual({
@@ -102,8 +110,8 @@ describe('UpdateTableStatusWithLock (DESIGN §4)', () => {
   });
 
   it('refuses to edit a table that is locked because a referencing table is being edited', async () => {
-    await acquire(api, 'products', 'alice');
-    const result = await acquire(api, 'suppliers', 'bob');
+    await acquire(alice, 'products');
+    const result = await acquire(bob, 'suppliers');
     expect(result).toMatchObject({ lock_result: false, current_status: 'locked' });
     expect((await registry()).get('suppliers')?.status).toBe('locked');
   });
@@ -113,33 +121,33 @@ describe('UpdateTableStatusWithLock (DESIGN §4)', () => {
     await database.prisma.$transaction(async (tx) => {
       await tx.$queryRaw`SELECT 1 FROM tablelock.table_lock WHERE table_name = 'suppliers' FOR UPDATE`;
       // Were the call to wait for that row lock, it would wait for this very transaction.
-      const result = await acquire(api, 'products', 'alice');
+      const result = await acquire(alice, 'products');
       expect(result).toMatchObject({ lock_result: false, current_status: 'normal' });
     });
     expect(await registry()).toEqual(before);
   });
 
   it('shares FK locks: two tables edited at once both hold their common target', async () => {
-    expect((await acquire(api, 'price_lists', 'alice')).lock_result).toBe(true);
-    expect((await acquire(api, 'suppliers', 'bob')).lock_result).toBe(true);
+    expect((await acquire(alice, 'price_lists')).lock_result).toBe(true);
+    expect((await acquire(bob, 'suppliers')).lock_result).toBe(true);
     expect((await registry()).get('currencies')).toMatchObject({
       status: 'locked',
       lockedBy: ['price_lists', 'suppliers'],
     });
 
-    expect((await release(api, 'price_lists', 'alice')).lock_result).toBe(true);
+    expect((await release(alice, 'price_lists')).lock_result).toBe(true);
     expect((await registry()).get('currencies')).toMatchObject({
       status: 'locked',
       lockedBy: ['suppliers'],
     });
 
-    expect((await release(api, 'suppliers', 'bob')).lock_result).toBe(true);
+    expect((await release(bob, 'suppliers')).lock_result).toBe(true);
     expect((await registry()).get('currencies')).toMatchObject({ status: 'normal', lockedBy: [] });
   });
 
   it('accepts locked → locked for FK tables, adding a holder', async () => {
-    await acquire(api, 'price_lists', 'alice');
-    const result = await lock(api, {
+    await acquire(alice, 'price_lists');
+    const result = await lock(bob, {
       table_name: 'products',
       current_status: 'normal',
       target_status: 'editing',
@@ -153,9 +161,9 @@ describe('UpdateTableStatusWithLock (DESIGN §4)', () => {
   });
 
   it('releases the table and every FK hold it has, and only its own', async () => {
-    await acquire(api, 'products', 'alice');
-    await acquire(api, 'price_lists', 'bob');
-    const result = await lock(api, {
+    await acquire(alice, 'products');
+    await acquire(bob, 'price_lists');
+    const result = await lock(alice, {
       table_name: 'products',
       current_status: 'editing',
       target_status: 'normal',
@@ -179,9 +187,9 @@ describe('UpdateTableStatusWithLock (DESIGN §4)', () => {
   });
 
   it('lets only the holder release: anyone else is FORBIDDEN and nothing changes', async () => {
-    await acquire(api, 'products', 'alice');
+    await acquire(alice, 'products');
     const before = await registry();
-    const response = await callLock(api, {
+    const response = await callLock(bob, {
       table_name: 'products',
       current_status: 'editing',
       target_status: 'normal',
@@ -193,14 +201,14 @@ describe('UpdateTableStatusWithLock (DESIGN §4)', () => {
   });
 
   it('answers false to a release of a table that is not being edited', async () => {
-    const result = await release(api, 'products', 'alice');
+    const result = await release(alice, 'products');
     expect(result).toMatchObject({ lock_result: false, current_status: 'normal' });
   });
 
   it('answers false to a release naming an FK table this table does not hold', async () => {
-    await acquire(api, 'price_lists', 'alice');
+    await acquire(alice, 'price_lists');
     const before = await registry();
-    const result = await lock(api, {
+    const result = await lock(alice, {
       table_name: 'price_lists',
       current_status: 'editing',
       target_status: 'normal',
@@ -214,21 +222,21 @@ describe('UpdateTableStatusWithLock (DESIGN §4)', () => {
   });
 
   it('ignores self-references: a self-referencing table is not locked by itself', async () => {
-    const result = await acquire(api, 'regions', 'alice');
+    const result = await acquire(alice, 'regions');
     expect(result).toEqual({ lock_result: true, current_status: 'editing', fk_current_status: [] });
     expect((await registry()).get('regions')).toMatchObject({ status: 'editing', lockedBy: [] });
   });
 
   it('is a TABLE_NOT_FOUND error for an unknown table or FK table, changing nothing', async () => {
     const before = await registry();
-    const unknownTable = await callLock(api, {
+    const unknownTable = await callLock(alice, {
       table_name: 'no_such_table',
       current_status: 'normal',
       target_status: 'editing',
       editor: 'alice',
     });
     expect(unknownTable.errors?.[0]?.extensions?.code).toBe('TABLE_NOT_FOUND');
-    const unknownFk = await callLock(api, {
+    const unknownFk = await callLock(alice, {
       table_name: 'products',
       current_status: 'normal',
       target_status: 'editing',
@@ -249,7 +257,7 @@ describe('UpdateTableStatusWithLock (DESIGN §4)', () => {
     ['editing', 'locked'],
   ] as const)('is an INVALID_TRANSITION error for the table moving %s → %s', async (from, to) => {
     const before = await registry();
-    const response = await callLock(api, {
+    const response = await callLock(alice, {
       table_name: 'products',
       current_status: from,
       target_status: to,
@@ -266,7 +274,7 @@ describe('UpdateTableStatusWithLock (DESIGN §4)', () => {
   ] as const)(
     'is an INVALID_TRANSITION error when the table moves %s → %s and its FK tables %s → %s',
     async (from, to, fkFrom, fkTo) => {
-      const response = await callLock(api, {
+      const response = await callLock(alice, {
         table_name: 'products',
         current_status: from,
         target_status: to,
@@ -280,9 +288,9 @@ describe('UpdateTableStatusWithLock (DESIGN §4)', () => {
   );
 
   it('shows holders in the tables query: locked_by is the first, lockedBy all of them', async () => {
-    await acquire(api, 'suppliers', 'bob');
-    await acquire(api, 'price_lists', 'alice');
-    const response = await api.graphql<{
+    await acquire(bob, 'suppliers');
+    await acquire(alice, 'price_lists');
+    const response = await alice.graphql<{
       table: { status: string; editor: string; locked_by: string; lockedBy: string[] };
     }>('{ table(name: "currencies") { status editor locked_by lockedBy } }');
     expect(response.data?.table).toEqual({
@@ -299,7 +307,7 @@ describe('syncTableRegistry mutation', () => {
     await database.prisma.$executeRawUnsafe(
       'CREATE TABLE master.units (code text PRIMARY KEY, name text NOT NULL)',
     );
-    const response = await api.graphql<{
+    const response = await admin.graphql<{
       syncTableRegistry: { added: string[]; removed: string[]; referencesChanged: string[] };
     }>('mutation { syncTableRegistry { added removed referencesChanged } }');
     expect(response.data?.syncTableRegistry).toEqual({

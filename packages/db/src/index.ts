@@ -3,7 +3,7 @@ export { createDatabase } from './createDatabase';
 export { withDatabase } from './databaseUrl';
 export { type RunningPostgres, startEmbeddedPostgres } from './embeddedPostgres';
 export { Prisma } from './generated/prisma/client';
-export { TableStatus } from './generated/prisma/enums';
+export { Role, TableStatus } from './generated/prisma/enums';
 export { loadDemoData } from './loadDemoData';
 export { type OpenDatabase, openDatabase } from './openDatabase';
 export { createPrismaClient, type PrismaClient, type TransactionClient } from './prismaClient';

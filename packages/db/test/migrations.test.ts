@@ -140,6 +140,8 @@ const POSTGRES_TYPES: Record<string, { dataType: string; udtName: string }> = {
   Int: { dataType: 'integer', udtName: 'int4' },
   DateTime: { dataType: 'timestamp without time zone', udtName: 'timestamp' },
   'DateTime @db.Timestamptz': { dataType: 'timestamp with time zone', udtName: 'timestamptz' },
+  Boolean: { dataType: 'boolean', udtName: 'bool' },
+  'String @db.Uuid': { dataType: 'uuid', udtName: 'uuid' },
 };
 
 interface DmmfField {

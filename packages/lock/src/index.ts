@@ -1,4 +1,5 @@
 export { discoverForeignKeys } from './discoverForeignKeys';
+export { type ForcedRelease, forceReleaseTableLock } from './forceReleaseTableLock';
 export { LockError, type LockErrorCode } from './lockError';
 export { compareAndSetQuery, lockScopeQuery } from './lockRegistrySql';
 export { MAX_FK_TABLES, type TableStatusChange } from './lockRequest';

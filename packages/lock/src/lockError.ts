@@ -3,7 +3,8 @@ export type LockErrorCode =
   | 'BAD_USER_INPUT'
   | 'TABLE_NOT_FOUND'
   | 'INVALID_TRANSITION'
-  | 'FORBIDDEN';
+  | 'FORBIDDEN'
+  | 'LOCK_CONFLICT';
 
 export class LockError extends Error {
   override readonly name = 'LockError';

@@ -9,6 +9,7 @@ import {
   startEmbeddedPostgres,
   withDatabase,
 } from '@tablelock/db';
+import { ensureDemoUsers } from '@tablelock/identity';
 import { syncTableRegistry } from '@tablelock/lock';
 import type { TestProject } from 'vitest/node';
 import { freePort } from './freePort';
@@ -16,7 +17,7 @@ import { MASTER_SCHEMA, TEMPLATE_DATABASE } from './testDatabase';
 
 /**
  * Once per test run: a throwaway embedded Postgres with a template database that is migrated,
- * holds the demo data and a synced registry. Each test file copies it (see createTestDatabase).
+ * holds the demo data, a synced registry and the demo users. Each test file copies it (see createTestDatabase).
  */
 export default async function setup(project: TestProject) {
   const dataDir = await mkdtemp(join(tmpdir(), 'tablelock-test-pg-'));
@@ -32,6 +33,7 @@ export default async function setup(project: TestProject) {
     await loadDemoData(url, MASTER_SCHEMA);
     const prisma = createPrismaClient(url, { poolSize: 1 });
     await syncTableRegistry(prisma, MASTER_SCHEMA);
+    await ensureDemoUsers(prisma);
     await prisma.$disconnect();
   } catch (error) {
     await server.stop();

@@ -1,13 +1,34 @@
 import { DateTimeResolver } from 'graphql-scalars';
 import type { Resolvers } from '../generated/graphql';
+import {
+  apiKeys,
+  createApiKeyResolver,
+  createUserResolver,
+  login,
+  logout,
+  me,
+  revokeApiKeyResolver,
+  updateUserResolver,
+  users,
+} from './identity';
 import { FKResultTableStatus, ResultTableStatus } from './lockOutcome';
-import { syncTableRegistryResolver, TableInfo, table, tables } from './tables';
+import { forceRelease, syncTableRegistryResolver, TableInfo, table, tables } from './tables';
 import { UpdateTableStatusWithLock } from './updateTableStatusWithLock';
 
 export const resolvers: Resolvers = {
   DateTime: DateTimeResolver,
-  Query: { tables, table },
-  Mutation: { UpdateTableStatusWithLock, syncTableRegistry: syncTableRegistryResolver },
+  Query: { tables, table, me, users, apiKeys },
+  Mutation: {
+    UpdateTableStatusWithLock,
+    syncTableRegistry: syncTableRegistryResolver,
+    forceRelease,
+    login,
+    logout,
+    createUser: createUserResolver,
+    updateUser: updateUserResolver,
+    createApiKey: createApiKeyResolver,
+    revokeApiKey: revokeApiKeyResolver,
+  },
   TableInfo,
   ResultTableStatus,
   FKResultTableStatus,

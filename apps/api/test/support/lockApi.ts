@@ -1,5 +1,5 @@
 import type { TableStatus } from '@tablelock/db';
-import type { GraphQLResponse, TestApi } from './testApi';
+import type { GraphQLResponse, TestClient } from './testApi';
 
 export interface LockInput {
   table_name: string;
@@ -28,15 +28,15 @@ const MUTATION = `
 
 /** Calls the seed mutation and returns the whole response (data and errors). */
 export async function callLock(
-  api: TestApi,
+  client: TestClient,
   input: LockInput,
 ): Promise<GraphQLResponse<{ UpdateTableStatusWithLock: LockResult | null }>> {
-  return api.graphql(MUTATION, { input });
+  return client.graphql(MUTATION, { input });
 }
 
 /** Calls the seed mutation and returns its result, failing the test on any GraphQL error. */
-export async function lock(api: TestApi, input: LockInput): Promise<LockResult> {
-  const response = await callLock(api, input);
+export async function lock(client: TestClient, input: LockInput): Promise<LockResult> {
+  const response = await callLock(client, input);
   const result = response.data?.UpdateTableStatusWithLock;
   if (response.errors || !result) {
     throw new Error(`UpdateTableStatusWithLock failed: ${JSON.stringify(response.errors)}`);
@@ -44,8 +44,19 @@ export async function lock(api: TestApi, input: LockInput): Promise<LockResult> 
   return result;
 }
 
-export const acquire = (api: TestApi, table: string, editor: string) =>
-  lock(api, { table_name: table, current_status: 'normal', target_status: 'editing', editor });
+/** Starts editing `table` as the client, sending `editor` as seed clients do. */
+export const acquire = (client: TestClient, table: string) =>
+  lock(client, {
+    table_name: table,
+    current_status: 'normal',
+    target_status: 'editing',
+    editor: client.name ?? undefined,
+  });
 
-export const release = (api: TestApi, table: string, editor: string) =>
-  lock(api, { table_name: table, current_status: 'editing', target_status: 'normal', editor });
+export const release = (client: TestClient, table: string) =>
+  lock(client, {
+    table_name: table,
+    current_status: 'editing',
+    target_status: 'normal',
+    editor: client.name ?? undefined,
+  });

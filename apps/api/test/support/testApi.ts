@@ -1,38 +1,93 @@
+import type { Role } from '@tablelock/db';
+import {
+  createApiKey,
+  createLoginThrottle,
+  DEFAULT_LOGIN_THROTTLE,
+  DEMO_PASSWORD,
+  type LoginThrottleOptions,
+} from '@tablelock/identity';
 import type { TestDatabase } from '@tablelock/test-support';
 import { pino } from 'pino';
 import { startApiServer } from '../../src/server';
 
 export interface GraphQLResponse<T> {
   data?: T | null;
-  errors?: { message: string; extensions?: { code?: string } }[];
+  errors?: { message: string; extensions?: { code?: string; retryAfterSeconds?: number } }[];
 }
 
-export interface TestApi {
-  url: string;
-  /** POSTs one GraphQL operation, as any HTTP client would. */
+/** A caller of the API over real HTTP: anonymous, a logged-in user, or an API key. */
+export interface TestClient {
+  /** The name locks record for this caller (null when anonymous). */
+  name: string | null;
+  /** Headers sent with every request (cookie or Authorization). */
+  headers: Record<string, string>;
   graphql<T = Record<string, unknown>>(
     query: string,
     variables?: Record<string, unknown>,
   ): Promise<GraphQLResponse<T>>;
+}
+
+export interface TestApi {
+  url: string;
+  anonymous: TestClient;
+  /** Logs in through the `login` mutation; the client then sends the session cookie. */
+  loginAs(username: string, password?: string): Promise<TestClient>;
+  /** Creates an API key (straight in the database) and returns a client that sends it. */
+  withApiKey(name: string, role: Role): Promise<TestClient>;
   stop(): Promise<void>;
 }
 
 /** The real API server (Apollo over HTTP) on a free port, against a test database. */
-export async function startTestApi(database: TestDatabase): Promise<TestApi> {
+export async function startTestApi(
+  database: TestDatabase,
+  options: { loginThrottle?: LoginThrottleOptions; sessionTtlSeconds?: number } = {},
+): Promise<TestApi> {
   const server = await startApiServer({
-    context: { prisma: database.prisma, masterSchema: 'master', logger: pino({ level: 'silent' }) },
+    services: {
+      prisma: database.prisma,
+      masterSchema: 'master',
+      logger: pino({ level: 'silent' }),
+      loginThrottle: createLoginThrottle(options.loginThrottle ?? DEFAULT_LOGIN_THROTTLE),
+      sessionTtlSeconds: options.sessionTtlSeconds ?? 3600,
+    },
     port: 0,
     host: '127.0.0.1',
   });
-  return {
-    url: server.url,
+  const client = (name: string | null, headers: Record<string, string>): TestClient => ({
+    name,
+    headers,
     async graphql(query, variables) {
       const response = await fetch(`${server.url}/graphql`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...headers },
         body: JSON.stringify({ query, variables }),
       });
       return (await response.json()) as GraphQLResponse<never>;
+    },
+  });
+  const anonymous = client(null, {});
+  return {
+    url: server.url,
+    anonymous,
+    async loginAs(username, password = DEMO_PASSWORD) {
+      const response = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          query:
+            'mutation($u: String!, $p: String!) { login(username: $u, password: $p) { name } }',
+          variables: { u: username, p: password },
+        }),
+      });
+      const cookie = response.headers.getSetCookie()[0]?.split(';')[0];
+      if (!response.ok || !cookie) {
+        throw new Error(`login as ${username} failed: ${await response.text()}`);
+      }
+      return client(username, { cookie });
+    },
+    async withApiKey(name, role) {
+      const { secret } = await createApiKey(database.prisma, { name, role, createdBy: 'test' });
+      return client(`key:${name}`, { authorization: `Bearer ${secret}` });
     },
     stop: server.stop,
   };

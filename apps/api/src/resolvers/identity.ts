@@ -1,0 +1,81 @@
+import {
+  createApiKey,
+  createUser,
+  listApiKeys,
+  listUsers,
+  logIn,
+  revokeApiKey,
+  revokeSession,
+  updateUser,
+} from '@tablelock/identity';
+import { requireRole } from '../auth/requireRole';
+import { SESSION_COOKIE, sessionCookieOptions } from '../auth/sessionCookie';
+import type { MutationResolvers, QueryResolvers } from '../generated/graphql';
+
+export const me: QueryResolvers['me'] = (_parent, _args, { principal }) => principal;
+
+export const users: QueryResolvers['users'] = (_parent, _args, context) => {
+  requireRole(context, 'admin');
+  return listUsers(context.prisma);
+};
+
+export const apiKeys: QueryResolvers['apiKeys'] = (_parent, _args, context) => {
+  requireRole(context, 'admin');
+  return listApiKeys(context.prisma);
+};
+
+export const login: MutationResolvers['login'] = async (
+  _parent,
+  { username, password },
+  context,
+) => {
+  const { principal, token } = await logIn(context.prisma, context.loginThrottle, {
+    username,
+    password,
+    ip: context.request.ip ?? 'unknown',
+    sessionTtlSeconds: context.sessionTtlSeconds,
+  });
+  // A new login replaces the session the browser had (no session fixation).
+  if (context.sessionToken) await revokeSession(context.prisma, context.sessionToken);
+  context.response.cookie(
+    SESSION_COOKIE,
+    token,
+    sessionCookieOptions(context.request, context.sessionTtlSeconds),
+  );
+  return principal;
+};
+
+export const logout: MutationResolvers['logout'] = async (_parent, _args, context) => {
+  context.response.clearCookie(SESSION_COOKIE, sessionCookieOptions(context.request));
+  if (!context.sessionToken) return false;
+  await revokeSession(context.prisma, context.sessionToken);
+  return true;
+};
+
+export const createUserResolver: MutationResolvers['createUser'] = (_parent, args, context) => {
+  requireRole(context, 'admin');
+  return createUser(context.prisma, args);
+};
+
+export const updateUserResolver: MutationResolvers['updateUser'] = (_parent, args, context) => {
+  requireRole(context, 'admin');
+  return updateUser(context.prisma, args);
+};
+
+export const createApiKeyResolver: MutationResolvers['createApiKey'] = (
+  _parent,
+  { name, role },
+  context,
+) => {
+  const admin = requireRole(context, 'admin');
+  return createApiKey(context.prisma, { name, role, createdBy: admin.name });
+};
+
+export const revokeApiKeyResolver: MutationResolvers['revokeApiKey'] = (
+  _parent,
+  { name },
+  context,
+) => {
+  requireRole(context, 'admin');
+  return revokeApiKey(context.prisma, name);
+};

@@ -1,0 +1,77 @@
+import type { PrismaClient, Role } from '@tablelock/db';
+import { IdentityError } from './identityError';
+import { API_KEY_PREFIX, type Principal } from './principal';
+import { parsePrincipalName } from './principalName';
+import { hashSecretToken, newSecretToken } from './secretToken';
+
+export interface ApiKeyInfo {
+  id: string;
+  name: string;
+  role: Role;
+  createdBy: string | null;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+const SELECT = {
+  id: true,
+  name: true,
+  role: true,
+  createdBy: true,
+  createdAt: true,
+  lastUsedAt: true,
+  revokedAt: true,
+} as const;
+
+/** Creates a key; the secret is returned this once and only its hash is stored. */
+export async function createApiKey(
+  prisma: PrismaClient,
+  input: { name: string; role: Role; createdBy: string | null },
+): Promise<{ apiKey: ApiKeyInfo; secret: string }> {
+  const name = parsePrincipalName(input.name, 'API key name');
+  const secret = newSecretToken('tlk_');
+  const created = await prisma.apiKey.createManyAndReturn({
+    data: [
+      { name, role: input.role, createdBy: input.createdBy, keyHash: hashSecretToken(secret) },
+    ],
+    skipDuplicates: true,
+    select: SELECT,
+  });
+  const apiKey = created[0];
+  if (!apiKey) throw new IdentityError('BAD_USER_INPUT', `An API key named ${name} exists.`);
+  return { apiKey, secret };
+}
+
+export function listApiKeys(prisma: PrismaClient): Promise<ApiKeyInfo[]> {
+  return prisma.apiKey.findMany({ select: SELECT, orderBy: { name: 'asc' } });
+}
+
+/** Revokes a key at once: the next request with it is unauthenticated. */
+export async function revokeApiKey(prisma: PrismaClient, name: string): Promise<ApiKeyInfo> {
+  const [revoked] = await prisma.$queryRaw<{ id: string }[]>`
+    UPDATE tablelock.api_key SET revoked_at = coalesce(revoked_at, now())
+    WHERE name = ${name} RETURNING id::text AS id`;
+  if (!revoked) throw new IdentityError('BAD_USER_INPUT', `No API key is named ${name}.`);
+  return prisma.apiKey.findUniqueOrThrow({ where: { id: revoked.id }, select: SELECT });
+}
+
+/**
+ * The API key behind a bearer secret, if it is not revoked. Records the use, at most once a
+ * minute per key, so that a busy client does not write on every request.
+ */
+export async function findApiKeyPrincipal(
+  prisma: PrismaClient,
+  secret: string,
+): Promise<Principal | null> {
+  const [row] = await prisma.$queryRaw<{ id: string; name: string; role: Role; stale: boolean }[]>`
+    SELECT id::text AS id, name, role::text AS role,
+           last_used_at IS NULL OR last_used_at < now() - interval '1 minute' AS stale
+    FROM tablelock.api_key
+    WHERE key_hash = ${hashSecretToken(secret)} AND revoked_at IS NULL`;
+  if (!row) return null;
+  if (row.stale) {
+    await prisma.$executeRaw`UPDATE tablelock.api_key SET last_used_at = now() WHERE id = ${row.id}::uuid`;
+  }
+  return { kind: 'apiKey', id: row.id, name: `${API_KEY_PREFIX}${row.name}`, role: row.role };
+}

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { IdentityError } from './identityError';
+
+/** Usernames and API key names: short, lower-case, safe to show and to log. */
+const principalName = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9._-]{0,62}$/, 'lower-case letters, digits, dot, dash, underscore; 1–63');
+
+const password = z.string().min(8, 'at least 8 characters').max(200);
+
+function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw new IdentityError('BAD_USER_INPUT', `${what}: ${result.error.issues[0]?.message}`);
+  }
+  return result.data;
+}
+
+export const parsePrincipalName = (value: string, what: string) =>
+  parseOrThrow(principalName, value, what);
+export const parsePassword = (value: string) => parseOrThrow(password, value, 'password');
