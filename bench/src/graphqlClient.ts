@@ -1,20 +1,20 @@
 import { Pool } from 'undici';
 
 export interface GraphQLClient {
-  /** POSTs one operation; throws on HTTP or GraphQL errors, returns `data`. */
-  request<T>(query: string, variables?: Record<string, unknown>): Promise<T>;
+  /** POSTs one operation with an API key; throws on HTTP or GraphQL errors, returns `data`. */
+  request<T>(apiKey: string, query: string, variables?: Record<string, unknown>): Promise<T>;
   close(): Promise<void>;
 }
 
-/** A keep-alive HTTP client with up to `connections` parallel connections to the API. */
+/** A keep-alive HTTP client with up to `connections` parallel connections to the API, authenticated like any other system: with API keys. */
 export function createGraphQLClient(baseUrl: string, connections: number): GraphQLClient {
   const pool = new Pool(baseUrl, { connections, pipelining: 1 });
   return {
-    async request<T>(query: string, variables?: Record<string, unknown>) {
+    async request<T>(apiKey: string, query: string, variables?: Record<string, unknown>) {
       const response = await pool.request({
         path: '/graphql',
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
         body: JSON.stringify({ query, variables }),
       });
       const body = (await response.body.json()) as { data?: T; errors?: { message: string }[] };

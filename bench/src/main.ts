@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import pg from 'pg';
 import { startApiProcess } from './apiProcess';
+import { createBenchCredentials } from './benchCredentials';
 import { openBenchDatabase } from './benchDatabase';
 import { createGraphQLClient } from './graphqlClient';
 import { type BenchReport, formatReport } from './report';
@@ -33,6 +34,11 @@ async function runLevels(run: (clients: number) => Promise<LoadResult>): Promise
 const startedAt = new Date().toISOString();
 console.log(`tablelock bench${quick ? ' --quick' : ''}: preparing a database…`);
 const database = await openBenchDatabase(Math.max(...CLIENT_LEVELS));
+const credentials = await createBenchCredentials(
+  database.url,
+  Math.max(...CLIENT_LEVELS),
+  CONTENTION.clients,
+);
 const api = await startApiProcess(database.url, {
   poolSize: API_POOL_SIZE,
   ...(profile ? { cpuProfileDir: resultsDir } : {}),
@@ -52,7 +58,7 @@ try {
   const graphqlResults = await runLevels(async (clients) => {
     const client = createGraphQLClient(api.url, clients);
     try {
-      return await runClosedLoop(plan(clients), graphqlLockCycle(client));
+      return await runClosedLoop(plan(clients), graphqlLockCycle(client, credentials.editors));
     } finally {
       await client.close();
     }
@@ -65,13 +71,13 @@ try {
   const reads = await runLevels(async (clients) => {
     const client = createGraphQLClient(api.url, clients);
     try {
-      return await runClosedLoop(plan(clients), readTables(client));
+      return await runClosedLoop(plan(clients), readTables(client, credentials.viewer));
     } finally {
       await client.close();
     }
   });
   console.log('contention…');
-  const contention = await runContention(api.url, CONTENTION.clients, CONTENTION.rounds);
+  const contention = await runContention(api.url, credentials.racers, CONTENTION.rounds);
 
   const allLoad = [...rawSql, ...graphql, ...reads];
   const errorCount = allLoad.reduce((sum, r) => sum + r.errors, 0) + contention.errors;

@@ -1,26 +1,22 @@
 import { unwrapResolverError } from '@apollo/server/errors';
-import { IdentityError } from '@tablelock/identity';
-import { LockError } from '@tablelock/lock';
+import { DomainError } from '@tablelock/errors';
 import type { GraphQLFormattedError } from 'graphql';
 import type { Logger } from 'pino';
 
 /**
- * Gives domain refusals their `extensions.code`, and turns anything unexpected into an opaque
- * INTERNAL_SERVER_ERROR (logged here with its stack, never sent to the client).
+ * Gives domain refusals their `extensions.code` (and details), and turns anything unexpected
+ * into an opaque INTERNAL_SERVER_ERROR (logged here with its stack, never sent to the client).
  */
 export function createErrorFormatter(logger: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = unwrapResolverError(error);
     const path = formatted.path ? { path: formatted.path } : {};
-    if (original instanceof LockError) {
-      return { message: original.message, ...path, extensions: { code: original.code } };
-    }
-    if (original instanceof IdentityError) {
-      const retry =
-        original.retryAfterSeconds === undefined
-          ? {}
-          : { retryAfterSeconds: original.retryAfterSeconds };
-      return { message: original.message, ...path, extensions: { code: original.code, ...retry } };
+    if (original instanceof DomainError) {
+      return {
+        message: original.message,
+        ...path,
+        extensions: { code: original.code, ...original.details },
+      };
     }
     if (formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {
       logger.error({ err: original, path: formatted.path }, 'resolver failed');

@@ -1,5 +1,10 @@
 import { performance } from 'node:perf_hooks';
-import { createGraphQLClient, LOCK_MUTATION, type LockData } from '../graphqlClient';
+import {
+  createGraphQLClient,
+  type GraphQLClient,
+  LOCK_MUTATION,
+  type LockData,
+} from '../graphqlClient';
 import { type LatencySummary, summarizeLatencies } from '../latency';
 
 export interface ContentionResult {
@@ -21,9 +26,10 @@ const TABLE = 'products';
  */
 export async function runContention(
   baseUrl: string,
-  clients: number,
+  racerKeys: string[],
   rounds: number,
 ): Promise<ContentionResult> {
+  const clients = racerKeys.length;
   const api = createGraphQLClient(baseUrl, clients);
   const winnersPerRound: number[] = [];
   const roundTimes: number[] = [];
@@ -33,23 +39,17 @@ export async function runContention(
     for (let round = -1; round < rounds; round++) {
       const began = performance.now();
       const answers = await Promise.allSettled(
-        Array.from({ length: clients }, (_, i) =>
-          api.request<LockData>(LOCK_MUTATION, {
-            input: {
-              table_name: TABLE,
-              current_status: 'normal',
-              target_status: 'editing',
-              editor: `racer-${i}`,
-            },
+        racerKeys.map((apiKey) =>
+          api.request<LockData>(apiKey, LOCK_MUTATION, {
+            input: { table_name: TABLE, current_status: 'normal', target_status: 'editing' },
           }),
         ),
       );
       const elapsed = performance.now() - began;
-      const winners = answers.flatMap((answer, i) =>
-        answer.status === 'fulfilled' && answer.value.UpdateTableStatusWithLock.lock_result
-          ? [`racer-${i}`]
-          : [],
-      );
+      const winners = racerKeys.filter((_, i) => {
+        const answer = answers[i];
+        return answer?.status === 'fulfilled' && answer.value.UpdateTableStatusWithLock.lock_result;
+      });
       for (const winner of winners) await releaseUntilDone(api, winner);
       if (round < 0) continue;
       for (const answer of answers) {
@@ -75,12 +75,12 @@ export async function runContention(
 }
 
 // A release answers false while another transaction holds a row it needs: try again then.
-async function releaseUntilDone(api: ReturnType<typeof createGraphQLClient>, editor: string) {
+async function releaseUntilDone(api: GraphQLClient, apiKey: string) {
   for (let attempt = 0; attempt < 100; attempt++) {
-    const data = await api.request<LockData>(LOCK_MUTATION, {
-      input: { table_name: TABLE, current_status: 'editing', target_status: 'normal', editor },
+    const data = await api.request<LockData>(apiKey, LOCK_MUTATION, {
+      input: { table_name: TABLE, current_status: 'editing', target_status: 'normal' },
     });
     if (data.UpdateTableStatusWithLock.lock_result) return;
   }
-  throw new Error(`${editor} could not release ${TABLE}`);
+  throw new Error(`the winner could not release ${TABLE}`);
 }

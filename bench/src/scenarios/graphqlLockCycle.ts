@@ -6,11 +6,12 @@ import type { Operation } from '../runClosedLoop';
  * The same acquire + release of client `i`'s table pair as the raw SQL floor, through
  * UpdateTableStatusWithLock over HTTP keep-alive, sent as a seed client sends it.
  */
-export function graphqlLockCycle(api: GraphQLClient): Operation {
+export function graphqlLockCycle(api: GraphQLClient, apiKeys: string[]): Operation {
   return async (client) => {
     const { child, parent } = benchPair(client);
-    const editor = `bench-${client}`;
-    const acquired = await api.request<LockData>(LOCK_MUTATION, {
+    const apiKey = apiKeys[client] ?? '';
+    const editor = `key:bench-${client}`;
+    const acquired = await api.request<LockData>(apiKey, LOCK_MUTATION, {
       input: {
         table_name: child,
         current_status: 'normal',
@@ -22,7 +23,7 @@ export function graphqlLockCycle(api: GraphQLClient): Operation {
       },
     });
     if (!acquired.UpdateTableStatusWithLock.lock_result) return false;
-    const released = await api.request<LockData>(LOCK_MUTATION, {
+    const released = await api.request<LockData>(apiKey, LOCK_MUTATION, {
       input: {
         table_name: child,
         current_status: 'editing',

@@ -15,7 +15,7 @@ import type { Operation } from '../runClosedLoop';
 export function rawSqlLockCycle(pool: pg.Pool): Operation {
   return async (client) => {
     const { child, parent } = benchPair(client);
-    const editor = `bench-${client}`;
+    const editor = `key:bench-${client}`;
     const acquired = await transition(pool, child, parent, (childRow, parentRow) =>
       childRow.status === 'normal' && parentRow.status !== 'editing'
         ? [

@@ -6,9 +6,9 @@ const TABLES_QUERY = `{
 }`;
 
 /** The `tables` query with every field of every table, as a status page polls it. */
-export function readTables(api: GraphQLClient): Operation {
+export function readTables(api: GraphQLClient, apiKey: string): Operation {
   return async () => {
-    const data = await api.request<{ tables: unknown[] }>(TABLES_QUERY);
+    const data = await api.request<{ tables: unknown[] }>(apiKey, TABLES_QUERY);
     return data.tables.length > 0;
   };
 }

@@ -1,3 +1,5 @@
+import { DomainError } from '@tablelock/errors';
+
 /** Why a caller was turned away. */
 export type IdentityErrorCode =
   | 'UNAUTHENTICATED'
@@ -5,15 +7,4 @@ export type IdentityErrorCode =
   | 'BAD_USER_INPUT'
   | 'TOO_MANY_REQUESTS';
 
-export class IdentityError extends Error {
-  override readonly name = 'IdentityError';
-
-  constructor(
-    readonly code: IdentityErrorCode,
-    message: string,
-    /** Seconds until a throttled caller may try again. */
-    readonly retryAfterSeconds?: number,
-  ) {
-    super(message);
-  }
-}
+export class IdentityError extends DomainError<IdentityErrorCode> {}

@@ -58,7 +58,7 @@ export function createLoginThrottle(options = DEFAULT_LOGIN_THROTTLE): LoginThro
           throw new IdentityError(
             'TOO_MANY_REQUESTS',
             `Too many failed logins; try again in ${retryAfterSeconds} s.`,
-            retryAfterSeconds,
+            { retryAfterSeconds },
           );
         }
       }

@@ -35,6 +35,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, n, r, p, salt, key] = stored.split('$');
   if (scheme !== 'scrypt' || !n || !r || !p || !salt || !key) return false;
   const expected = Buffer.from(key, 'base64url');
+  if (expected.length === 0) return false;
   const actual = await derive(
     password,
     Buffer.from(salt, 'base64url'),

@@ -1,3 +1,5 @@
+import { DomainError } from '@tablelock/errors';
+
 /** Why a lock operation was refused outright (as opposed to losing a race, which is a result). */
 export type LockErrorCode =
   | 'BAD_USER_INPUT'
@@ -6,13 +8,4 @@ export type LockErrorCode =
   | 'FORBIDDEN'
   | 'LOCK_CONFLICT';
 
-export class LockError extends Error {
-  override readonly name = 'LockError';
-
-  constructor(
-    readonly code: LockErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export class LockError extends DomainError<LockErrorCode> {}

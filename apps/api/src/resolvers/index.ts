@@ -1,4 +1,4 @@
-import { DateTimeResolver } from 'graphql-scalars';
+import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
 import type { Resolvers } from '../generated/graphql';
 import {
   apiKeys,
@@ -12,16 +12,19 @@ import {
   users,
 } from './identity';
 import { FKResultTableStatus, ResultTableStatus } from './lockOutcome';
+import { RowPage, rows, saveRowsResolver } from './masterData';
 import { forceRelease, syncTableRegistryResolver, TableInfo, table, tables } from './tables';
 import { UpdateTableStatusWithLock } from './updateTableStatusWithLock';
 
 export const resolvers: Resolvers = {
   DateTime: DateTimeResolver,
-  Query: { tables, table, me, users, apiKeys },
+  JSON: JSONResolver,
+  Query: { tables, table, me, users, apiKeys, rows },
   Mutation: {
     UpdateTableStatusWithLock,
     syncTableRegistry: syncTableRegistryResolver,
     forceRelease,
+    saveRows: saveRowsResolver,
     login,
     logout,
     createUser: createUserResolver,
@@ -32,4 +35,5 @@ export const resolvers: Resolvers = {
   TableInfo,
   ResultTableStatus,
   FKResultTableStatus,
+  RowPage,
 };

@@ -1,0 +1,120 @@
+import { createInterface } from 'node:readline/promises';
+import { createPrismaClient, openDatabase, type Role } from '@tablelock/db';
+import {
+  createApiKey,
+  createUser,
+  listApiKeys,
+  revokeApiKey,
+  updateUser,
+} from '@tablelock/identity';
+import { Command, Option } from 'commander';
+import { loadConfig } from './config';
+
+// Operator commands against the configured database (DATABASE_URL, or the embedded one when
+// the app is not running). Typical first step in production: create the first admin.
+
+const ROLES = ['viewer', 'editor', 'admin'] as const;
+
+async function withDatabase<T>(
+  work: (prisma: ReturnType<typeof createPrismaClient>) => Promise<T>,
+) {
+  const config = loadConfig(process.env);
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: `${config.TABLELOCK_DATA_DIR}/postgres`,
+    embeddedPort: config.EMBEDDED_PG_PORT,
+  });
+  const prisma = createPrismaClient(database.url, { poolSize: 1 });
+  try {
+    return await work(prisma);
+  } finally {
+    await prisma.$disconnect();
+    await database.close();
+  }
+}
+
+/** The password from standard input: the first line when piped, a prompt on a terminal. */
+async function readPassword(): Promise<string> {
+  const lines = createInterface({ input: process.stdin, output: process.stderr, terminal: false });
+  if (process.stdin.isTTY) process.stderr.write('Password (input is shown): ');
+  for await (const line of lines) {
+    lines.close();
+    return line.trim();
+  }
+  return '';
+}
+
+const roleOption = () =>
+  new Option('--role <role>', 'viewer, editor or admin').choices(ROLES).makeOptionMandatory();
+
+const program = new Command('tablelock')
+  .description('tablelock operator commands')
+  .showHelpAfterError();
+
+program
+  .command('create-user')
+  .description('create a user; the password is read from standard input')
+  .argument('<username>')
+  .addOption(roleOption())
+  .action(async (username: string, options: { role: Role }) => {
+    const password = await readPassword();
+    const user = await withDatabase((prisma) =>
+      createUser(prisma, { username, password, role: options.role }),
+    );
+    console.log(`created user ${user.username} (${user.role})`);
+  });
+
+program
+  .command('set-password')
+  .description("set a user's password (read from standard input); ends the user's sessions")
+  .argument('<username>')
+  .action(async (username: string) => {
+    const password = await readPassword();
+    await withDatabase((prisma) => updateUser(prisma, { username, password }));
+    console.log(`password of ${username} changed`);
+  });
+
+program
+  .command('create-api-key')
+  .description('create an API key for another system; prints the key once')
+  .argument('<name>')
+  .addOption(roleOption())
+  .action(async (name: string, options: { role: Role }) => {
+    const { apiKey, secret } = await withDatabase((prisma) =>
+      createApiKey(prisma, { name, role: options.role, createdBy: 'cli' }),
+    );
+    console.error(`created API key ${apiKey.name} (${apiKey.role}); it is shown only now:`);
+    console.log(secret);
+  });
+
+program
+  .command('list-api-keys')
+  .description('list API keys (never their secrets)')
+  .action(async () => {
+    const keys = await withDatabase(listApiKeys);
+    console.table(
+      keys.map((key) => ({
+        name: key.name,
+        role: key.role,
+        created: key.createdAt.toISOString(),
+        lastUsed: key.lastUsedAt?.toISOString() ?? '',
+        revoked: key.revokedAt?.toISOString() ?? '',
+      })),
+    );
+  });
+
+program
+  .command('revoke-api-key')
+  .description('revoke an API key; it stops working at once')
+  .argument('<name>')
+  .action(async (name: string) => {
+    await withDatabase((prisma) => revokeApiKey(prisma, name));
+    console.log(`revoked API key ${name}`);
+  });
+
+try {
+  await program.parseAsync();
+} catch (error) {
+  console.error(`error: ${(error as Error).message}`);
+  process.exit(1);
+}

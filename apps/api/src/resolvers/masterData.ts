@@ -1,0 +1,23 @@
+import { readRows, saveRows } from '@tablelock/master-data';
+import { requireRole } from '../auth/requireRole';
+import type { MutationResolvers, QueryResolvers, RowPageResolvers } from '../generated/graphql';
+
+export const rows: QueryResolvers['rows'] = (_parent, args, context) => {
+  requireRole(context, 'viewer');
+  return readRows(context.prisma, context.masterSchema, args.table, {
+    offset: args.offset ?? 0,
+    limit: args.limit ?? 100,
+    sort: args.sort ?? [],
+    filter: args.filter ?? [],
+  });
+};
+
+export const RowPage: RowPageResolvers = {
+  columns: (page) => page.table.columns,
+  editable: (page) => page.table.primaryKey.length > 0,
+};
+
+export const saveRowsResolver: MutationResolvers['saveRows'] = (_parent, args, context) => {
+  const caller = requireRole(context, 'editor');
+  return saveRows(context.prisma, context.masterSchema, args.table, caller.name, args.changes);
+};

@@ -1,0 +1,24 @@
+export { MasterDataError, type MasterDataErrorCode } from './masterDataError';
+export {
+  type FilterOperator,
+  MAX_PAGE_SIZE,
+  type MasterRow,
+  type RowPage,
+  type RowQuery,
+  type RowValues,
+  readRows,
+} from './readRows';
+export {
+  type RowChangeKind,
+  type RowChanges,
+  type RowError,
+  type RowErrorCode,
+  type SaveResult,
+  saveRows,
+} from './saveRows';
+export {
+  type ColumnKind,
+  type MasterTable,
+  readMasterTable,
+  type TableColumn,
+} from './tableColumns';

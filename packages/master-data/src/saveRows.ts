@@ -1,0 +1,248 @@
+import { Prisma, type PrismaClient, type TransactionClient } from '@tablelock/db';
+import { z } from 'zod';
+import { MasterDataError } from './masterDataError';
+import { isDataException, type PostgresError, postgresErrorOf } from './postgresError';
+import type { RowValues } from './readRows';
+import { columnRef, keyCondition, typedValue } from './sqlFragments';
+import { type MasterTable, readMasterTable, requireColumn } from './tableColumns';
+
+export interface RowChanges {
+  inserts?: { values: RowValues }[] | null;
+  updates?: { key: RowValues; version: string; values: RowValues }[] | null;
+  deletes?: { key: RowValues; version: string }[] | null;
+}
+
+export type RowChangeKind = 'insert' | 'update' | 'delete';
+
+export type RowErrorCode =
+  | 'ROW_CONFLICT'
+  | 'INVALID_VALUE'
+  | 'NOT_NULL'
+  | 'UNIQUE'
+  | 'FOREIGN_KEY'
+  | 'CHECK';
+
+export interface RowError {
+  change: RowChangeKind;
+  /** Position of the change in its list (inserts, updates or deletes). */
+  index: number;
+  column: string | null;
+  code: RowErrorCode;
+  message: string;
+}
+
+export interface SaveResult {
+  saved: boolean;
+  inserted: number;
+  updated: number;
+  deleted: number;
+  rowErrors: RowError[];
+}
+
+const MAX_CHANGES = 1000;
+const values = z.record(z.string(), z.string().nullable());
+const changesSchema = z
+  .object({
+    inserts: z.array(z.object({ values })).nullish(),
+    updates: z
+      .array(z.object({ key: values, version: z.string().regex(/^\d+$/), values }))
+      .nullish(),
+    deletes: z.array(z.object({ key: values, version: z.string().regex(/^\d+$/) })).nullish(),
+  })
+  .refine(
+    (c) =>
+      (c.inserts?.length ?? 0) + (c.updates?.length ?? 0) + (c.deletes?.length ?? 0) <= MAX_CHANGES,
+    `at most ${MAX_CHANGES} changes per save`,
+  );
+
+/** Thrown inside the transaction to roll it back when any change failed. */
+class RollBack extends Error {}
+
+/**
+ * Applies a table's inserts, updates and deletes in one transaction, all or nothing, for the
+ * holder of its lock only. Every change runs under its own savepoint so that one bad row does
+ * not hide the others' errors; if any failed, the whole transaction is rolled back and every
+ * failure is reported by row. A row changed or deleted since it was read (its `xmin` moved)
+ * is a ROW_CONFLICT, never overwritten.
+ */
+export async function saveRows(
+  prisma: PrismaClient,
+  schema: string,
+  tableName: string,
+  holder: string,
+  changes: RowChanges,
+): Promise<SaveResult> {
+  const parsed = changesSchema.safeParse(changes);
+  if (!parsed.success) throw new MasterDataError('BAD_USER_INPUT', z.prettifyError(parsed.error));
+  const table = await readMasterTable(prisma, schema, tableName);
+  if (table.primaryKey.length === 0) {
+    throw new MasterDataError(
+      'BAD_USER_INPUT',
+      `${tableName} has no primary key, so its rows cannot be edited.`,
+    );
+  }
+  checkColumns(table, parsed.data);
+  const result: SaveResult = { saved: true, inserted: 0, updated: 0, deleted: 0, rowErrors: [] };
+  try {
+    await prisma.$transaction(
+      async (tx) => {
+        await requireLockHolder(tx, tableName, holder);
+        // Deletes first, so that a row deleted and inserted again with the same key saves.
+        for (const [index, change] of (parsed.data.deletes ?? []).entries()) {
+          const count = await runChange(
+            tx,
+            table,
+            result,
+            'delete',
+            index,
+            () =>
+              tx.$executeRaw`DELETE FROM ${Prisma.raw(table.qualifiedName)}
+              WHERE ${keyCondition(table.primaryKey, change.key)} AND xmin = ${change.version}::xid`,
+          );
+          if (count !== undefined) result.deleted += count;
+        }
+        for (const [index, change] of (parsed.data.updates ?? []).entries()) {
+          const assignments = Object.entries(change.values).map(([name, value]) => {
+            const column = requireColumn(table, name);
+            return Prisma.sql`${columnRef(column)} = ${typedValue(column, value)}`;
+          });
+          if (assignments.length === 0) continue;
+          const count = await runChange(
+            tx,
+            table,
+            result,
+            'update',
+            index,
+            () =>
+              tx.$executeRaw`UPDATE ${Prisma.raw(table.qualifiedName)} SET ${Prisma.join(assignments)}
+              WHERE ${keyCondition(table.primaryKey, change.key)} AND xmin = ${change.version}::xid`,
+          );
+          if (count !== undefined) result.updated += count;
+        }
+        for (const [index, change] of (parsed.data.inserts ?? []).entries()) {
+          const entries = Object.entries(change.values).map(([name, value]) => ({
+            column: requireColumn(table, name),
+            value,
+          }));
+          const count = await runChange(tx, table, result, 'insert', index, () =>
+            entries.length === 0
+              ? tx.$executeRaw`INSERT INTO ${Prisma.raw(table.qualifiedName)} DEFAULT VALUES`
+              : tx.$executeRaw`INSERT INTO ${Prisma.raw(table.qualifiedName)}
+                  (${Prisma.join(entries.map(({ column }) => columnRef(column)))})
+                  VALUES (${Prisma.join(entries.map(({ column, value }) => typedValue(column, value)))})`,
+          );
+          if (count !== undefined) result.inserted += count;
+        }
+        if (result.rowErrors.length > 0) throw new RollBack();
+      },
+      { timeout: 60_000 },
+    );
+  } catch (error) {
+    if (!(error instanceof RollBack)) throw error;
+    return { saved: false, inserted: 0, updated: 0, deleted: 0, rowErrors: result.rowErrors };
+  }
+  return result;
+}
+
+// Names are checked before any SQL runs: an unknown column is a malformed request, not a row error.
+function checkColumns(table: MasterTable, changes: RowChanges) {
+  const keyed = [...(changes.updates ?? []), ...(changes.deletes ?? [])];
+  for (const { key } of keyed) {
+    const missing = table.primaryKey.filter((column) => !(column.name in key));
+    if (missing.length > 0 || Object.keys(key).length !== table.primaryKey.length) {
+      throw new MasterDataError(
+        'BAD_USER_INPUT',
+        `A row key of ${table.name} has exactly the columns ${table.primaryKey.map((c) => c.name).join(', ')}.`,
+      );
+    }
+  }
+  for (const change of [...(changes.inserts ?? []), ...(changes.updates ?? [])]) {
+    for (const name of Object.keys(change.values)) requireColumn(table, name);
+  }
+}
+
+/**
+ * The save's guard, inside its transaction: the table is being edited by `holder`. The row is
+ * share-locked until commit, so a force-release cannot slip in between this check and the
+ * writes: it waits for the save, or the save sees it and fails.
+ */
+async function requireLockHolder(tx: TransactionClient, tableName: string, holder: string) {
+  const [lock] = await tx.$queryRaw<{ status: string; editor: string | null }[]>`
+    SELECT status::text AS status, editor FROM tablelock.table_lock
+    WHERE table_name = ${tableName} FOR SHARE`;
+  if (lock?.status !== 'editing' || lock.editor !== holder) {
+    const now =
+      lock?.status === 'editing'
+        ? `it is being edited by ${lock.editor}`
+        : lock?.status === 'locked'
+          ? 'it is locked by another table being edited'
+          : 'nobody holds it now';
+    throw new MasterDataError(
+      'LOCK_LOST',
+      `You no longer hold the lock on ${tableName} (${now}); nothing was saved. Your changes are still here: start editing again to save them.`,
+    );
+  }
+}
+
+/** Runs one change under a savepoint; records its error (or a conflict) and returns the row count. */
+async function runChange(
+  tx: TransactionClient,
+  table: MasterTable,
+  result: SaveResult,
+  change: RowChangeKind,
+  index: number,
+  statement: () => Promise<number>,
+): Promise<number | undefined> {
+  await tx.$executeRawUnsafe('SAVEPOINT row_change');
+  try {
+    const count = await statement();
+    await tx.$executeRawUnsafe('RELEASE SAVEPOINT row_change');
+    if (count === 0 && change !== 'insert') {
+      result.rowErrors.push({
+        change,
+        index,
+        column: null,
+        code: 'ROW_CONFLICT',
+        message: 'This row was changed or deleted by someone else since it was read; reload it.',
+      });
+      return undefined;
+    }
+    return count;
+  } catch (error) {
+    const postgres = postgresErrorOf(error);
+    if (!postgres) throw error;
+    await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT row_change');
+    result.rowErrors.push({ change, index, ...(await describe(tx, table, postgres)) });
+    return undefined;
+  }
+}
+
+const CODE_BY_SQLSTATE: Record<string, RowErrorCode> = {
+  '23502': 'NOT_NULL',
+  '23505': 'UNIQUE',
+  '23503': 'FOREIGN_KEY',
+  '23514': 'CHECK',
+};
+
+async function describe(
+  tx: TransactionClient,
+  table: MasterTable,
+  error: PostgresError,
+): Promise<Pick<RowError, 'code' | 'column' | 'message'>> {
+  const code =
+    CODE_BY_SQLSTATE[error.code] ?? (isDataException(error) ? 'INVALID_VALUE' : undefined);
+  if (!code) throw new Error(`Unexpected database error ${error.code}: ${error.message}`);
+  const named = /column "([^"]+)"/.exec(error.message)?.[1];
+  const column =
+    named ?? (error.constraint ? await constraintColumn(tx, table, error.constraint) : null);
+  return { code, column, message: error.message };
+}
+
+async function constraintColumn(tx: TransactionClient, table: MasterTable, constraint: string) {
+  const [row] = await tx.$queryRaw<{ column: string }[]>`
+    SELECT a.attname::text AS column
+    FROM pg_constraint AS c
+    JOIN pg_attribute AS a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+    WHERE c.conname = ${constraint} AND c.conrelid = ${table.qualifiedName}::regclass`;
+  return row?.column ?? null;
+}

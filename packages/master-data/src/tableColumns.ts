@@ -1,0 +1,114 @@
+import { type PrismaClient, quoteIdentifier } from '@tablelock/db';
+import { MasterDataError } from './masterDataError';
+
+export type ColumnKind =
+  | 'text'
+  | 'integer'
+  | 'decimal'
+  | 'boolean'
+  | 'date'
+  | 'timestamp'
+  | 'other';
+
+export interface TableColumn {
+  name: string;
+  /** The Postgres type as `format_type` writes it, e.g. `numeric(12,2)`: also the cast for values. */
+  dataType: string;
+  kind: ColumnKind;
+  nullable: boolean;
+  hasDefault: boolean;
+  primaryKey: boolean;
+  maxLength: number | null;
+  references: string | null;
+}
+
+export interface MasterTable {
+  name: string;
+  /** `"schema"."table"`, quoted: the only way table names reach SQL text. */
+  qualifiedName: string;
+  columns: TableColumn[];
+  /** Primary key columns in key order; empty for a table without one (read-only then). */
+  primaryKey: TableColumn[];
+}
+
+const KIND_BY_TYPE: Record<string, ColumnKind> = {
+  text: 'text',
+  varchar: 'text',
+  bpchar: 'text',
+  int2: 'integer',
+  int4: 'integer',
+  int8: 'integer',
+  numeric: 'decimal',
+  float4: 'decimal',
+  float8: 'decimal',
+  bool: 'boolean',
+  date: 'date',
+  timestamp: 'timestamp',
+  timestamptz: 'timestamp',
+};
+
+/**
+ * A registered master table with its columns as the Postgres catalog describes them. Table and
+ * column names used in SQL come only from here.
+ */
+export async function readMasterTable(
+  prisma: PrismaClient,
+  schema: string,
+  table: string,
+): Promise<MasterTable> {
+  const registered = await prisma.tableLock.findUnique({ where: { tableName: table } });
+  const rows = registered
+    ? await prisma.$queryRaw<
+        (Omit<TableColumn, 'kind' | 'primaryKey'> & {
+          typeName: string;
+          keyPosition: number | null;
+        })[]
+      >`
+        SELECT a.attname::text AS name,
+               format_type(a.atttypid, a.atttypmod) AS "dataType",
+               t.typname::text AS "typeName",
+               NOT a.attnotnull AS nullable,
+               (a.atthasdef OR a.attidentity <> '' OR a.attgenerated <> '') AS "hasDefault",
+               array_position(pk.conkey, a.attnum) AS "keyPosition",
+               CASE WHEN t.typname IN ('varchar', 'bpchar') AND a.atttypmod > 4
+                    THEN a.atttypmod - 4 END AS "maxLength",
+               (SELECT target.relname::text FROM pg_constraint AS fk
+                  JOIN pg_class AS target ON target.oid = fk.confrelid
+                 WHERE fk.conrelid = c.oid AND fk.contype = 'f' AND a.attnum = ANY(fk.conkey)
+                 ORDER BY fk.conname LIMIT 1) AS "references"
+        FROM pg_class AS c
+        JOIN pg_namespace AS n ON n.oid = c.relnamespace
+        JOIN pg_attribute AS a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+        JOIN pg_type AS t ON t.oid = a.atttypid
+        LEFT JOIN pg_constraint AS pk ON pk.conrelid = c.oid AND pk.contype = 'p'
+        WHERE n.nspname = ${schema} AND c.relname = ${table} AND c.relkind IN ('r', 'p')
+        ORDER BY a.attnum`
+    : [];
+  if (rows.length === 0) {
+    throw new MasterDataError('TABLE_NOT_FOUND', `No master table is named ${table}.`);
+  }
+  const columns = rows.map(({ typeName, keyPosition, ...column }) => ({
+    ...column,
+    kind: KIND_BY_TYPE[typeName] ?? 'other',
+    primaryKey: keyPosition !== null,
+  }));
+  const primaryKey = rows
+    .filter((row) => row.keyPosition !== null)
+    .sort((a, b) => (a.keyPosition ?? 0) - (b.keyPosition ?? 0))
+    .map((row) => columns.find((column) => column.name === row.name) as TableColumn);
+  return {
+    name: table,
+    qualifiedName: `${quoteIdentifier(schema)}.${quoteIdentifier(table)}`,
+    columns,
+    primaryKey,
+  };
+}
+
+/** The column named `name`, or a BAD_USER_INPUT error naming the table. */
+export function requireColumn(table: MasterTable, name: string): TableColumn {
+  const column = table.columns.find((candidate) => candidate.name === name);
+  if (!column) {
+    throw new MasterDataError('BAD_USER_INPUT', `${table.name} has no column named ${name}.`);
+  }
+  return column;
+}
