@@ -2,6 +2,7 @@ import type { PrismaClient } from '@tablelock/db';
 import type { LoginThrottle, Principal } from '@tablelock/identity';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
+import type { LockChangeFeed } from './live/lockChangeFeed';
 
 /** The shared services of this API process. */
 export interface ApiServices {
@@ -10,6 +11,7 @@ export interface ApiServices {
   logger: Logger;
   loginThrottle: LoginThrottle;
   sessionTtlSeconds: number;
+  lockChanges: LockChangeFeed;
 }
 
 /** What every resolver gets: the services, and who is calling. */
@@ -20,6 +22,6 @@ export interface ApiContext extends ApiServices {
   credentialError: string | null;
   /** The session token from the cookie, if any (for logout). */
   sessionToken: string | null;
-  request: Request;
-  response: Response;
+  /** The HTTP exchange; absent for subscriptions over WebSocket. */
+  http?: { request: Request; response: Response };
 }

@@ -3,6 +3,8 @@ import { createLoginThrottle, ensureDemoUsers } from '@tablelock/identity';
 import { syncTableRegistry } from '@tablelock/lock';
 import { pino } from 'pino';
 import { loadConfig } from './config';
+import { startLockChangeFeed } from './live/lockChangeFeed';
+import { startLockSweeper } from './live/lockSweeper';
 import { startApiServer } from './server';
 
 const config = loadConfig(process.env);
@@ -30,18 +32,29 @@ async function start() {
   }
   const sync = await syncTableRegistry(prisma, config.MASTER_SCHEMA);
   logger.info({ ...sync }, 'table registry in sync with the master schema');
-  return startApiServer({
+  const lockChanges = await startLockChangeFeed(database.url, logger);
+  const stopSweeper = startLockSweeper({ prisma, logger });
+  const server = await startApiServer({
     services: {
       prisma,
       masterSchema: config.MASTER_SCHEMA,
       logger,
       loginThrottle: createLoginThrottle(),
       sessionTtlSeconds: config.SESSION_TTL_HOURS * 3600,
+      lockChanges,
     },
     port: config.PORT,
     host: config.HOST,
     trustProxy: config.TRUST_PROXY,
   });
+  return {
+    url: server.url,
+    async stop() {
+      await server.stop();
+      await stopSweeper();
+      await lockChanges.close();
+    },
+  };
 }
 
 async function stop(api?: { stop(): Promise<void> }) {

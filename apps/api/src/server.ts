@@ -6,11 +6,15 @@ import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import cookieParser from 'cookie-parser';
 import express from 'express';
-import { authenticateRequest } from './auth/authenticateRequest';
+import { authenticate } from './auth/authenticate';
 import { requireAuthentication } from './auth/requireAuthentication';
+import { SESSION_COOKIE } from './auth/sessionCookie';
+import { refuseBadBody } from './badBody';
 import type { ApiContext, ApiServices } from './context';
 import { createErrorFormatter } from './formatError';
+import { startSubscriptionServer } from './live/subscriptionServer';
 import { schema } from './schema';
+import { serveWebApp } from './serveWebApp';
 
 export interface ApiServer {
   /** Base URL, e.g. http://127.0.0.1:4000 */
@@ -29,21 +33,23 @@ export interface ApiServerOptions {
 const MAX_BODY = '100kb';
 
 // Limits on what one operation may ask for. Our own queries stay far below them; the standard
-// introspection query (as code generators send it) nests about 13 deep.
+// introspection query (as code generators send it) nests 21 deep.
 const armor = new ApolloArmor({
-  maxDepth: { n: 15, ignoreIntrospection: false },
+  maxDepth: { n: 25, ignoreIntrospection: false },
   costLimit: { maxCost: 5000 },
-  maxAliases: { n: 20 },
+  // Aliased `__typename` counts too (armor lets it through by default).
+  maxAliases: { n: 20, allowList: [] },
   maxTokens: { n: 2000 },
   maxDirectives: { n: 20 },
   blockFieldSuggestion: { enabled: true },
 });
 
-/** Serves GraphQL at `/graphql` and a health check at `/healthz` on one port. */
+/** Serves GraphQL at `/graphql` (HTTP, and WebSocket for subscriptions) and a health check at `/healthz` on one port. */
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const app = express();
   app.set('trust proxy', options.trustProxy ?? false);
   const httpServer = createServer(app);
+  const closeSubscriptions = startSubscriptionServer(httpServer, schema, options.services);
   const protection = armor.protect();
   const apollo = new ApolloServer<ApiContext>({
     schema,
@@ -58,6 +64,11 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       ...protection.plugins,
       requireAuthentication,
       ApolloServerPluginDrainHttpServer({ httpServer }),
+      {
+        async serverWillStart() {
+          return { drainServer: closeSubscriptions };
+        },
+      },
     ],
     // Apollo pretty-prints responses by default: bytes and CPU that no client reads.
     stringifyResult: (result) => JSON.stringify(result),
@@ -74,12 +85,17 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     expressMiddleware(apollo, {
       context: async ({ req, res }) => ({
         ...options.services,
-        ...(await authenticateRequest(options.services, req)),
-        request: req,
-        response: res,
+        ...(await authenticate(options.services, {
+          sessionToken: req.cookies?.[SESSION_COOKIE] ?? null,
+          authorization: req.headers.authorization ?? null,
+        })),
+        http: { request: req, response: res },
       }),
     }),
   );
+  app.use(serveWebApp());
+
+  app.use(refuseBadBody);
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);

@@ -1,6 +1,5 @@
 import { createTestDatabase, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquire } from './support/lockApi';
 import { startTestApi, type TestApi, type TestClient } from './support/testApi';
 
 let database: TestDatabase;
@@ -28,8 +27,8 @@ const ROWS = `query($table: String!, $filter: [RowFilter!]) {
     total editable columns { name kind } rows { key version values }
   }
 }`;
-const SAVE = `mutation($table: String!, $changes: RowChanges!) {
-  saveRows(table: $table, changes: $changes) {
+const SAVE = `mutation($table: String!, $token: String!, $changes: RowChanges!) {
+  saveRows(table: $table, token: $token, changes: $changes) {
     saved inserted updated deleted rowErrors { change index column code message }
   }
 }`;
@@ -48,6 +47,7 @@ describe('rows and saveRows over GraphQL', () => {
     expect(read.data?.rows).toMatchObject({ total: 4, editable: true });
     const save = await carol.graphql(SAVE, {
       table: 'warehouses',
+      token: '1',
       changes: { deletes: [{ key: { id: '4' }, version: '1' }] },
     });
     expect(save.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
@@ -57,7 +57,11 @@ describe('rows and saveRows over GraphQL', () => {
   });
 
   it('saves for the holder, and is LOCK_LOST once an admin force-released the lock', async () => {
-    expect((await acquire(alice, 'warehouses')).lock_result).toBe(true);
+    const acquired = await alice.graphql<{ acquireTableLock: { token: string } }>(
+      'mutation { acquireTableLock(table: "warehouses") { token } }',
+    );
+    const token = acquired.data?.acquireTableLock.token;
+    expect(token).toMatch(/^\d+$/);
     const read = await alice.graphql<RowsData>(ROWS, {
       table: 'warehouses',
       filter: [{ column: 'id', operator: 'equals', value: '2' }],
@@ -65,6 +69,7 @@ describe('rows and saveRows over GraphQL', () => {
     const osaka = read.data?.rows.rows[0];
     const saved = await alice.graphql<{ saveRows: { saved: boolean; updated: number } }>(SAVE, {
       table: 'warehouses',
+      token,
       changes: {
         updates: [{ key: osaka?.key, version: osaka?.version, values: { name: 'Osaka port' } }],
       },
@@ -77,6 +82,7 @@ describe('rows and saveRows over GraphQL', () => {
     expect(released.errors).toBeUndefined();
     const lost = await alice.graphql(SAVE, {
       table: 'warehouses',
+      token,
       changes: {
         inserts: [
           {
@@ -93,7 +99,8 @@ describe('rows and saveRows over GraphQL', () => {
       },
     });
     expect(lost.errors?.[0]?.extensions?.code).toBe('LOCK_LOST');
-    expect(lost.errors?.[0]?.message).toContain('no longer hold the lock');
+    expect(lost.errors?.[0]?.message).toContain('admin force-released your lock on warehouses');
+    expect(lost.errors?.[0]?.message).toContain('stale lock');
     const after = await alice.graphql<RowsData>(ROWS, { table: 'warehouses' });
     expect(after.data?.rows.total).toBe(4);
   });

@@ -3,8 +3,13 @@ export { createDatabase } from './createDatabase';
 export { withDatabase } from './databaseUrl';
 export { type RunningPostgres, startEmbeddedPostgres } from './embeddedPostgres';
 export { Prisma } from './generated/prisma/client';
-export { Role, TableStatus } from './generated/prisma/enums';
+export { LockAction, Role, TableStatus } from './generated/prisma/enums';
 export { loadDemoData } from './loadDemoData';
 export { type OpenDatabase, openDatabase } from './openDatabase';
-export { createPrismaClient, type PrismaClient, type TransactionClient } from './prismaClient';
+export {
+  createPrismaClient,
+  type PrismaClient,
+  type Queryable,
+  type TransactionClient,
+} from './prismaClient';
 export { quoteIdentifier } from './quoteIdentifier';

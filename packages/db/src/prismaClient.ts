@@ -4,6 +4,8 @@ import { PrismaClient } from './generated/prisma/client';
 
 export type { PrismaClient };
 export type TransactionClient = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
+/** Where a raw query can run: the client itself, or inside an interactive transaction. */
+export type Queryable = PrismaClient | TransactionClient;
 
 export interface PrismaClientOptions {
   /** Size of the connection pool behind the client. */

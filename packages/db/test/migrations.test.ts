@@ -141,6 +141,8 @@ const POSTGRES_TYPES: Record<string, { dataType: string; udtName: string }> = {
   DateTime: { dataType: 'timestamp without time zone', udtName: 'timestamp' },
   'DateTime @db.Timestamptz': { dataType: 'timestamp with time zone', udtName: 'timestamptz' },
   Boolean: { dataType: 'boolean', udtName: 'bool' },
+  BigInt: { dataType: 'bigint', udtName: 'int8' },
+  Json: { dataType: 'jsonb', udtName: 'jsonb' },
   'String @db.Uuid': { dataType: 'uuid', udtName: 'uuid' },
 };
 

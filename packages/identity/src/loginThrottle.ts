@@ -29,15 +29,17 @@ export interface LoginThrottle {
  * process's memory, so each API instance counts on its own.
  */
 export function createLoginThrottle(options = DEFAULT_LOGIN_THROTTLE): LoginThrottle {
+  // rate-limiter-flexible blocks once a key goes over `points`: with limit - 1 points, the
+  // limit-th failure starts the block, and check() refuses from then on.
   const byUsernameAndIp = new RateLimiterMemory({
     keyPrefix: 'login_fail_user_ip',
-    points: options.failuresPerUsernameAndIp,
+    points: options.failuresPerUsernameAndIp - 1,
     duration: 24 * 60 * 60,
     blockDuration: options.blockSeconds,
   });
   const byIp = new RateLimiterMemory({
     keyPrefix: 'login_fail_ip',
-    points: options.failuresPerIpPerDay,
+    points: options.failuresPerIpPerDay - 1,
     duration: 24 * 60 * 60,
     blockDuration: options.blockSeconds,
   });

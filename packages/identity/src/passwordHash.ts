@@ -36,13 +36,14 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (scheme !== 'scrypt' || !n || !r || !p || !salt || !key) return false;
   const expected = Buffer.from(key, 'base64url');
   if (expected.length === 0) return false;
+  // A corrupt stored hash (parameters scrypt rejects) matches no password.
   const actual = await derive(
     password,
     Buffer.from(salt, 'base64url'),
     { N: Number(n), r: Number(r), p: Number(p), maxmem: MAX_MEMORY },
     expected.length,
-  );
-  return timingSafeEqual(actual, expected);
+  ).catch(() => undefined);
+  return actual !== undefined && timingSafeEqual(actual, expected);
 }
 
 /**

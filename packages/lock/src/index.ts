@@ -1,11 +1,40 @@
+export { type AcquireTableLock, acquireTableLock } from './acquireTableLock';
 export { discoverForeignKeys } from './discoverForeignKeys';
+export { expireLeases } from './expireLeases';
+export { parseFencingToken } from './fencingToken';
 export { type ForcedRelease, forceReleaseTableLock } from './forceReleaseTableLock';
+export {
+  deleteExpiredIdempotencyKeys,
+  IDEMPOTENCY_RETENTION_HOURS,
+  type IdempotentRequest,
+  runIdempotently,
+} from './idempotency';
+export {
+  DEFAULT_LEASE_SECONDS,
+  leaseSeconds,
+  MAX_LEASE_SECONDS,
+  MIN_LEASE_SECONDS,
+} from './lease';
 export { LockError, type LockErrorCode } from './lockError';
+export { LOCK_CHANNEL, type LockEventInput, recordLockEvent } from './lockEvent';
+export type { LockGrant } from './lockGrant';
 export { compareAndSetQuery, lockScopeQuery } from './lockRegistrySql';
 export { MAX_FK_TABLES, type TableStatusChange } from './lockRequest';
-export type { LockRow } from './lockRow';
+export type { LockRow, LockRowChange } from './lockRow';
+export { assertHoldsLock, describeLostLock } from './lostLock';
+export {
+  type LockEventFilter,
+  type LockEventPage,
+  type LockEventRecord,
+  parseAnnouncedEvent,
+  readLockEvents,
+} from './readLockEvents';
 export { readTables, type TableInfo } from './readTables';
+export { releaseLocksOf } from './releaseLocksOf';
+export { releaseTableLock } from './releaseTableLock';
+export { renewTableLock } from './renewTableLock';
 export { type RegistrySync, syncTableRegistry } from './syncTableRegistry';
+export { takeOverTableLock } from './takeOverTableLock';
 export {
   type FkTableStatus,
   type LockOutcome,

@@ -6,6 +6,8 @@ export type LockErrorCode =
   | 'TABLE_NOT_FOUND'
   | 'INVALID_TRANSITION'
   | 'FORBIDDEN'
-  | 'LOCK_CONFLICT';
+  | 'LOCK_CONFLICT'
+  | 'LOCK_LOST'
+  | 'IDEMPOTENCY_KEY_REUSED';
 
 export class LockError extends DomainError<LockErrorCode> {}

@@ -1,9 +1,13 @@
-import { Prisma, type PrismaClient, type TableStatus } from '@tablelock/db';
-import type { LockRow } from './lockRow';
+import { Prisma, type Queryable, type TableStatus } from '@tablelock/db';
+import { LockError } from './lockError';
+import { EVENT_COLUMNS, eventValues, type LockEventInput, NOTIFY_EVENT } from './lockEvent';
+import type { LockRow, LockRowChange } from './lockRow';
 
 type LockScopeRow = Pick<LockRow, 'status' | 'editor' | 'references' | 'version'> & {
   table_name: string;
   locked_by: string[];
+  fencing_token: string | null;
+  lease_expired: boolean;
 };
 
 /**
@@ -13,7 +17,8 @@ type LockScopeRow = Pick<LockRow, 'status' | 'editor' | 'references' | 'version'
  */
 export function lockScopeQuery(tableName: string, namedFkTables: string[]): Prisma.Sql {
   return Prisma.sql`
-    SELECT table_name, status::text AS status, editor, locked_by, "references", version
+    SELECT table_name, status::text AS status, editor, locked_by, "references", version,
+           fencing_token::text AS fencing_token, coalesce(lease_expires_at <= now(), false) AS lease_expired
     FROM tablelock.table_lock
     WHERE table_name = ANY(${[tableName, ...namedFkTables]}::text[])
        OR table_name IN (SELECT unnest("references") FROM tablelock.table_lock WHERE table_name = ${tableName})
@@ -21,11 +26,11 @@ export function lockScopeQuery(tableName: string, namedFkTables: string[]): Pris
 }
 
 export async function readLockScope(
-  prisma: PrismaClient,
+  db: Queryable,
   tableName: string,
   namedFkTables: string[],
 ): Promise<Map<string, LockRow>> {
-  const rows = await prisma.$queryRaw<LockScopeRow[]>(lockScopeQuery(tableName, namedFkTables));
+  const rows = await db.$queryRaw<LockScopeRow[]>(lockScopeQuery(tableName, namedFkTables));
   return new Map(
     rows.map((row) => [
       row.table_name,
@@ -36,6 +41,8 @@ export async function readLockScope(
         lockedBy: row.locked_by,
         references: row.references,
         version: row.version,
+        fencingToken: row.fencing_token,
+        leaseExpired: row.lease_expired,
       },
     ]),
   );
@@ -45,27 +52,42 @@ export interface CompareAndSetResult {
   written: boolean;
   /** Status of every expected row as the statement found it (before its own write). */
   statuses: Map<string, TableStatus>;
+  /** The main table's token and lease after the write, when written and still editing. */
+  fencingToken: string | null;
+  leaseExpiresAt: Date | null;
 }
 
 /**
  * The conditional write, in one statement and so all or nothing: row-locks every `expected`
  * row in name order, skipping rows another transaction holds (it never waits, so it cannot
- * deadlock), and only if it got all of them, each still at the version it was read at, writes
- * `changes` with new versions. Answers one row: `granted`, `written` (rows changed) and
- * `statuses` (each expected row's status as the statement found it, before its own write).
+ * deadlock; with `waitForLocks` it waits, in that same order), and only if it got all of them, each still at the version it was read at, writes
+ * `changes` with new versions and records `event` (if any) in the audit history, announcing
+ * it. Answers one row: `granted`, `written` (rows changed), `statuses` (each expected row's
+ * status as the statement found it), and the token and lease of the main table (the event's,
+ * else the first change's) after the write.
  */
-export function compareAndSetQuery(expected: LockRow[], changes: LockRow[]): Prisma.Sql {
+export function compareAndSetQuery(
+  expected: LockRow[],
+  changes: LockRowChange[],
+  event: LockEventInput | null,
+  waitForLocks = false,
+): Prisma.Sql {
   const expectedJson = JSON.stringify(
     expected.map((row) => ({ table_name: row.tableName, version: row.version })),
   );
   const changesJson = JSON.stringify(
-    changes.map((row) => ({
+    changes.map(({ row, grant, leaseSeconds }) => ({
       table_name: row.tableName,
       status: row.status,
       editor: row.editor,
       locked_by: row.lockedBy,
+      new_acquisition: grant ?? false,
+      set_lease: leaseSeconds !== undefined,
+      lease_seconds: leaseSeconds ?? null,
     })),
   );
+  const mainTable = event?.tableName ?? changes[0]?.row.tableName ?? '';
+  const previousToken = expected.find((row) => row.tableName === mainTable)?.fencingToken;
   return Prisma.sql`
     WITH expected AS (
       SELECT * FROM jsonb_to_recordset(${expectedJson}::jsonb) AS e(table_name text, version int)
@@ -73,37 +95,99 @@ export function compareAndSetQuery(expected: LockRow[], changes: LockRow[]): Pri
       SELECT t.table_name FROM tablelock.table_lock AS t
       JOIN expected AS e ON e.table_name = t.table_name AND e.version = t.version
       ORDER BY t.table_name
-      FOR UPDATE OF t SKIP LOCKED
+      FOR UPDATE OF t ${waitForLocks ? Prisma.empty : Prisma.sql`SKIP LOCKED`}
     ), granted AS (
       SELECT count(*) = ${expected.length} AS ok FROM claimed
     ), written AS (
       UPDATE tablelock.table_lock AS t
       SET status = u.status, editor = u.editor, locked_by = u.locked_by,
+          fencing_token = CASE WHEN u.status <> 'editing' THEN NULL
+                               WHEN u.new_acquisition THEN nextval('tablelock.fencing_token_seq')
+                               ELSE t.fencing_token END,
+          acquired_at = CASE WHEN u.status <> 'editing' THEN NULL
+                             WHEN u.new_acquisition THEN now() ELSE t.acquired_at END,
+          lease_expires_at = CASE WHEN u.status <> 'editing' THEN NULL
+                                  WHEN u.set_lease THEN now() + make_interval(secs => u.lease_seconds)
+                                  ELSE t.lease_expires_at END,
           version = t.version + 1, updated_at = now()
       FROM jsonb_to_recordset(${changesJson}::jsonb)
-             AS u(table_name text, status tablelock."TableStatus", editor text, locked_by text[]),
+             AS u(table_name text, status tablelock."TableStatus", editor text, locked_by text[],
+                  new_acquisition boolean, set_lease boolean, lease_seconds int),
            granted
       WHERE granted.ok AND t.table_name = u.table_name
-      RETURNING t.table_name
+      RETURNING t.table_name, t.fencing_token, t.lease_expires_at
+    ), event AS (
+      ${
+        event
+          ? Prisma.sql`INSERT INTO tablelock.lock_event ${EVENT_COLUMNS}
+              SELECT ${eventValues(
+                event,
+                Prisma.sql`coalesce((SELECT fencing_token FROM written WHERE table_name = ${mainTable}), ${previousToken ?? null}::bigint)`,
+              )}
+              FROM granted WHERE granted.ok
+              RETURNING *`
+          : Prisma.sql`SELECT * FROM tablelock.lock_event WHERE false`
+      }
+    ), announced AS (
+      SELECT ${NOTIFY_EVENT} FROM event
     )
     SELECT (SELECT ok FROM granted) AS granted,
            (SELECT count(*) FROM written)::int AS written,
+           (SELECT count(*) FROM announced)::int AS announced,
+           (SELECT fencing_token::text FROM written WHERE table_name = ${mainTable}) AS fencing_token,
+           (SELECT lease_expires_at FROM written WHERE table_name = ${mainTable}) AS lease_expires_at,
            (SELECT coalesce(jsonb_object_agg(t.table_name, t.status), '{}')
             FROM tablelock.table_lock AS t JOIN expected AS e ON e.table_name = t.table_name
            ) AS statuses`;
 }
 
+type CompareAndSetRow = {
+  granted: boolean;
+  written: number;
+  fencing_token: string | null;
+  lease_expires_at: Date | null;
+  statuses: Record<string, TableStatus>;
+};
+
+// How long a waiting write (admin and sweeper operations) waits for a row before giving up.
+const LOCK_TIMEOUT = '5s';
+
 export async function compareAndSetLockRows(
-  prisma: PrismaClient,
+  db: Queryable,
   expected: LockRow[],
-  changes: LockRow[],
+  changes: LockRowChange[],
+  event: LockEventInput | null,
+  waitForLocks = false,
 ): Promise<CompareAndSetResult> {
-  const [result] = await prisma.$queryRaw<
-    { granted: boolean; written: number; statuses: Record<string, TableStatus> }[]
-  >(compareAndSetQuery(expected, changes));
+  const query = compareAndSetQuery(expected, changes, event, waitForLocks);
+  const waiting = async (tx: Queryable) => {
+    await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
+    return tx.$queryRaw<CompareAndSetRow[]>(query);
+  };
+  const [result] = await (!waitForLocks
+    ? db.$queryRaw<CompareAndSetRow[]>(query)
+    : '$transaction' in db
+      ? db.$transaction(waiting)
+      : waiting(db)
+  ).catch((error: unknown) => {
+    if (postgresCode(error) === '55P03') {
+      throw new LockError('LOCK_CONFLICT', 'The lock is busy (a save is running); try again.');
+    }
+    throw error;
+  });
   if (!result) throw new Error('The lock write returned no row.');
   if (result.granted && result.written !== changes.length) {
     throw new Error(`The lock write changed ${result.written} rows instead of ${changes.length}.`);
   }
-  return { written: result.granted, statuses: new Map(Object.entries(result.statuses)) };
+  return {
+    written: result.granted,
+    statuses: new Map(Object.entries(result.statuses)),
+    fencingToken: result.fencing_token,
+    leaseExpiresAt: result.lease_expires_at,
+  };
+}
+
+function postgresCode(error: unknown): string | undefined {
+  return (error as { meta?: { driverAdapterError?: { cause?: { originalCode?: string } } } })?.meta
+    ?.driverAdapterError?.cause?.originalCode;
 }

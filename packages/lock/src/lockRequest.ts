@@ -25,11 +25,8 @@ export const tableStatusChangeSchema = z
 
 export type TableStatusChange = z.input<typeof tableStatusChangeSchema>;
 
-/**
- * What a valid change asks for. `acquire`: the table becomes `editing` and every FK table
- * (named or discovered) `locked` with this table among its holders. `release`: the reverse.
- */
-export interface LockIntent {
+/** What a valid seed request asks for: an acquisition or a release (the lease is added later). */
+export interface SeedLockIntent {
   kind: 'acquire' | 'release';
   tableName: string;
   /** FK tables the caller named, in the caller's order, without repeats. */
@@ -38,7 +35,7 @@ export interface LockIntent {
 }
 
 /** Validates a change request and says what it means; anything impossible is a LockError. */
-export function parseLockRequest(change: TableStatusChange): LockIntent {
+export function parseLockRequest(change: TableStatusChange): SeedLockIntent {
   const parsed = tableStatusChangeSchema.safeParse(change);
   if (!parsed.success) {
     throw new LockError('BAD_USER_INPUT', z.prettifyError(parsed.error));
@@ -65,7 +62,7 @@ export function parseLockRequest(change: TableStatusChange): LockIntent {
   return { kind, tableName: input.tableName, namedFkTables, editor: input.editor };
 }
 
-function mainTransition(from: TableStatus, to: TableStatus): LockIntent['kind'] {
+function mainTransition(from: TableStatus, to: TableStatus): SeedLockIntent['kind'] {
   if (from === 'normal' && to === 'editing') return 'acquire';
   if (from === 'editing' && to === 'normal') return 'release';
   throw new LockError(
@@ -76,7 +73,7 @@ function mainTransition(from: TableStatus, to: TableStatus): LockIntent['kind'] 
 
 // `locked` is a shared mode: an acquisition joins the holders of an already locked FK table, so
 // `normal → locked` and `locked → locked` both mean "lock it for me too".
-function checkFkTransition(kind: LockIntent['kind'], from: TableStatus, to: TableStatus): void {
+function checkFkTransition(kind: SeedLockIntent['kind'], from: TableStatus, to: TableStatus): void {
   const valid =
     kind === 'acquire'
       ? to === 'locked' && (from === 'normal' || from === 'locked')

@@ -11,4 +11,19 @@ export interface LockRow {
   references: string[];
   /** The row version it was read at: a write succeeds only if it is still current. */
   version: number;
+  /** The current acquisition's fencing token (a bigint, as text), while `editing`. */
+  fencingToken: string | null;
+  /** Whether the lease had run out when the row was read (by the database clock). */
+  leaseExpired: boolean;
+}
+
+/**
+ * A row as a plan wants it written. `grant` starts a new acquisition on it (new fencing token,
+ * acquired now) and `leaseSeconds` sets its lease from now (null: no expiry); a row left
+ * `editing` without them keeps its token and lease.
+ */
+export interface LockRowChange {
+  row: LockRow;
+  grant?: boolean;
+  leaseSeconds?: number | null;
 }

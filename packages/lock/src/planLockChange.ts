@@ -1,48 +1,110 @@
 import { LockError } from './lockError';
-import type { LockIntent } from './lockRequest';
-import type { LockRow } from './lockRow';
+import type { LockIntent } from './lockIntent';
+import type { LockRow, LockRowChange } from './lockRow';
 
-export type LockPlan = { granted: true; changes: LockRow[] } | { granted: false };
+export type LockPlan =
+  | { granted: true; changes: LockRowChange[] }
+  | {
+      granted: false;
+      /** Why, naming who is in the way. */
+      reason: string;
+      /** Editing tables in the way: if their leases ran out, expiring them frees the way. */
+      blockers: string[];
+    };
 
 /**
- * The state machine: given the rows of every table involved (read in one snapshot),
- * decides whether the intent's conditions hold and, if so, what every changed row becomes.
- * Pure, so every rule can be tested without a database.
+ * The state machine: given the rows of every table involved (read in one snapshot), decides
+ * whether the intent's conditions hold and, if so, what every changed row becomes. Pure, so
+ * every rule can be tested without a database. Refusals no retry can fix throw a LockError.
  */
 export function planLockChange(intent: LockIntent, rows: ReadonlyMap<string, LockRow>): LockPlan {
   const main = requireRow(rows, intent.tableName);
-  return intent.kind === 'acquire'
-    ? planAcquire(intent, main, rows)
-    : planRelease(intent, main, rows);
+  switch (intent.kind) {
+    case 'acquire':
+      return planAcquire(intent, main, rows);
+    case 'release':
+      return planRelease(intent, main, rows);
+    case 'forceRelease':
+      if (main.status !== 'editing') throw notEditing(main);
+      return releaseAll(main, rows);
+    case 'expire':
+      if (main.status !== 'editing' || !main.leaseExpired) {
+        return { granted: false, reason: `${main.tableName}'s lease is not over`, blockers: [] };
+      }
+      return releaseAll(main, rows);
+    case 'renew':
+      requireCurrentAcquisition(main, intent.editor, intent.token);
+      return { granted: true, changes: [{ row: main, leaseSeconds: intent.leaseSeconds }] };
+    case 'takeOver':
+      if (main.status !== 'editing') throw notEditing(main);
+      return {
+        granted: true,
+        changes: [
+          {
+            row: { ...main, editor: intent.editor },
+            grant: true,
+            leaseSeconds: intent.leaseSeconds,
+          },
+        ],
+      };
+  }
 }
 
-/** The FK tables an intent covers: those the caller named, then the discovered ones. */
+/** The FK tables an acquisition or release covers: those the caller named, then the discovered ones. */
 export function fkTablesOf(intent: LockIntent, main: LockRow): string[] {
-  const named = new Set(intent.namedFkTables);
+  const named = 'namedFkTables' in intent ? intent.namedFkTables : [];
   const discovered = main.references.filter(
-    (name) => !named.has(name) && name !== intent.tableName,
+    (name) => !named.includes(name) && name !== intent.tableName,
   );
-  return [...intent.namedFkTables, ...discovered];
+  return [...named, ...discovered];
 }
 
 function planAcquire(
-  intent: LockIntent,
+  intent: Extract<LockIntent, { kind: 'acquire' }>,
   main: LockRow,
   rows: ReadonlyMap<string, LockRow>,
 ): LockPlan {
-  if (main.status !== 'normal') return { granted: false };
+  if (main.status === 'editing') {
+    return {
+      granted: false,
+      reason: `${main.tableName} is being edited by ${main.editor}`,
+      blockers: [main.tableName],
+    };
+  }
+  if (main.status === 'locked') {
+    return {
+      granted: false,
+      reason: `${main.tableName} is locked because ${main.lockedBy.join(', ')} ${main.lockedBy.length > 1 ? 'are' : 'is'} being edited`,
+      blockers: main.lockedBy,
+    };
+  }
   const fkRows = fkTablesOf(intent, main).map((name) => requireRow(rows, name));
-  if (fkRows.some((row) => row.status === 'editing')) return { granted: false };
+  const editedFks = fkRows.filter((row) => row.status === 'editing');
+  if (editedFks.length > 0) {
+    return {
+      granted: false,
+      reason: editedFks
+        .map((row) => `${row.tableName} (referenced) is being edited by ${row.editor}`)
+        .join('; '),
+      blockers: editedFks.map((row) => row.tableName),
+    };
+  }
   return {
     granted: true,
     changes: [
-      { ...main, status: 'editing', editor: intent.editor, lockedBy: [] },
+      {
+        row: { ...main, status: 'editing', editor: intent.editor, lockedBy: [] },
+        grant: true,
+        leaseSeconds: intent.leaseSeconds,
+      },
       ...fkRows.map(
-        (row): LockRow => ({
-          ...row,
-          status: 'locked',
-          editor: null,
-          lockedBy: [...new Set([...row.lockedBy, intent.tableName])].sort(),
+        (row): LockRowChange => ({
+          row: {
+            ...row,
+            status: 'locked',
+            editor: null,
+            lockedBy: [...new Set([...row.lockedBy, intent.tableName])].sort(),
+          },
         }),
       ),
     ],
@@ -50,32 +112,65 @@ function planAcquire(
 }
 
 function planRelease(
-  intent: LockIntent,
+  intent: Extract<LockIntent, { kind: 'release' }>,
   main: LockRow,
   rows: ReadonlyMap<string, LockRow>,
 ): LockPlan {
-  if (main.status !== 'editing') return { granted: false };
+  if (main.status !== 'editing') {
+    return { granted: false, reason: `${main.tableName} is not being edited`, blockers: [] };
+  }
   if (main.editor !== intent.editor) {
     throw new LockError(
       'FORBIDDEN',
       `${intent.tableName} is being edited by ${main.editor}; only the holder can release it.`,
     );
   }
-  const isHeld = (row: LockRow) => row.lockedBy.includes(intent.tableName);
-  const namedRows = intent.namedFkTables.map((name) => requireRow(rows, name));
-  if (!namedRows.every(isHeld)) return { granted: false };
-  // Every hold of this table goes, wherever it is: also on tables it no longer references.
-  const heldRows = [...rows.values()].filter(isHeld);
+  if (intent.token !== undefined) requireCurrentAcquisition(main, intent.editor, intent.token);
+  const notHeld = intent.namedFkTables.filter(
+    (name) => !requireRow(rows, name).lockedBy.includes(intent.tableName),
+  );
+  if (notHeld.length > 0) {
+    return {
+      granted: false,
+      reason: `${notHeld.join(', ')} ${notHeld.length > 1 ? 'are' : 'is'} not locked by ${intent.tableName}`,
+      blockers: [],
+    };
+  }
+  return releaseAll(main, rows);
+}
+
+// Every hold of the table goes, wherever it is: also on tables it no longer references.
+function releaseAll(main: LockRow, rows: ReadonlyMap<string, LockRow>): LockPlan {
+  const heldRows = [...rows.values()].filter((row) => row.lockedBy.includes(main.tableName));
   return {
     granted: true,
     changes: [
-      { ...main, status: 'normal', editor: null },
-      ...heldRows.map((row): LockRow => {
-        const lockedBy = row.lockedBy.filter((holder) => holder !== intent.tableName);
-        return { ...row, status: lockedBy.length > 0 ? 'locked' : 'normal', lockedBy };
+      { row: { ...main, status: 'normal', editor: null } },
+      ...heldRows.map((row): LockRowChange => {
+        const lockedBy = row.lockedBy.filter((holder) => holder !== main.tableName);
+        return { row: { ...row, status: lockedBy.length > 0 ? 'locked' : 'normal', lockedBy } };
       }),
     ],
   };
+}
+
+/** The caller's acquisition must be the table's current one, and alive: else LOCK_LOST. */
+function requireCurrentAcquisition(main: LockRow, editor: string, token: string) {
+  const current =
+    main.status === 'editing' &&
+    main.editor === editor &&
+    main.fencingToken === token &&
+    !main.leaseExpired;
+  if (!current)
+    throw new LockError('LOCK_LOST', `Lock ${token} on ${main.tableName} is no longer held.`);
+}
+
+function notEditing(main: LockRow): LockError {
+  const why =
+    main.status === 'locked'
+      ? `it is locked because ${main.lockedBy.join(', ')} ${main.lockedBy.length > 1 ? 'are' : 'is'} being edited; release that instead`
+      : 'nobody is editing it';
+  return new LockError('INVALID_TRANSITION', `${main.tableName}: ${why}.`);
 }
 
 function requireRow(rows: ReadonlyMap<string, LockRow>, name: string): LockRow {

@@ -1,9 +1,12 @@
 import type { PrismaClient, TableStatus } from '@tablelock/db';
+import { changeTableLock } from './changeTableLock';
+import { DEFAULT_LEASE_SECONDS } from './lease';
 import { LockError } from './lockError';
-import { compareAndSetLockRows, readLockScope } from './lockRegistrySql';
-import { type LockIntent, parseLockRequest, type TableStatusChange } from './lockRequest';
+import { recordLockEvent } from './lockEvent';
+import type { LockIntent } from './lockIntent';
+import { parseLockRequest, type TableStatusChange } from './lockRequest';
 import type { LockRow } from './lockRow';
-import { fkTablesOf, planLockChange } from './planLockChange';
+import { fkTablesOf } from './planLockChange';
 
 export interface FkTableStatus {
   tableName: string;
@@ -19,34 +22,39 @@ export interface LockOutcome {
 
 /**
  * The seed's `UpdateTableStatusWithLock`: moves a table and its FK tables all or nothing, like
- * the seed's transaction of conditional writes. It reads the rows involved, lets the state
- * machine decide, and writes them in one statement on the condition that none changed since
- * the read and no other transaction holds any of them. Never waits on a database lock: a
- * contended call loses at once (`lockResult: false`). Refusals that no retry can fix (bad
- * input, unknown table, impossible transition, releasing someone else's lock) throw a LockError.
+ * the seed's transaction of conditional writes. Never waits on a database lock: a contended
+ * call loses at once (`lockResult: false`, recorded as a denied attempt). Acquisitions get the
+ * default lease. Refusals that no retry can fix (bad input, unknown table, impossible
+ * transition, releasing someone else's lock) throw a LockError. `actor` is who asks, when not
+ * the editor itself (an admin key acting for a user).
  */
 export async function updateTableStatusWithLock(
   prisma: PrismaClient,
   change: TableStatusChange,
+  actor?: string,
 ): Promise<LockOutcome> {
-  const intent = parseLockRequest(change);
-  const rows = await readLockScope(prisma, intent.tableName, intent.namedFkTables);
-  const plan = planLockChange(intent, rows);
-  if (!plan.granted) return outcome(false, intent, rows);
-  const { written, statuses } = await compareAndSetLockRows(
-    prisma,
-    [...rows.values()],
-    plan.changes,
-  );
-  if (written) {
-    for (const row of plan.changes) rows.set(row.tableName, row);
-    return outcome(true, intent, rows);
+  const seed = parseLockRequest(change);
+  const { kind, ...request } = seed;
+  const intent: LockIntent =
+    kind === 'acquire'
+      ? { kind, ...request, leaseSeconds: DEFAULT_LEASE_SECONDS }
+      : { kind, ...request };
+  const asker = actor ?? seed.editor;
+  const result = await changeTableLock(prisma, intent, { actor: asker });
+  if (!result.written) {
+    await recordLockEvent(
+      prisma,
+      {
+        action: 'denied',
+        tableName: seed.tableName,
+        actor: asker,
+        editor: seed.editor,
+        reason: result.reason ?? null,
+      },
+      false,
+    );
   }
-  for (const [name, status] of statuses) {
-    const row = rows.get(name);
-    if (row) rows.set(name, { ...row, status });
-  }
-  return outcome(false, intent, rows);
+  return outcome(result.written, intent, result.rows);
 }
 
 function outcome(

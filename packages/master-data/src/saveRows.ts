@@ -1,4 +1,5 @@
-import { Prisma, type PrismaClient, type TransactionClient } from '@tablelock/db';
+import { Prisma, type Queryable, type TransactionClient } from '@tablelock/db';
+import { assertHoldsLock, parseFencingToken, recordLockEvent } from '@tablelock/lock';
 import { z } from 'zod';
 import { MasterDataError } from './masterDataError';
 import { isDataException, type PostgresError, postgresErrorOf } from './postgresError';
@@ -55,26 +56,31 @@ const changesSchema = z
     `at most ${MAX_CHANGES} changes per save`,
   );
 
-/** Thrown inside the transaction to roll it back when any change failed. */
-class RollBack extends Error {}
+export interface SaveRequest {
+  schema: string;
+  tableName: string;
+  /** Who saves: must be the lock's editor. */
+  holder: string;
+  /** The fencing token of the holder's acquisition. */
+  token: string;
+  changes: RowChanges;
+}
 
 /**
  * Applies a table's inserts, updates and deletes in one transaction, all or nothing, for the
- * holder of its lock only. Every change runs under its own savepoint so that one bad row does
- * not hide the others' errors; if any failed, the whole transaction is rolled back and every
- * failure is reported by row. A row changed or deleted since it was read (its `xmin` moved)
- * is a ROW_CONFLICT, never overwritten.
+ * holder of its lock only, behind the fencing token (LOCK_LOST if the acquisition is no longer
+ * current, in the same transaction as the writes). Every change runs under its own savepoint
+ * so that one bad row does not hide the others' errors; if any failed, the whole transaction
+ * is rolled back and every failure is reported by row. A row changed or deleted since it was
+ * read (its `xmin` moved) is a ROW_CONFLICT, never overwritten. A save is recorded in the
+ * audit history and announced, in its transaction.
  */
-export async function saveRows(
-  prisma: PrismaClient,
-  schema: string,
-  tableName: string,
-  holder: string,
-  changes: RowChanges,
-): Promise<SaveResult> {
+export async function saveRows(db: Queryable, request: SaveRequest): Promise<SaveResult> {
+  const { schema, tableName, changes } = request;
+  const token = parseFencingToken(request.token);
   const parsed = changesSchema.safeParse(changes);
   if (!parsed.success) throw new MasterDataError('BAD_USER_INPUT', z.prettifyError(parsed.error));
-  const table = await readMasterTable(prisma, schema, tableName);
+  const table = await readMasterTable(db, schema, tableName);
   if (table.primaryKey.length === 0) {
     throw new MasterDataError(
       'BAD_USER_INPUT',
@@ -82,65 +88,84 @@ export async function saveRows(
     );
   }
   checkColumns(table, parsed.data);
+  return '$transaction' in db
+    ? db.$transaction((tx) => applyChanges(tx, table, request, token, parsed.data), {
+        timeout: 60_000,
+      })
+    : applyChanges(db, table, request, token, parsed.data);
+}
+
+async function applyChanges(
+  tx: TransactionClient,
+  table: MasterTable,
+  { tableName, holder }: SaveRequest,
+  token: string,
+  changes: RowChanges,
+): Promise<SaveResult> {
   const result: SaveResult = { saved: true, inserted: 0, updated: 0, deleted: 0, rowErrors: [] };
-  try {
-    await prisma.$transaction(
-      async (tx) => {
-        await requireLockHolder(tx, tableName, holder);
-        // Deletes first, so that a row deleted and inserted again with the same key saves.
-        for (const [index, change] of (parsed.data.deletes ?? []).entries()) {
-          const count = await runChange(
-            tx,
-            table,
-            result,
-            'delete',
-            index,
-            () =>
-              tx.$executeRaw`DELETE FROM ${Prisma.raw(table.qualifiedName)}
-              WHERE ${keyCondition(table.primaryKey, change.key)} AND xmin = ${change.version}::xid`,
-          );
-          if (count !== undefined) result.deleted += count;
-        }
-        for (const [index, change] of (parsed.data.updates ?? []).entries()) {
-          const assignments = Object.entries(change.values).map(([name, value]) => {
-            const column = requireColumn(table, name);
-            return Prisma.sql`${columnRef(column)} = ${typedValue(column, value)}`;
-          });
-          if (assignments.length === 0) continue;
-          const count = await runChange(
-            tx,
-            table,
-            result,
-            'update',
-            index,
-            () =>
-              tx.$executeRaw`UPDATE ${Prisma.raw(table.qualifiedName)} SET ${Prisma.join(assignments)}
-              WHERE ${keyCondition(table.primaryKey, change.key)} AND xmin = ${change.version}::xid`,
-          );
-          if (count !== undefined) result.updated += count;
-        }
-        for (const [index, change] of (parsed.data.inserts ?? []).entries()) {
-          const entries = Object.entries(change.values).map(([name, value]) => ({
-            column: requireColumn(table, name),
-            value,
-          }));
-          const count = await runChange(tx, table, result, 'insert', index, () =>
-            entries.length === 0
-              ? tx.$executeRaw`INSERT INTO ${Prisma.raw(table.qualifiedName)} DEFAULT VALUES`
-              : tx.$executeRaw`INSERT INTO ${Prisma.raw(table.qualifiedName)}
-                  (${Prisma.join(entries.map(({ column }) => columnRef(column)))})
-                  VALUES (${Prisma.join(entries.map(({ column, value }) => typedValue(column, value)))})`,
-          );
-          if (count !== undefined) result.inserted += count;
-        }
-        if (result.rowErrors.length > 0) throw new RollBack();
-      },
-      { timeout: 60_000 },
+  await assertHoldsLock(tx, { tableName, editor: holder, token });
+  // One savepoint around all changes: if any fails, all are undone, and the transaction (which
+  // may be a caller's) goes on.
+  await tx.$executeRawUnsafe('SAVEPOINT save_rows');
+  // Deletes first, so that a row deleted and inserted again with the same key saves.
+  for (const [index, change] of (changes.deletes ?? []).entries()) {
+    const count = await runChange(
+      tx,
+      table,
+      result,
+      'delete',
+      index,
+      () =>
+        tx.$executeRaw`DELETE FROM ${Prisma.raw(table.qualifiedName)}
+        WHERE ${keyCondition(table.primaryKey, change.key)} AND xmin = ${change.version}::xid`,
     );
-  } catch (error) {
-    if (!(error instanceof RollBack)) throw error;
+    if (count !== undefined) result.deleted += count;
+  }
+  for (const [index, change] of (changes.updates ?? []).entries()) {
+    const assignments = Object.entries(change.values).map(([name, value]) => {
+      const column = requireColumn(table, name);
+      return Prisma.sql`${columnRef(column)} = ${typedValue(column, value)}`;
+    });
+    if (assignments.length === 0) continue;
+    const count = await runChange(
+      tx,
+      table,
+      result,
+      'update',
+      index,
+      () =>
+        tx.$executeRaw`UPDATE ${Prisma.raw(table.qualifiedName)} SET ${Prisma.join(assignments)}
+        WHERE ${keyCondition(table.primaryKey, change.key)} AND xmin = ${change.version}::xid`,
+    );
+    if (count !== undefined) result.updated += count;
+  }
+  for (const [index, change] of (changes.inserts ?? []).entries()) {
+    const entries = Object.entries(change.values).map(([name, value]) => ({
+      column: requireColumn(table, name),
+      value,
+    }));
+    const count = await runChange(tx, table, result, 'insert', index, () =>
+      entries.length === 0
+        ? tx.$executeRaw`INSERT INTO ${Prisma.raw(table.qualifiedName)} DEFAULT VALUES`
+        : tx.$executeRaw`INSERT INTO ${Prisma.raw(table.qualifiedName)}
+            (${Prisma.join(entries.map(({ column }) => columnRef(column)))})
+            VALUES (${Prisma.join(entries.map(({ column, value }) => typedValue(column, value)))})`,
+    );
+    if (count !== undefined) result.inserted += count;
+  }
+  if (result.rowErrors.length > 0) {
+    await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT save_rows');
     return { saved: false, inserted: 0, updated: 0, deleted: 0, rowErrors: result.rowErrors };
   }
+  await recordLockEvent(tx, {
+    action: 'save',
+    tableName,
+    actor: holder,
+    editor: holder,
+    token,
+    rowsChanged: result.inserted + result.updated + result.deleted,
+    details: { inserted: result.inserted, updated: result.updated, deleted: result.deleted },
+  });
   return result;
 }
 
@@ -158,29 +183,6 @@ function checkColumns(table: MasterTable, changes: RowChanges) {
   }
   for (const change of [...(changes.inserts ?? []), ...(changes.updates ?? [])]) {
     for (const name of Object.keys(change.values)) requireColumn(table, name);
-  }
-}
-
-/**
- * The save's guard, inside its transaction: the table is being edited by `holder`. The row is
- * share-locked until commit, so a force-release cannot slip in between this check and the
- * writes: it waits for the save, or the save sees it and fails.
- */
-async function requireLockHolder(tx: TransactionClient, tableName: string, holder: string) {
-  const [lock] = await tx.$queryRaw<{ status: string; editor: string | null }[]>`
-    SELECT status::text AS status, editor FROM tablelock.table_lock
-    WHERE table_name = ${tableName} FOR SHARE`;
-  if (lock?.status !== 'editing' || lock.editor !== holder) {
-    const now =
-      lock?.status === 'editing'
-        ? `it is being edited by ${lock.editor}`
-        : lock?.status === 'locked'
-          ? 'it is locked by another table being edited'
-          : 'nobody holds it now';
-    throw new MasterDataError(
-      'LOCK_LOST',
-      `You no longer hold the lock on ${tableName} (${now}); nothing was saved. Your changes are still here: start editing again to save them.`,
-    );
   }
 }
 

@@ -1,4 +1,4 @@
-import { type PrismaClient, quoteIdentifier } from '@tablelock/db';
+import { type Queryable, quoteIdentifier } from '@tablelock/db';
 import { MasterDataError } from './masterDataError';
 
 export type ColumnKind =
@@ -52,13 +52,14 @@ const KIND_BY_TYPE: Record<string, ColumnKind> = {
  * column names used in SQL come only from here.
  */
 export async function readMasterTable(
-  prisma: PrismaClient,
+  db: Queryable,
   schema: string,
   table: string,
 ): Promise<MasterTable> {
-  const registered = await prisma.tableLock.findUnique({ where: { tableName: table } });
+  const [registered] = await db.$queryRaw<unknown[]>`
+    SELECT 1 FROM tablelock.table_lock WHERE table_name = ${table}`;
   const rows = registered
-    ? await prisma.$queryRaw<
+    ? await db.$queryRaw<
         (Omit<TableColumn, 'kind' | 'primaryKey'> & {
           typeName: string;
           keyPosition: number | null;

@@ -1,9 +1,10 @@
-import { updateTableStatusWithLock } from '@tablelock/lock';
+import { acquireTableLock, releaseTableLock } from '@tablelock/lock';
 import { createTestDatabase, MASTER_SCHEMA, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RowChanges, readRows, saveRows } from '../src';
 
 let database: TestDatabase;
+let token: string;
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -11,19 +12,25 @@ beforeAll(async () => {
 afterAll(() => database.close());
 beforeEach(async () => {
   await database.prisma.tableLock.updateMany({
-    data: { status: 'normal', editor: null, lockedBy: [] },
+    data: {
+      status: 'normal',
+      editor: null,
+      lockedBy: [],
+      fencingToken: null,
+      acquiredAt: null,
+      leaseExpiresAt: null,
+    },
   });
-  const acquired = await updateTableStatusWithLock(database.prisma, {
+  const grant = await acquireTableLock(database.prisma, {
     tableName: 'categories',
-    currentStatus: 'normal',
-    targetStatus: 'editing',
     editor: 'alice',
+    leaseSeconds: 60,
   });
-  expect(acquired.lockResult).toBe(true);
+  token = grant.fencingToken;
 });
 
-const save = (changes: RowChanges, holder = 'alice', table = 'categories') =>
-  saveRows(database.prisma, MASTER_SCHEMA, table, holder, changes);
+const save = (changes: RowChanges, holder = 'alice', tableName = 'categories') =>
+  saveRows(database.prisma, { schema: MASTER_SCHEMA, tableName, holder, token, changes });
 
 async function row(id: string) {
   const page = await readRows(database.prisma, MASTER_SCHEMA, 'categories', {
@@ -36,6 +43,16 @@ async function row(id: string) {
 }
 
 describe('saveRows', () => {
+  it('records each save in the audit history with the rows changed and the token', async () => {
+    await save({ inserts: [{ values: { id: '940', name: 'Audited' } }] });
+    const [event] = await database.prisma.lockEvent.findMany({
+      where: { tableName: 'categories', action: 'save' },
+      orderBy: { id: 'desc' },
+      take: 1,
+    });
+    expect(event).toMatchObject({ actor: 'alice', rowsChanged: 1, token: BigInt(token) });
+  });
+
   it('applies inserts, updates and deletes together', async () => {
     await save({ inserts: [{ values: { id: '900', name: 'Garden', sort_order: '9' } }] });
     const before = await row('42');
@@ -108,14 +125,10 @@ describe('saveRows', () => {
     await expect(
       save({ inserts: [{ values: { id: '931', name: 'x' } }] }, 'alice', 'regions'),
     ).rejects.toMatchObject({ code: 'LOCK_LOST' });
-    await updateTableStatusWithLock(database.prisma, {
-      tableName: 'categories',
-      currentStatus: 'editing',
-      targetStatus: 'normal',
-      editor: 'alice',
-    });
+    await releaseTableLock(database.prisma, { tableName: 'categories', editor: 'alice', token });
     await expect(save({ inserts: [{ values: { id: '932', name: 'x' } }] })).rejects.toMatchObject({
       code: 'LOCK_LOST',
+      message: expect.stringContaining('was released'),
     });
     for (const id of ['930', '931', '932']) expect(await row(id)).toBeUndefined();
   });

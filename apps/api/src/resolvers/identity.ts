@@ -1,6 +1,7 @@
 import {
   createApiKey,
   createUser,
+  IdentityError,
   listApiKeys,
   listUsers,
   logIn,
@@ -8,8 +9,10 @@ import {
   revokeSession,
   updateUser,
 } from '@tablelock/identity';
+import { releaseLocksOf } from '@tablelock/lock';
 import { requireRole } from '../auth/requireRole';
 import { SESSION_COOKIE, sessionCookieOptions } from '../auth/sessionCookie';
+import type { ApiContext } from '../context';
 import type { MutationResolvers, QueryResolvers } from '../generated/graphql';
 
 export const me: QueryResolvers['me'] = (_parent, _args, { principal }) => principal;
@@ -29,28 +32,35 @@ export const login: MutationResolvers['login'] = async (
   { username, password },
   context,
 ) => {
+  const { request, response } = httpExchange(context);
   const { principal, token } = await logIn(context.prisma, context.loginThrottle, {
     username,
     password,
-    ip: context.request.ip ?? 'unknown',
+    ip: request.ip ?? 'unknown',
     sessionTtlSeconds: context.sessionTtlSeconds,
   });
   // A new login replaces the session the browser had (no session fixation).
   if (context.sessionToken) await revokeSession(context.prisma, context.sessionToken);
-  context.response.cookie(
-    SESSION_COOKIE,
-    token,
-    sessionCookieOptions(context.request, context.sessionTtlSeconds),
-  );
+  response.cookie(SESSION_COOKIE, token, sessionCookieOptions(request, context.sessionTtlSeconds));
   return principal;
 };
 
+/** Ends the session and releases the user's locks: a user who logged out edits nothing. */
 export const logout: MutationResolvers['logout'] = async (_parent, _args, context) => {
-  context.response.clearCookie(SESSION_COOKIE, sessionCookieOptions(context.request));
+  const { request, response } = httpExchange(context);
+  response.clearCookie(SESSION_COOKIE, sessionCookieOptions(request));
   if (!context.sessionToken) return false;
   await revokeSession(context.prisma, context.sessionToken);
+  if (context.principal?.kind === 'user') {
+    await releaseLocksOf(context.prisma, context.principal.name, 'logout');
+  }
   return true;
 };
+
+function httpExchange(context: ApiContext) {
+  if (!context.http) throw new IdentityError('BAD_USER_INPUT', 'Log in and out over HTTP.');
+  return context.http;
+}
 
 export const createUserResolver: MutationResolvers['createUser'] = (_parent, args, context) => {
   requireRole(context, 'admin');

@@ -11,6 +11,15 @@ import {
   updateUserResolver,
   users,
 } from './identity';
+import {
+  acquireTableLockResolver,
+  LockGrant,
+  lockEvents,
+  releaseTableLockResolver,
+  renewTableLockResolver,
+  takeOverTableLockResolver,
+} from './lifecycle';
+import { lockChanged } from './lockChanged';
 import { FKResultTableStatus, ResultTableStatus } from './lockOutcome';
 import { RowPage, rows, saveRowsResolver } from './masterData';
 import { forceRelease, syncTableRegistryResolver, TableInfo, table, tables } from './tables';
@@ -19,11 +28,15 @@ import { UpdateTableStatusWithLock } from './updateTableStatusWithLock';
 export const resolvers: Resolvers = {
   DateTime: DateTimeResolver,
   JSON: JSONResolver,
-  Query: { tables, table, me, users, apiKeys, rows },
+  Query: { tables, table, me, users, apiKeys, rows, lockEvents },
   Mutation: {
     UpdateTableStatusWithLock,
     syncTableRegistry: syncTableRegistryResolver,
     forceRelease,
+    acquireTableLock: acquireTableLockResolver,
+    renewTableLock: renewTableLockResolver,
+    releaseTableLock: releaseTableLockResolver,
+    takeOverTableLock: takeOverTableLockResolver,
     saveRows: saveRowsResolver,
     login,
     logout,
@@ -36,4 +49,6 @@ export const resolvers: Resolvers = {
   ResultTableStatus,
   FKResultTableStatus,
   RowPage,
+  LockGrant,
+  Subscription: { lockChanged },
 };

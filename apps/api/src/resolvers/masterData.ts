@@ -1,6 +1,8 @@
+import { runIdempotently } from '@tablelock/lock';
 import { readRows, saveRows } from '@tablelock/master-data';
 import { requireRole } from '../auth/requireRole';
 import type { MutationResolvers, QueryResolvers, RowPageResolvers } from '../generated/graphql';
+import { idempotentRequest } from './idempotentRequest';
 
 export const rows: QueryResolvers['rows'] = (_parent, args, context) => {
   requireRole(context, 'viewer');
@@ -19,5 +21,13 @@ export const RowPage: RowPageResolvers = {
 
 export const saveRowsResolver: MutationResolvers['saveRows'] = (_parent, args, context) => {
   const caller = requireRole(context, 'editor');
-  return saveRows(context.prisma, context.masterSchema, args.table, caller.name, args.changes);
+  return runIdempotently(context.prisma, idempotentRequest(caller, args, 'saveRows'), (db) =>
+    saveRows(db, {
+      schema: context.masterSchema,
+      tableName: args.table,
+      holder: caller.name,
+      token: args.token,
+      changes: args.changes,
+    }),
+  );
 };

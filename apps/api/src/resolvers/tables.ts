@@ -1,6 +1,23 @@
-import { forceReleaseTableLock, LockError, readTables, syncTableRegistry } from '@tablelock/lock';
+import type { PrismaClient } from '@tablelock/db';
+import {
+  forceReleaseTableLock,
+  LockError,
+  readTables,
+  runIdempotently,
+  syncTableRegistry,
+  type TableInfo as TableInfoModel,
+} from '@tablelock/lock';
 import { requireRole } from '../auth/requireRole';
 import type { MutationResolvers, QueryResolvers, TableInfoResolvers } from '../generated/graphql';
+import { idempotentRequest } from './idempotentRequest';
+import { requiredReason } from './requiredReason';
+
+/** One table's current state; TABLE_NOT_FOUND if there is none of that name. */
+export async function tableInfo(prisma: PrismaClient, name: string): Promise<TableInfoModel> {
+  const info = (await readTables(prisma)).find((candidate) => candidate.name === name);
+  if (!info) throw new LockError('TABLE_NOT_FOUND', `No master table is named ${name}.`);
+  return info;
+}
 
 export const tables: QueryResolvers['tables'] = async (_parent, { status }, context) => {
   requireRole(context, 'viewer');
@@ -26,27 +43,17 @@ export const syncTableRegistryResolver: MutationResolvers['syncTableRegistry'] =
   return syncTableRegistry(context.prisma, context.masterSchema);
 };
 
-const MAX_REASON_LENGTH = 500;
-
-export const forceRelease: MutationResolvers['forceRelease'] = async (
-  _parent,
-  { table: tableName, reason },
-  context,
-) => {
+export const forceRelease: MutationResolvers['forceRelease'] = async (_parent, args, context) => {
   const admin = requireRole(context, 'admin');
-  const why = reason.trim();
-  if (why.length === 0 || why.length > MAX_REASON_LENGTH) {
-    throw new LockError(
-      'BAD_USER_INPUT',
-      `reason is required (1–${MAX_REASON_LENGTH} characters).`,
-    );
-  }
-  const released = await forceReleaseTableLock(context.prisma, tableName);
+  const reason = requiredReason(args.reason);
+  const released = await runIdempotently(
+    context.prisma,
+    idempotentRequest(admin, args, 'forceRelease'),
+    (db) => forceReleaseTableLock(db, { tableName: args.table, actor: admin.name, reason }),
+  );
   context.logger.warn(
-    { admin: admin.name, table: tableName, editor: released.editor, reason: why },
+    { admin: admin.name, table: args.table, editor: released.editor, reason },
     'lock force-released',
   );
-  const info = (await readTables(context.prisma)).find((candidate) => candidate.name === tableName);
-  if (!info) throw new LockError('TABLE_NOT_FOUND', `No master table is named ${tableName}.`);
-  return info;
+  return tableInfo(context.prisma, args.table);
 };

@@ -9,13 +9,17 @@ export const UpdateTableStatusWithLock: MutationResolvers['UpdateTableStatusWith
   context,
 ) => {
   const caller = requireRole(context, 'editor');
-  return updateTableStatusWithLock(context.prisma, {
-    tableName: input.table_name,
-    currentStatus: input.current_status,
-    targetStatus: input.target_status,
-    fkTableNames: input.fk_table_name,
-    fkCurrentStatus: input.fk_current_status,
-    fkTargetStatus: input.fk_target_status,
-    editor: await lockEditor(context, caller, input.editor),
-  });
+  return updateTableStatusWithLock(
+    context.prisma,
+    {
+      tableName: input.table_name,
+      currentStatus: input.current_status,
+      targetStatus: input.target_status,
+      fkTableNames: input.fk_table_name,
+      fkCurrentStatus: input.fk_current_status,
+      fkTargetStatus: input.fk_target_status,
+      editor: await lockEditor(context, caller, input.editor),
+    },
+    caller.name,
+  );
 };

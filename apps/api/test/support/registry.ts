@@ -26,7 +26,16 @@ export async function readRegistry(prisma: PrismaClient): Promise<Map<string, Re
 
 /** Every table back to `normal`: the start of each test. */
 export async function resetRegistry(prisma: PrismaClient): Promise<void> {
-  await prisma.tableLock.updateMany({ data: { status: 'normal', editor: null, lockedBy: [] } });
+  await prisma.tableLock.updateMany({
+    data: {
+      status: 'normal',
+      editor: null,
+      lockedBy: [],
+      fencingToken: null,
+      acquiredAt: null,
+      leaseExpiresAt: null,
+    },
+  });
 }
 
 /**

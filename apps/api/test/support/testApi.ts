@@ -8,6 +8,7 @@ import {
 } from '@tablelock/identity';
 import type { TestDatabase } from '@tablelock/test-support';
 import { pino } from 'pino';
+import { startLockChangeFeed } from '../../src/live/lockChangeFeed';
 import { startApiServer } from '../../src/server';
 
 export interface GraphQLResponse<T> {
@@ -42,13 +43,16 @@ export async function startTestApi(
   database: TestDatabase,
   options: { loginThrottle?: LoginThrottleOptions; sessionTtlSeconds?: number } = {},
 ): Promise<TestApi> {
+  const logger = pino({ level: 'silent' });
+  const lockChanges = await startLockChangeFeed(database.url, logger);
   const server = await startApiServer({
     services: {
       prisma: database.prisma,
       masterSchema: 'master',
-      logger: pino({ level: 'silent' }),
+      logger,
       loginThrottle: createLoginThrottle(options.loginThrottle ?? DEFAULT_LOGIN_THROTTLE),
       sessionTtlSeconds: options.sessionTtlSeconds ?? 3600,
+      lockChanges,
     },
     port: 0,
     host: '127.0.0.1',
@@ -89,6 +93,9 @@ export async function startTestApi(
       const { secret } = await createApiKey(database.prisma, { name, role, createdBy: 'test' });
       return client(`key:${name}`, { authorization: `Bearer ${secret}` });
     },
-    stop: server.stop,
+    async stop() {
+      await server.stop();
+      await lockChanges.close();
+    },
   };
 }

@@ -1,7 +1,12 @@
 import { findApiKeyPrincipal, findSessionPrincipal, type Principal } from '@tablelock/identity';
-import type { Request } from 'express';
 import type { ApiServices } from '../context';
-import { SESSION_COOKIE } from './sessionCookie';
+
+export interface Credentials {
+  /** The `tablelock_session` cookie's value. */
+  sessionToken: string | null;
+  /** An `Authorization` header value (`Bearer <key>`). */
+  authorization: string | null;
+}
 
 export interface RequestIdentity {
   principal: Principal | null;
@@ -10,17 +15,15 @@ export interface RequestIdentity {
 }
 
 /**
- * Who sent the request: an API key (`Authorization: Bearer <key>`) or a session cookie. Bad
+ * Who sent a request: an API key (`Authorization: Bearer <key>`) or a session cookie. Bad
  * credentials are reported, never replaced by weaker ones (a bad key does not fall back to the
  * cookie).
  */
-export async function authenticateRequest(
+export async function authenticate(
   services: ApiServices,
-  request: Request,
+  { sessionToken, authorization }: Credentials,
 ): Promise<RequestIdentity> {
-  const sessionToken: string | null = request.cookies?.[SESSION_COOKIE] ?? null;
-  const authorization = request.headers.authorization;
-  if (authorization !== undefined) {
+  if (authorization !== null) {
     const [scheme, secret] = authorization.split(' ');
     const principal =
       scheme?.toLowerCase() === 'bearer' && secret

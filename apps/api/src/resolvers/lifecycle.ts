@@ -1,0 +1,106 @@
+import {
+  acquireTableLock,
+  type LockGrant as LockGrantModel,
+  leaseSeconds,
+  parseFencingToken,
+  readLockEvents,
+  readTables,
+  releaseTableLock,
+  renewTableLock,
+  runIdempotently,
+  takeOverTableLock,
+} from '@tablelock/lock';
+import { requireRole } from '../auth/requireRole';
+import type { ApiContext } from '../context';
+import type { LockGrantResolvers, MutationResolvers, QueryResolvers } from '../generated/graphql';
+import { idempotentRequest } from './idempotentRequest';
+import { requiredReason } from './requiredReason';
+import { tableInfo } from './tables';
+
+/** Only admin API keys (batch jobs) may hold a lock without expiry. */
+const mayBeUnlimited = (context: ApiContext) =>
+  context.principal?.kind === 'apiKey' && context.principal.role === 'admin';
+
+// Stored answers come back as JSON: dates as strings.
+const reviveGrant = (stored: unknown): LockGrantModel => {
+  const grant = stored as LockGrantModel & { leaseExpiresAt: string | null };
+  return { ...grant, leaseExpiresAt: grant.leaseExpiresAt ? new Date(grant.leaseExpiresAt) : null };
+};
+
+export const acquireTableLockResolver: MutationResolvers['acquireTableLock'] = (
+  _parent,
+  args,
+  context,
+) => {
+  const caller = requireRole(context, 'editor');
+  const lease = leaseSeconds(args.leaseSeconds, mayBeUnlimited(context));
+  return runIdempotently(
+    context.prisma,
+    idempotentRequest(caller, args, 'acquireTableLock'),
+    (db) =>
+      acquireTableLock(db, { tableName: args.table, editor: caller.name, leaseSeconds: lease }),
+    reviveGrant,
+  );
+};
+
+export const renewTableLockResolver: MutationResolvers['renewTableLock'] = (
+  _parent,
+  args,
+  context,
+) => {
+  const caller = requireRole(context, 'editor');
+  return renewTableLock(context.prisma, {
+    tableName: args.table,
+    editor: caller.name,
+    token: parseFencingToken(args.token),
+    leaseSeconds: leaseSeconds(args.leaseSeconds, mayBeUnlimited(context)),
+  });
+};
+
+export const releaseTableLockResolver: MutationResolvers['releaseTableLock'] = async (
+  _parent,
+  args,
+  context,
+) => {
+  const caller = requireRole(context, 'editor');
+  const token = parseFencingToken(args.token);
+  await runIdempotently(context.prisma, idempotentRequest(caller, args, 'releaseTableLock'), (db) =>
+    releaseTableLock(db, { tableName: args.table, editor: caller.name, token }),
+  );
+  return tableInfo(context.prisma, args.table);
+};
+
+export const takeOverTableLockResolver: MutationResolvers['takeOverTableLock'] = (
+  _parent,
+  args,
+  context,
+) => {
+  const caller = requireRole(context, 'editor');
+  const lease = leaseSeconds(args.leaseSeconds, mayBeUnlimited(context));
+  return runIdempotently(
+    context.prisma,
+    idempotentRequest(caller, args, 'takeOverTableLock'),
+    (db) =>
+      takeOverTableLock(db, {
+        tableName: args.table,
+        editor: caller.name,
+        reason: requiredReason(args.reason),
+        leaseSeconds: lease,
+        anyHolder: caller.role === 'admin',
+      }),
+    reviveGrant,
+  );
+};
+
+export const lockEvents: QueryResolvers['lockEvents'] = (_parent, args, context) => {
+  requireRole(context, 'viewer');
+  return readLockEvents(context.prisma, args.filter ?? {}, {
+    offset: args.offset ?? 0,
+    limit: args.limit ?? 50,
+  });
+};
+
+export const LockGrant: LockGrantResolvers = {
+  table: (grant) => grant.tableName,
+  token: (grant) => grant.fencingToken,
+};

@@ -1,0 +1,333 @@
+import type { Role } from '@tablelock/db';
+import { createApiKey, createUser } from '@tablelock/identity';
+import { createTestDatabase, type TestDatabase } from '@tablelock/test-support';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { acquire } from './support/lockApi';
+import { readRegistry, resetRegistry } from './support/registry';
+import {
+  type GraphQLResponse,
+  startTestApi,
+  type TestApi,
+  type TestClient,
+} from './support/testApi';
+
+type Outcome = 'ok' | 'UNAUTHENTICATED' | 'FORBIDDEN';
+
+interface Caller {
+  label: string;
+  /** What `me` must say for this caller; null when anonymous. */
+  principal: { kind: 'user' | 'apiKey'; name: string; role: Role } | null;
+  connect(api: TestApi): Promise<TestClient>;
+}
+
+const user = (username: string, role: Role): Caller => ({
+  label: `${username} (${role})`,
+  principal: { kind: 'user', name: username, role },
+  connect: (api) => api.loginAs(username),
+});
+const apiKey = (role: Role): Caller => ({
+  label: `key:matrix-${role} (${role})`,
+  principal: { kind: 'apiKey', name: `key:matrix-${role}`, role },
+  connect: (api) => api.withApiKey(`matrix-${role}`, role),
+});
+
+const CALLERS: Caller[] = [
+  { label: 'anonymous', principal: null, connect: async (api) => api.anonymous },
+  user('carol', 'viewer'),
+  user('alice', 'editor'),
+  user('admin', 'admin'),
+  apiKey('viewer'),
+  apiKey('editor'),
+  apiKey('admin'),
+];
+
+const o = 'ok';
+const U = 'UNAUTHENTICATED';
+const F = 'FORBIDDEN';
+
+// The specification, written out rather than derived from the role ranks it is meant to check.
+// biome-ignore format: the columns line up with CALLERS
+const MATRIX: Record<string, Outcome[]> = {
+  //                           anon carol alice admin keyV keyE keyA
+  tables:                     [U,   o,    o,    o,    o,   o,   o],
+  table:                      [U,   o,    o,    o,    o,   o,   o],
+  me:                         [o,   o,    o,    o,    o,   o,   o],
+  users:                      [U,   F,    F,    o,    F,   F,   o],
+  apiKeys:                    [U,   F,    F,    o,    F,   F,   o],
+  UpdateTableStatusWithLock:  [U,   F,    o,    o,    F,   o,   o],
+  forceRelease:               [U,   F,    F,    o,    F,   F,   o],
+  syncTableRegistry:          [U,   F,    F,    o,    F,   F,   o],
+  createUser:                 [U,   F,    F,    o,    F,   F,   o],
+  updateUser:                 [U,   F,    F,    o,    F,   F,   o],
+  createApiKey:               [U,   F,    F,    o,    F,   F,   o],
+  revokeApiKey:               [U,   F,    F,    o,    F,   F,   o],
+  introspection:              [U,   o,    o,    o,    o,   o,   o],
+  rows:                       [U,   o,    o,    o,    o,   o,   o],
+  lockEvents:                 [U,   o,    o,    o,    o,   o,   o],
+  acquireTableLock:           [U,   F,    o,    o,    F,   o,   o],
+};
+
+type Data = Record<string, unknown> | null | undefined;
+
+/** One attempt at an operation, prepared afresh for each cell. */
+interface Attempt {
+  send(client: TestClient): Promise<GraphQLResponse<Record<string, unknown>>>;
+  /** The state a refused call must leave as it was. */
+  observe?(): Promise<unknown>;
+  /** Checks the answer (and effect) of an allowed call. */
+  expectOk(data: Data, caller: Caller): Promise<void> | void;
+}
+
+let database: TestDatabase;
+let api: TestApi;
+let bob: TestClient;
+const clients = new Map<string, TestClient>();
+let counter = 0;
+const unique = (prefix: string) => `${prefix}-${++counter}`;
+
+const registryRow = async (table: string) => (await readRegistry(database.prisma)).get(table);
+const apiKeyRow = (name: string) =>
+  database.prisma.apiKey.findUnique({ where: { name }, select: { role: true, revokedAt: true } });
+
+const OPERATIONS: Record<string, () => Promise<Attempt>> = {
+  tables: async () => ({
+    send: (client) => client.graphql('{ tables { name status } }'),
+    expectOk(data) {
+      expect(data?.tables).toContainEqual({ name: 'currencies', status: 'normal' });
+    },
+  }),
+  table: async () => ({
+    send: (client) => client.graphql('{ table(name: "products") { name references } }'),
+    expectOk(data) {
+      expect(data?.table).toEqual({
+        name: 'products',
+        references: ['categories', 'currencies', 'suppliers'],
+      });
+    },
+  }),
+  rows: async () => ({
+    send: (client) =>
+      client.graphql('{ rows(table: "currencies", limit: 2) { total rows { key } } }'),
+    expectOk(data) {
+      expect(data?.rows).toEqual({
+        total: 6,
+        rows: [{ key: { code: 'CNY' } }, { key: { code: 'EUR' } }],
+      });
+    },
+  }),
+  lockEvents: async () => ({
+    send: (client) => client.graphql('{ lockEvents(limit: 1) { total } }'),
+    expectOk(data) {
+      expect(data?.lockEvents).toEqual({ total: expect.any(Number) });
+    },
+  }),
+  acquireTableLock: async () => ({
+    send: (client) =>
+      client.graphql('mutation { acquireTableLock(table: "regions") { editor token } }'),
+    observe: () => registryRow('regions'),
+    async expectOk(data, caller) {
+      expect(data?.acquireTableLock).toEqual({
+        editor: caller.principal?.name,
+        token: expect.stringMatching(/^\d+$/),
+      });
+      expect(await registryRow('regions')).toMatchObject({
+        status: 'editing',
+        editor: caller.principal?.name,
+      });
+    },
+  }),
+  me: async () => ({
+    send: (client) => client.graphql('{ me { kind name role } }'),
+    expectOk(data, caller) {
+      expect(data?.me).toEqual(caller.principal);
+    },
+  }),
+  users: async () => ({
+    send: (client) => client.graphql('{ users { username role disabled } }'),
+    expectOk(data) {
+      expect(data?.users).toContainEqual({ username: 'carol', role: 'viewer', disabled: false });
+    },
+  }),
+  apiKeys: async () => ({
+    send: (client) => client.graphql('{ apiKeys { name role revokedAt } }'),
+    expectOk(data) {
+      expect(data?.apiKeys).toContainEqual({
+        name: 'matrix-editor',
+        role: 'editor',
+        revokedAt: null,
+      });
+    },
+  }),
+  UpdateTableStatusWithLock: async () => ({
+    // `currencies` references nothing, so the call touches this one row only.
+    send: (client) =>
+      client.graphql(`mutation {
+        UpdateTableStatusWithLock(input: { table_name: "currencies", current_status: normal, target_status: editing }) {
+          lock_result current_status
+        }
+      }`),
+    observe: () => readRegistry(database.prisma),
+    async expectOk(data, caller) {
+      expect(data?.UpdateTableStatusWithLock).toEqual({
+        lock_result: true,
+        current_status: 'editing',
+      });
+      expect(await registryRow('currencies')).toMatchObject({
+        status: 'editing',
+        editor: caller.principal?.name,
+      });
+    },
+  }),
+  forceRelease: async () => {
+    await acquire(bob, 'currencies');
+    return {
+      send: (client) =>
+        client.graphql(
+          'mutation { forceRelease(table: "currencies", reason: "access matrix") { name status editor } }',
+        ),
+      observe: () => readRegistry(database.prisma),
+      async expectOk(data) {
+        expect(data?.forceRelease).toEqual({ name: 'currencies', status: 'normal', editor: null });
+        expect(await registryRow('currencies')).toMatchObject({ status: 'normal', editor: null });
+      },
+    };
+  },
+  syncTableRegistry: async () => {
+    // A new master table gives the sync something to do, so a refusal shows as its absence.
+    const table = `matrix_sync_${++counter}`;
+    await database.prisma.$executeRawUnsafe(`CREATE TABLE master.${table} (id int PRIMARY KEY)`);
+    return {
+      send: (client) => client.graphql('mutation { syncTableRegistry { added removed } }'),
+      observe: () => registryRow(table),
+      async expectOk(data) {
+        // Tables made for refused cells before this one are picked up too.
+        expect(data?.syncTableRegistry).toEqual({
+          added: expect.arrayContaining([table]),
+          removed: [],
+        });
+        expect(await registryRow(table)).toMatchObject({ status: 'normal' });
+      },
+    };
+  },
+  createUser: async () => {
+    const username = unique('matrix-user');
+    const stored = () => database.prisma.user.findUnique({ where: { username } });
+    return {
+      send: (client) =>
+        client.graphql(
+          'mutation($u: String!) { createUser(username: $u, password: "matrix-password", role: viewer) { username role disabled } }',
+          { u: username },
+        ),
+      observe: stored,
+      async expectOk(data) {
+        expect(data?.createUser).toEqual({ username, role: 'viewer', disabled: false });
+        expect(await stored()).toMatchObject({ username, role: 'viewer' });
+      },
+    };
+  },
+  updateUser: async () => {
+    const username = unique('matrix-target');
+    await createUser(database.prisma, { username, password: 'matrix-password', role: 'viewer' });
+    const stored = () =>
+      database.prisma.user.findUnique({ where: { username }, select: { role: true } });
+    return {
+      send: (client) =>
+        client.graphql(
+          'mutation($u: String!) { updateUser(username: $u, role: editor) { role } }',
+          {
+            u: username,
+          },
+        ),
+      observe: stored,
+      async expectOk(data) {
+        expect(data?.updateUser).toEqual({ role: 'editor' });
+        expect(await stored()).toEqual({ role: 'editor' });
+      },
+    };
+  },
+  createApiKey: async () => {
+    const name = unique('matrix-key');
+    return {
+      send: (client) =>
+        client.graphql(
+          'mutation($n: String!) { createApiKey(name: $n, role: viewer) { secret apiKey { name role } } }',
+          { n: name },
+        ),
+      observe: () => apiKeyRow(name),
+      async expectOk(data) {
+        expect(data?.createApiKey).toEqual({
+          secret: expect.stringMatching(/^tlk_/),
+          apiKey: { name, role: 'viewer' },
+        });
+        expect(await apiKeyRow(name)).toEqual({ role: 'viewer', revokedAt: null });
+      },
+    };
+  },
+  revokeApiKey: async () => {
+    const name = unique('matrix-throwaway');
+    await createApiKey(database.prisma, { name, role: 'viewer', createdBy: 'test' });
+    return {
+      send: (client) =>
+        client.graphql('mutation($n: String!) { revokeApiKey(name: $n) { name revokedAt } }', {
+          n: name,
+        }),
+      observe: () => apiKeyRow(name),
+      async expectOk(data) {
+        expect(data?.revokeApiKey).toEqual({ name, revokedAt: expect.any(String) });
+        expect((await apiKeyRow(name))?.revokedAt).toBeInstanceOf(Date);
+      },
+    };
+  },
+  introspection: async () => ({
+    send: (client) => client.graphql('{ __schema { queryType { name } } }'),
+    expectOk(data) {
+      expect(data?.__schema).toEqual({ queryType: { name: 'Query' } });
+    },
+  }),
+};
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  api = await startTestApi(database);
+  bob = await api.loginAs('bob');
+  for (const caller of CALLERS) clients.set(caller.label, await caller.connect(api));
+});
+afterAll(async () => {
+  await api.stop();
+  await database.close();
+});
+beforeEach(() => resetRegistry(database.prisma));
+
+const cells = Object.entries(MATRIX).flatMap(([operation, outcomes]) =>
+  CALLERS.map((caller, column) => {
+    const expected = outcomes[column] as Outcome;
+    return [
+      `${caller.label} → ${operation}: ${expected}`,
+      { caller, operation, expected },
+    ] as const;
+  }),
+);
+
+describe('who may do what', () => {
+  it('the matrix covers every operation listed and every caller', () => {
+    expect(Object.keys(MATRIX).sort()).toEqual(Object.keys(OPERATIONS).sort());
+    for (const outcomes of Object.values(MATRIX)) expect(outcomes).toHaveLength(CALLERS.length);
+  });
+
+  it.each(cells)('%s', async (_name, { caller, operation, expected }) => {
+    const client = clients.get(caller.label);
+    const prepare = OPERATIONS[operation];
+    if (!client || !prepare) throw new Error(`no client or operation for ${caller.label}`);
+    const attempt = await prepare();
+    const before = await attempt.observe?.();
+    const response = await attempt.send(client);
+    if (expected === 'ok') {
+      expect(response.errors).toBeUndefined();
+      await attempt.expectOk(response.data, caller);
+    } else {
+      expect(response.errors?.[0]?.extensions?.code).toBe(expected);
+      expect(response.data?.[operation] ?? null).toBeNull();
+      expect(await attempt.observe?.()).toEqual(before);
+    }
+  });
+});

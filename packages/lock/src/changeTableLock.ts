@@ -1,0 +1,136 @@
+import type { LockAction, Queryable } from '@tablelock/db';
+import type { LockIntent } from './lockIntent';
+import { compareAndSetLockRows, readLockScope } from './lockRegistrySql';
+import type { LockRow } from './lockRow';
+import { planLockChange } from './planLockChange';
+
+export interface LockChangeResult {
+  written: boolean;
+  /** The rows involved: as written when `written`, else as they are now. */
+  rows: Map<string, LockRow>;
+  /** Why not, naming who is in the way, when not written. */
+  reason?: string;
+  /** The table's token and lease after the write (editing only). */
+  fencingToken: string | null;
+  leaseExpiresAt: Date | null;
+  /** The table's row as read before the write. */
+  previous?: LockRow;
+}
+
+export interface LockChangeAudit {
+  /** Who asks: recorded as the event's actor. */
+  actor: string;
+  reason?: string | null;
+}
+
+// Ending or taking over someone's lock may wait (briefly, in name order) for a save in flight
+// to commit, rather than fail; taking locks never waits.
+const WAITS: Record<LockIntent['kind'], boolean> = {
+  acquire: false,
+  release: false,
+  renew: false,
+  forceRelease: true,
+  expire: true,
+  takeOver: true,
+};
+
+const EVENT_ACTION: Record<LockIntent['kind'], LockAction | null> = {
+  acquire: 'acquire',
+  release: 'release',
+  forceRelease: 'force_release',
+  expire: 'expire',
+  takeOver: 'take_over',
+  // Renewals only move a lease forward; recording each would drown the history.
+  renew: null,
+};
+
+/**
+ * Carries out one lock intent: reads the rows involved, lets the state machine decide, and
+ * writes them with one conditional write that also records the audit event. An acquisition
+ * blocked by editing whose lease has run out first expires it (as the sweeper would) and tries
+ * once more, so a dead lock never stands in the way.
+ */
+export async function changeTableLock(
+  db: Queryable,
+  intent: LockIntent,
+  audit: LockChangeAudit,
+): Promise<LockChangeResult> {
+  for (let attempt = 0; ; attempt++) {
+    const rows = await readLockScope(
+      db,
+      intent.tableName,
+      'namedFkTables' in intent ? intent.namedFkTables : [],
+    );
+    const plan = planLockChange(intent, rows);
+    if (!plan.granted) {
+      if (attempt === 0 && (await expireDeadLocks(db, plan.blockers))) continue;
+      return {
+        written: false,
+        rows,
+        reason: plan.reason,
+        fencingToken: null,
+        leaseExpiresAt: null,
+      };
+    }
+    const main = rows.get(intent.tableName);
+    const action = EVENT_ACTION[intent.kind];
+    const event = action && {
+      action,
+      tableName: intent.tableName,
+      actor: audit.actor,
+      editor: 'editor' in intent ? intent.editor : (main?.editor ?? null),
+      reason: audit.reason ?? null,
+      details: intent.kind === 'takeOver' ? { previousEditor: main?.editor ?? null } : null,
+    };
+    const previous = main;
+    const written = await compareAndSetLockRows(
+      db,
+      [...rows.values()],
+      plan.changes,
+      event,
+      WAITS[intent.kind],
+    );
+    if (written.written) {
+      for (const { row } of plan.changes) {
+        const isMain = row.tableName === intent.tableName;
+        rows.set(row.tableName, isMain ? { ...row, fencingToken: written.fencingToken } : row);
+      }
+      return {
+        written: true,
+        rows,
+        fencingToken: written.fencingToken,
+        leaseExpiresAt: written.leaseExpiresAt,
+        ...(previous ? { previous } : {}),
+      };
+    }
+    for (const [name, status] of written.statuses) {
+      const row = rows.get(name);
+      if (row) rows.set(name, { ...row, status });
+    }
+    return {
+      written: false,
+      rows,
+      reason: 'another change to these tables was in progress; try again',
+      fencingToken: null,
+      leaseExpiresAt: null,
+    };
+  }
+}
+
+/** Expires those of `tables` whose editing lease has run out; says whether any was. */
+export async function expireDeadLocks(db: Queryable, tables: string[]): Promise<boolean> {
+  if (tables.length === 0) return false;
+  const dead = await db.$queryRaw<{ table_name: string }[]>`
+    SELECT table_name FROM tablelock.table_lock
+    WHERE table_name = ANY(${tables}::text[]) AND status = 'editing' AND lease_expires_at <= now()`;
+  let expired = false;
+  for (const { table_name } of dead) {
+    const result = await changeTableLock(
+      db,
+      { kind: 'expire', tableName: table_name },
+      { actor: 'system', reason: 'lease expired' },
+    );
+    expired ||= result.written;
+  }
+  return expired;
+}

@@ -1,0 +1,31 @@
+import { LockError } from './lockError';
+
+export const DEFAULT_LEASE_SECONDS = 60;
+export const MIN_LEASE_SECONDS = 15;
+export const MAX_LEASE_SECONDS = 3600;
+
+/**
+ * The lease an acquisition or renewal gets: the default when none is asked for, else what was
+ * asked within bounds. `null` (no expiry) only where `mayBeUnlimited` (admin API keys).
+ */
+export function leaseSeconds(
+  requested: number | null | undefined,
+  mayBeUnlimited: boolean,
+): number | null {
+  if (requested === undefined) return DEFAULT_LEASE_SECONDS;
+  if (requested === null) {
+    if (mayBeUnlimited) return null;
+    throw new LockError('FORBIDDEN', 'Only an admin API key may hold a lock without expiry.');
+  }
+  if (
+    !Number.isInteger(requested) ||
+    requested < MIN_LEASE_SECONDS ||
+    requested > MAX_LEASE_SECONDS
+  ) {
+    throw new LockError(
+      'BAD_USER_INPUT',
+      `leaseSeconds must be a whole number from ${MIN_LEASE_SECONDS} to ${MAX_LEASE_SECONDS}.`,
+    );
+  }
+  return requested;
+}

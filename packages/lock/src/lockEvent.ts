@@ -1,0 +1,50 @@
+import type { LockAction, Queryable } from '@tablelock/db';
+import { Prisma } from '@tablelock/db';
+
+/** What the audit history records about one lock operation. */
+export interface LockEventInput {
+  action: LockAction;
+  tableName: string;
+  /** Who did it: a username, `key:<name>`, or `system`. */
+  actor: string;
+  /** Whose lock it was or became. */
+  editor: string | null;
+  token?: string | null;
+  reason?: string | null;
+  rowsChanged?: number | null;
+  details?: Record<string, unknown> | null;
+}
+
+/** The Postgres channel on which every lock change is announced, when its transaction commits. */
+export const LOCK_CHANNEL = 'tablelock_lock_change';
+
+export const EVENT_COLUMNS = Prisma.sql`(action, table_name, actor, editor, token, reason, rows_changed, details)`;
+
+/** The event's values, in EVENT_COLUMNS order; `token` is an SQL expression (a write may learn it only as it runs). */
+export function eventValues(event: LockEventInput, token: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`${event.action}::tablelock."LockAction", ${event.tableName}, ${event.actor},
+    ${event.editor}, ${token}, ${event.reason ?? null}, ${event.rowsChanged ?? null}::int,
+    ${event.details ? JSON.stringify(event.details) : null}::jsonb`;
+}
+
+/** Announces the rows of a relation `event` (inserted lock events) on LOCK_CHANNEL. */
+export const NOTIFY_EVENT = Prisma.sql`pg_notify(${LOCK_CHANNEL}, json_build_object(
+  'id', event.id::text, 'at', event.at, 'action', event.action, 'table', event.table_name,
+  'actor', event.actor, 'editor', event.editor, 'token', event.token::text,
+  'reason', event.reason, 'rowsChanged', event.rows_changed)::text)`;
+
+/**
+ * Records an event in the caller's transaction (`db`), announcing it unless `announce` is
+ * false (a denied attempt changes nothing anyone needs to hear about).
+ */
+export async function recordLockEvent(
+  db: Queryable,
+  event: LockEventInput,
+  announce = true,
+): Promise<void> {
+  const inserted = Prisma.sql`INSERT INTO tablelock.lock_event ${EVENT_COLUMNS}
+    VALUES (${eventValues(event, Prisma.sql`${event.token ?? null}::bigint`)})`;
+  await (announce
+    ? db.$executeRaw`WITH event AS (${inserted} RETURNING *) SELECT ${NOTIFY_EVENT} FROM event`
+    : db.$executeRaw`${inserted}`);
+}

@@ -1,0 +1,39 @@
+import type { LockChangeResult } from './changeTableLock';
+import { LockError } from './lockError';
+
+/** What the holder gets from an acquisition, renewal or take-over. */
+export interface LockGrant {
+  tableName: string;
+  editor: string;
+  /** Present it with every write of master data; a newer acquisition makes it stale. */
+  fencingToken: string;
+  /** When the lock expires unless renewed (database clock); null: never. */
+  leaseExpiresAt: Date | null;
+  /** The tables now `locked` because this one is being edited. */
+  lockedTables: string[];
+}
+
+export function lockGrantOf(result: LockChangeResult, tableName: string): LockGrant {
+  const main = result.rows.get(tableName);
+  if (!result.written || !main?.editor || !result.fencingToken) {
+    throw new Error(`${tableName} was not granted`);
+  }
+  return {
+    tableName,
+    editor: main.editor,
+    fencingToken: result.fencingToken,
+    leaseExpiresAt: result.leaseExpiresAt,
+    lockedTables: [...result.rows.values()]
+      .filter((row) => row.lockedBy.includes(tableName))
+      .map((row) => row.tableName)
+      .sort(),
+  };
+}
+
+/** The refusal of a lock operation that lost: someone holds what it needs. */
+export function lockConflict(tableName: string, result: LockChangeResult): LockError {
+  return new LockError(
+    'LOCK_CONFLICT',
+    `${tableName} cannot be locked: ${result.reason ?? 'it is in use'}.`,
+  );
+}

@@ -1,0 +1,33 @@
+/**
+ * What a lock operation asks for, once validated. Every kind is planned by the same state
+ * machine (planLockChange) and written by the same conditional write.
+ */
+export type LockIntent =
+  /** Start editing: the table becomes `editing`, every FK table `locked` with it as holder. */
+  | {
+      kind: 'acquire';
+      tableName: string;
+      /** FK tables the caller named (seed clients do), besides the discovered ones. */
+      namedFkTables: string[];
+      editor: string;
+      /** Null: no expiry. */
+      leaseSeconds: number | null;
+    }
+  /** Finish editing, by the holder; `token`, when given, must be the current acquisition's. */
+  | {
+      kind: 'release';
+      tableName: string;
+      namedFkTables: string[];
+      editor: string;
+      token?: string;
+    }
+  /** End whoever's editing (an admin's force-release, or logout for the holder's own). */
+  | { kind: 'forceRelease'; tableName: string }
+  /** End an editing whose lease has run out (the sweeper, or an acquirer finding it dead). */
+  | { kind: 'expire'; tableName: string }
+  /** Extend the lease of the holder's current acquisition. */
+  | { kind: 'renew'; tableName: string; editor: string; token: string; leaseSeconds: number | null }
+  /** Become the editor in one step: a new acquisition for `editor`; FK locks stay as they are. */
+  | { kind: 'takeOver'; tableName: string; editor: string; leaseSeconds: number | null };
+
+export type LockIntentKind = LockIntent['kind'];

@@ -1,0 +1,67 @@
+import type { Queryable, TransactionClient } from '@tablelock/db';
+import { LockError } from './lockError';
+
+/**
+ * Why an acquisition (`token`) of `tableName` no longer holds the lock: expired, released,
+ * force-released or taken over, and by whom — from the lock itself and the audit history.
+ */
+export async function describeLostLock(
+  db: Queryable,
+  tableName: string,
+  token: string,
+): Promise<string> {
+  const [ended] = await db.$queryRaw<
+    {
+      action: string;
+      actor: string;
+      reason: string | null;
+      details: { previousEditor?: string } | null;
+      editor: string | null;
+    }[]
+  >`
+    SELECT action::text AS action, actor, reason, details, editor FROM tablelock.lock_event
+    WHERE table_name = ${tableName} AND token IS NOT NULL
+      AND (token = ${token}::bigint AND action IN ('release', 'expire', 'force_release')
+           OR token > ${token}::bigint AND action = 'take_over')
+    ORDER BY id LIMIT 1`;
+  const because = ended?.reason ? ` (reason: ${ended.reason})` : '';
+  switch (ended?.action) {
+    case 'expire':
+      return `your lock on ${tableName} expired: its lease ran out without renewal`;
+    case 'force_release':
+      return `${ended.actor} force-released your lock on ${tableName}${because}`;
+    case 'take_over':
+      return `${ended.actor} took over ${tableName}${because}`;
+    case 'release':
+      return `your lock on ${tableName} was released`;
+  }
+  const [current] = await db.$queryRaw<{ expired: boolean; mine: boolean }[]>`
+    SELECT coalesce(lease_expires_at <= now(), false) AS expired, fencing_token = ${token}::bigint AS mine
+    FROM tablelock.table_lock WHERE table_name = ${tableName}`;
+  if (current?.mine && current.expired) {
+    return `your lock on ${tableName} expired: its lease ran out without renewal`;
+  }
+  return `lock ${token} is not a current lock on ${tableName}`;
+}
+
+/**
+ * The fence in front of every master-data write: inside the writing transaction, `tableName`
+ * must be edited by `editor` under acquisition `token`, with its lease not run out (database
+ * clock); else LOCK_LOST, saying why. The registry row stays share-locked until the writing
+ * transaction ends, so a release, expiry or take-over either committed before (and the write
+ * fails here) or waits until the write has committed: no write can follow a release.
+ */
+export async function assertHoldsLock(
+  tx: TransactionClient,
+  lock: { tableName: string; editor: string; token: string },
+): Promise<void> {
+  const [row] = await tx.$queryRaw<{ holds: boolean }[]>`
+    SELECT status = 'editing' AND editor = ${lock.editor} AND fencing_token = ${lock.token}::bigint
+           AND coalesce(lease_expires_at > now(), true) AS holds
+    FROM tablelock.table_lock WHERE table_name = ${lock.tableName} FOR SHARE`;
+  if (!row) throw new LockError('TABLE_NOT_FOUND', `No master table is named ${lock.tableName}.`);
+  if (!row.holds) {
+    const why = await describeLostLock(tx, lock.tableName, lock.token);
+    throw new LockError('LOCK_LOST', `You no longer hold the lock: ${why}. Nothing was saved.`);
+  }
+}

@@ -1,0 +1,88 @@
+import { type LockAction, Prisma, type Queryable } from '@tablelock/db';
+import { z } from 'zod';
+import { LockError } from './lockError';
+
+/** One entry of the audit history, as read or as announced. */
+export interface LockEventRecord {
+  id: string;
+  at: Date;
+  action: LockAction;
+  tableName: string;
+  actor: string;
+  editor: string | null;
+  token: string | null;
+  reason: string | null;
+  rowsChanged: number | null;
+}
+
+export interface LockEventFilter {
+  table?: string | null;
+  /** Matches the actor or the editor. */
+  user?: string | null;
+  actions?: LockAction[] | null;
+  from?: Date | null;
+  to?: Date | null;
+}
+
+export interface LockEventPage {
+  events: LockEventRecord[];
+  total: number;
+}
+
+const MAX_PAGE = 200;
+const paging = z.object({
+  offset: z.number().int().min(0),
+  limit: z.number().int().min(1).max(MAX_PAGE),
+});
+
+/** A page of the audit history, newest first, filtered by table, user, actions and time. */
+export async function readLockEvents(
+  db: Queryable,
+  filter: LockEventFilter,
+  page: { offset: number; limit: number },
+): Promise<LockEventPage> {
+  if (!paging.safeParse(page).success) {
+    throw new LockError('BAD_USER_INPUT', `offset ≥ 0 and 1 ≤ limit ≤ ${MAX_PAGE}.`);
+  }
+  const conditions = [
+    filter.table ? Prisma.sql`table_name = ${filter.table}` : null,
+    filter.user ? Prisma.sql`(actor = ${filter.user} OR editor = ${filter.user})` : null,
+    filter.actions?.length ? Prisma.sql`action::text = ANY(${filter.actions}::text[])` : null,
+    filter.from ? Prisma.sql`at >= ${filter.from}` : null,
+    filter.to ? Prisma.sql`at < ${filter.to}` : null,
+  ].filter((condition): condition is Prisma.Sql => condition !== null);
+  const where =
+    conditions.length > 0 ? Prisma.sql`WHERE ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
+  const [events, [count]] = await Promise.all([
+    db.$queryRaw<LockEventRecord[]>`
+      SELECT id::text AS id, at, action::text AS action, table_name AS "tableName", actor, editor,
+             token::text AS token, reason, rows_changed AS "rowsChanged"
+      FROM tablelock.lock_event ${where}
+      ORDER BY id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
+    db.$queryRaw<
+      { total: number }[]
+    >`SELECT count(*)::int AS total FROM tablelock.lock_event ${where}`,
+  ]);
+  return { events, total: count?.total ?? 0 };
+}
+
+/** An event as announced on LOCK_CHANNEL (see NOTIFY_EVENT), or undefined if it is not one. */
+export function parseAnnouncedEvent(payload: string): LockEventRecord | undefined {
+  try {
+    const raw = JSON.parse(payload) as Record<string, unknown> & { rowsChanged?: number | null };
+    if (typeof raw.id !== 'string' || typeof raw.table !== 'string') return undefined;
+    return {
+      id: raw.id,
+      at: new Date(String(raw.at)),
+      action: raw.action as LockAction,
+      tableName: raw.table,
+      actor: String(raw.actor),
+      editor: (raw.editor as string | null) ?? null,
+      token: (raw.token as string | null) ?? null,
+      reason: (raw.reason as string | null) ?? null,
+      rowsChanged: raw.rowsChanged ?? null,
+    };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,37 @@
+import type { Queryable } from '@tablelock/db';
+import { changeTableLock } from './changeTableLock';
+import { LockError } from './lockError';
+import { type LockGrant, lockConflict, lockGrantOf } from './lockGrant';
+import { describeLostLock } from './lostLock';
+
+/** Extends the lease of the holder's acquisition `token`; LOCK_LOST if it is no longer current. */
+export async function renewTableLock(
+  db: Queryable,
+  request: { tableName: string; editor: string; token: string; leaseSeconds: number | null },
+): Promise<LockGrant> {
+  try {
+    const result = await changeTableLock(
+      db,
+      { kind: 'renew', ...request },
+      { actor: request.editor },
+    );
+    if (!result.written) throw lockConflict(request.tableName, result);
+    return lockGrantOf(result, request.tableName);
+  } catch (error) {
+    throw await explainLostLock(db, error, request.tableName, request.token);
+  }
+}
+
+/** A LOCK_LOST from the state machine, with the reason from the lock's history. */
+export async function explainLostLock(
+  db: Queryable,
+  error: unknown,
+  tableName: string,
+  token: string,
+): Promise<unknown> {
+  if (!(error instanceof LockError) || error.code !== 'LOCK_LOST') return error;
+  return new LockError(
+    'LOCK_LOST',
+    `You no longer hold the lock: ${await describeLostLock(db, tableName, token)}.`,
+  );
+}
