@@ -12,6 +12,9 @@ export interface TableInfo {
   referencedBy: string[];
   version: number;
   updatedAt: Date;
+  /** While `editing`: since when, and until when unless renewed (null: no expiry). */
+  acquiredAt: Date | null;
+  leaseExpiresAt: Date | null;
 }
 
 /** All registered master tables, by name. */
@@ -29,5 +32,7 @@ export async function readTables(prisma: PrismaClient): Promise<TableInfo[]> {
       .map((other) => other.tableName),
     version: row.version,
     updatedAt: row.updatedAt,
+    acquiredAt: row.acquiredAt,
+    leaseExpiresAt: row.leaseExpiresAt,
   }));
 }
