@@ -1,9 +1,9 @@
 import type { Role } from '@tablelock/db';
 import { createApiKey, createUser } from '@tablelock/identity';
-import { createTestDatabase, type TestDatabase } from '@tablelock/test-support';
+import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { acquire } from './support/lockApi';
-import { readRegistry, resetRegistry } from './support/registry';
+import { readRegistry } from './support/registry';
 import {
   type GraphQLResponse,
   startTestApi,
@@ -296,7 +296,7 @@ afterAll(async () => {
   await api.stop();
   await database.close();
 });
-beforeEach(() => resetRegistry(database.prisma));
+beforeEach(() => resetLockRegistry(database.prisma));
 
 const cells = Object.entries(MATRIX).flatMap(([operation, outcomes]) =>
   CALLERS.map((caller, column) => {

@@ -1,7 +1,7 @@
-import { createTestDatabase, type TestDatabase } from '@tablelock/test-support';
+import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@tablelock/test-support';
 import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readRegistry, resetRegistry } from './support/registry';
+import { readRegistry } from './support/registry';
 import { startTestApi, type TestApi, type TestClient } from './support/testApi';
 
 let database: TestDatabase;
@@ -17,7 +17,7 @@ afterAll(async () => {
   await api.stop();
   await database.close();
 });
-beforeEach(() => resetRegistry(database.prisma));
+beforeEach(() => resetLockRegistry(database.prisma));
 
 const ACQUIRE_CURRENCIES = `mutation {
   UpdateTableStatusWithLock(input: { table_name: "currencies", current_status: normal, target_status: editing }) {

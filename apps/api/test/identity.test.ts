@@ -1,8 +1,8 @@
 import { createUser, DEMO_PASSWORD, updateUser } from '@tablelock/identity';
-import { createTestDatabase, type TestDatabase } from '@tablelock/test-support';
+import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { acquire, callLock } from './support/lockApi';
-import { lockInvariantViolations, readRegistry, resetRegistry } from './support/registry';
+import { lockInvariantViolations, readRegistry } from './support/registry';
 import {
   type GraphQLResponse,
   startTestApi,
@@ -27,7 +27,7 @@ afterAll(async () => {
   await api.stop();
   await database.close();
 });
-beforeEach(() => resetRegistry(database.prisma));
+beforeEach(() => resetLockRegistry(database.prisma));
 
 const LOGIN =
   'mutation($u: String!, $p: String!) { login(username: $u, password: $p) { kind name role } }';

@@ -1,7 +1,7 @@
-import { createTestDatabase, type TestDatabase } from '@tablelock/test-support';
+import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { acquire, callLock, release } from './support/lockApi';
-import { lockInvariantViolations, readRegistry, resetRegistry } from './support/registry';
+import { lockInvariantViolations, readRegistry } from './support/registry';
 import { startTestApi, type TestApi, type TestClient } from './support/testApi';
 
 let database: TestDatabase;
@@ -24,7 +24,7 @@ afterAll(async () => {
   await api.stop();
   await database.close();
 });
-beforeEach(() => resetRegistry(database.prisma));
+beforeEach(() => resetLockRegistry(database.prisma));
 
 /** A release loses (false) while another transaction holds a row it needs: retry it then. */
 async function releaseUntilDone(client: TestClient, table: string): Promise<void> {

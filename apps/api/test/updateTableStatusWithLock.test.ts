@@ -1,7 +1,7 @@
-import { createTestDatabase, type TestDatabase } from '@tablelock/test-support';
+import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { acquire, callLock, lock, release } from './support/lockApi';
-import { readRegistry, resetRegistry } from './support/registry';
+import { readRegistry } from './support/registry';
 import { startTestApi, type TestApi, type TestClient } from './support/testApi';
 
 // The demo FK graph these tests lean on:
@@ -28,7 +28,7 @@ afterAll(async () => {
   await api.stop();
   await database.close();
 });
-beforeEach(() => resetRegistry(database.prisma));
+beforeEach(() => resetLockRegistry(database.prisma));
 
 const registry = () => readRegistry(database.prisma);
 

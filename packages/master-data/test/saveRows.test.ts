@@ -1,5 +1,10 @@
 import { acquireTableLock, releaseTableLock } from '@tablelock/lock';
-import { createTestDatabase, MASTER_SCHEMA, type TestDatabase } from '@tablelock/test-support';
+import {
+  createTestDatabase,
+  MASTER_SCHEMA,
+  resetLockRegistry,
+  type TestDatabase,
+} from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RowChanges, readRows, saveRows } from '../src';
 
@@ -11,16 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 beforeEach(async () => {
-  await database.prisma.tableLock.updateMany({
-    data: {
-      status: 'normal',
-      editor: null,
-      lockedBy: [],
-      fencingToken: null,
-      acquiredAt: null,
-      leaseExpiresAt: null,
-    },
-  });
+  await resetLockRegistry(database.prisma);
   const grant = await acquireTableLock(database.prisma, {
     tableName: 'categories',
     editor: 'alice',

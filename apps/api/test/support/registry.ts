@@ -24,20 +24,6 @@ export async function readRegistry(prisma: PrismaClient): Promise<Map<string, Re
   return new Map(rows.map((row) => [row.tableName, row]));
 }
 
-/** Every table back to `normal`: the start of each test. */
-export async function resetRegistry(prisma: PrismaClient): Promise<void> {
-  await prisma.tableLock.updateMany({
-    data: {
-      status: 'normal',
-      editor: null,
-      lockedBy: [],
-      fencingToken: null,
-      acquiredAt: null,
-      leaseExpiresAt: null,
-    },
-  });
-}
-
 /**
  * The lock invariants, as a list of violations (empty when they all hold): an `editing` table
  * holds no FK lock itself and has all its FK targets `locked` with it among their holders; a
