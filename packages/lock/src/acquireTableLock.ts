@@ -1,6 +1,5 @@
 import type { Queryable } from '@tablelock/db';
 import { changeTableLock } from './changeTableLock';
-import { recordLockEvent } from './lockEvent';
 import { type LockGrant, lockConflict, lockGrantOf } from './lockGrant';
 
 export interface AcquireTableLock {
@@ -14,7 +13,8 @@ export interface AcquireTableLock {
 
 /**
  * Starts editing a table (and locks its FK targets) with a lease and a new fencing token.
- * Never waits: if anyone is in the way it is LOCK_CONFLICT, naming them, recorded as denied.
+ * Never waits: if anyone is in the way it is LOCK_CONFLICT, naming them; the error carries the
+ * `denied` audit event for the caller to record (runIdempotently does).
  */
 export async function acquireTableLock(
   db: Queryable,
@@ -33,18 +33,16 @@ export async function acquireTableLock(
     { actor },
   );
   if (!result.written) {
-    await recordLockEvent(
-      db,
-      {
-        action: 'denied',
-        tableName: request.tableName,
-        actor,
-        editor: request.editor,
-        reason: result.reason ?? null,
-      },
-      false,
-    );
-    throw lockConflict(request.tableName, result);
+    const conflict = lockConflict(request.tableName, result);
+    // Written by the caller, after any transaction of its that this refusal rolls back.
+    conflict.unrecordedEvent = {
+      action: 'denied',
+      tableName: request.tableName,
+      actor,
+      editor: request.editor,
+      reason: result.reason ?? null,
+    };
+    throw conflict;
   }
   return lockGrantOf(result, request.tableName);
 }

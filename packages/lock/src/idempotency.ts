@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PrismaClient, Queryable } from '@tablelock/db';
 import { LockError } from './lockError';
+import { recordLockEvent } from './lockEvent';
 
 /** A state-changing request made with an idempotency key. */
 export interface IdempotentRequest {
@@ -20,7 +21,8 @@ export const IDEMPOTENCY_RETENTION_HOURS = 24;
  * Runs `operation` at most once per idempotency key: the first run's answer is stored in the
  * same transaction as its effect; a retry with the same key and input gets that answer without
  * acting again; the same key with other input is IDEMPOTENCY_KEY_REUSED. A run that throws
- * stores nothing, so its retry runs again. Without a request, just runs it.
+ * stores nothing, so its retry runs again; the audit event a refusal carries is written after
+ * its transaction. Without a request, just runs it (and records its refusal's event).
  */
 export async function runIdempotently<T>(
   prisma: PrismaClient,
@@ -28,7 +30,12 @@ export async function runIdempotently<T>(
   operation: (db: Queryable) => Promise<T>,
   revive: (stored: unknown) => T = (stored) => stored as T,
 ): Promise<T> {
-  if (!request) return operation(prisma);
+  if (!request) {
+    return operation(prisma).catch(async (error: unknown) => {
+      await recordCarriedEvent(prisma, error);
+      throw error;
+    });
+  }
   if (request.key.length === 0 || request.key.length > MAX_KEY_LENGTH) {
     throw new LockError(
       'BAD_USER_INPUT',
@@ -71,11 +78,19 @@ export async function runIdempotently<T>(
       { timeout: 60_000 },
     );
   } catch (error) {
+    await recordCarriedEvent(prisma, error);
     // A concurrent first run with the same key committed first (this run then failed on its
     // changed rows, or on the key itself): answer as that run did.
     const concurrent = await replay();
     if (concurrent) return concurrent.result;
     throw error;
+  }
+}
+
+/** Writes the audit event a refusal carries, now that the transaction it failed in is over. */
+async function recordCarriedEvent(prisma: PrismaClient, error: unknown): Promise<void> {
+  if (error instanceof LockError && error.unrecordedEvent) {
+    await recordLockEvent(prisma, error.unrecordedEvent, false);
   }
 }
 

@@ -1,4 +1,5 @@
 import { DomainError } from '@tablelock/errors';
+import type { LockEventInput } from './lockEvent';
 
 /** Why a lock operation was refused outright (as opposed to losing a race, which is a result). */
 export type LockErrorCode =
@@ -10,4 +11,10 @@ export type LockErrorCode =
   | 'LOCK_LOST'
   | 'IDEMPOTENCY_KEY_REUSED';
 
-export class LockError extends DomainError<LockErrorCode> {}
+export class LockError extends DomainError<LockErrorCode> {
+  /**
+   * An audit event that belongs to this refusal but could not be written where it happened
+   * (inside a transaction the refusal rolls back); whoever owns that transaction writes it.
+   */
+  unrecordedEvent?: LockEventInput;
+}

@@ -58,7 +58,7 @@ export async function readLockEvents(
       SELECT id::text AS id, at, action::text AS action, table_name AS "tableName", actor, editor,
              token::text AS token, reason, rows_changed AS "rowsChanged"
       FROM tablelock.lock_event ${where}
-      ORDER BY id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
+      ORDER BY lock_event.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
     db.$queryRaw<
       { total: number }[]
     >`SELECT count(*)::int AS total FROM tablelock.lock_event ${where}`,

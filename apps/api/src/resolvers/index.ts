@@ -50,5 +50,6 @@ export const resolvers: Resolvers = {
   FKResultTableStatus,
   RowPage,
   LockGrant,
+  LockEvent: { table: (event) => event.tableName },
   Subscription: { lockChanged },
 };

@@ -1,0 +1,227 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createApiKey } from '@tablelock/identity';
+import {
+  createTestDatabase,
+  freePort,
+  resetLockRegistry,
+  type TestDatabase,
+} from '@tablelock/test-support';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { subscribeLockChanges } from './support/lockChanges';
+import { lockInvariantViolations, readRegistry } from './support/registry';
+import type { GraphQLResponse } from './support/testApi';
+
+/** One `node src/main.ts`, as deployed: its own Prisma pool, LISTEN connection and sweeper. */
+interface ApiProcess {
+  name: string;
+  url: string;
+  child: ChildProcess;
+  output: string[];
+}
+
+const API_DIR = new URL('..', import.meta.url).pathname;
+const START_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 10_000;
+const RACERS = 40;
+const ROUNDS = 5;
+
+let database: TestDatabase;
+const processes: ApiProcess[] = [];
+let a: ApiProcess;
+let b: ApiProcess;
+let racers: { name: string; secret: string }[];
+let watcherSecret: string;
+let moverSecret: string;
+
+async function startApiProcess(name: string, port: number): Promise<ApiProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: API_DIR,
+    env: {
+      ...process.env,
+      DATABASE_URL: database.url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const api: ApiProcess = { name, url: `http://127.0.0.1:${port}`, child, output: [] };
+  processes.push(api);
+  child.stdout?.on('data', (chunk) => api.output.push(String(chunk)));
+  child.stderr?.on('data', (chunk) => api.output.push(String(chunk)));
+  // Ready when it answers its health check; startup time varies (tsx, migrations, registry sync).
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    if (child.exitCode !== null) {
+      throw new Error(`API ${name} exited with ${child.exitCode}: ${api.output.join('')}`);
+    }
+    const healthy = await fetch(`${api.url}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (healthy) return api;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `API ${name} not healthy within ${START_TIMEOUT_MS} ms: ${api.output.join('')}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function stopApiProcess(api: ApiProcess): Promise<void> {
+  const { child } = api;
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const killer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+  await exited;
+  clearTimeout(killer);
+}
+
+/** Two distinct free ports: freePort() may hand out the same one twice if nothing binds it in between. */
+async function twoPorts(): Promise<[number, number]> {
+  const first = await freePort();
+  for (;;) {
+    const second = await freePort();
+    if (second !== first) return [first, second];
+  }
+}
+
+async function call<T = Record<string, unknown>>(
+  api: ApiProcess,
+  secret: string,
+  query: string,
+  variables: Record<string, unknown>,
+): Promise<GraphQLResponse<T>> {
+  const response = await fetch(`${api.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  return (await response.json()) as GraphQLResponse<T>;
+}
+
+async function newKey(name: string, role: 'viewer' | 'editor'): Promise<string> {
+  return (await createApiKey(database.prisma, { name, role, createdBy: 'test' })).secret;
+}
+
+const ACQUIRE = `mutation($table: String!) {
+  acquireTableLock(table: $table) { table editor token }
+}`;
+const RELEASE = `mutation($table: String!, $token: String!) {
+  releaseTableLock(table: $table, token: $token) { status }
+}`;
+
+interface Grant {
+  table: string;
+  editor: string;
+  token: string;
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  // DATABASE_URL mode loads no demo data; the test database copy has it, and its registry.
+  const [portA, portB] = await twoPorts();
+  [a, b] = await Promise.all([startApiProcess('A', portA), startApiProcess('B', portB)]);
+  racers = await Promise.all(
+    Array.from({ length: RACERS }, async (_, i) => ({
+      name: `key:racer-${i}`,
+      secret: await newKey(`racer-${i}`, 'editor'),
+    })),
+  );
+  watcherSecret = await newKey('watcher', 'viewer');
+  moverSecret = await newKey('mover', 'editor');
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(processes.map(stopApiProcess));
+  for (const api of processes) {
+    expect(api.child.exitCode !== null || api.child.signalCode !== null, api.name).toBe(true);
+  }
+  await database?.close();
+});
+
+describe('two API processes on one database', () => {
+  it('a subscriber on A sees a lock taken and released through B', async () => {
+    await resetLockRegistry(database.prisma);
+    const changes = await subscribeLockChanges({
+      url: a.url,
+      connectionParams: { authorization: `Bearer ${watcherSecret}` },
+      prisma: database.prisma,
+    });
+    try {
+      const acquired = await call<{ acquireTableLock: Grant }>(b, moverSecret, ACQUIRE, {
+        table: 'warehouses',
+      });
+      const grant = acquired.data?.acquireTableLock;
+      expect(acquired.errors).toBeUndefined();
+      const seen = await changes.waitFor(
+        (change) => change.table === 'warehouses' && change.action === 'acquire',
+        5_000,
+      );
+      expect(seen).toMatchObject({ actor: 'key:mover', editor: 'key:mover', token: grant?.token });
+
+      const released = await call(b, moverSecret, RELEASE, {
+        table: 'warehouses',
+        token: grant?.token,
+      });
+      expect(released.errors).toBeUndefined();
+      const release = await changes.waitFor(
+        (change) => change.table === 'warehouses' && change.action === 'release',
+        5_000,
+      );
+      expect(release).toMatchObject({ actor: 'key:mover', token: grant?.token });
+    } finally {
+      await changes.close();
+    }
+  });
+
+  it(`a race for one table across both processes has exactly one winner (${ROUNDS} rounds of ${RACERS})`, async () => {
+    await resetLockRegistry(database.prisma);
+    for (let round = 0; round < ROUNDS; round++) {
+      const via = (i: number) => ((i + round) % 2 === 0 ? a : b);
+      const [before] = await database.prisma.$queryRaw<{ id: bigint }[]>`
+        SELECT coalesce(max(id), 0) AS id FROM tablelock.lock_event`;
+      const responses = await Promise.all(
+        racers.map((racer, i) =>
+          call<{ acquireTableLock: Grant }>(via(i), racer.secret, ACQUIRE, { table: 'products' }),
+        ),
+      );
+
+      const winners = racers.flatMap((racer, i) => {
+        const grant = responses[i]?.data?.acquireTableLock;
+        return grant ? [{ racer, grant, i }] : [];
+      });
+      expect(winners, `round ${round}`).toHaveLength(1);
+      const codes = responses.flatMap((response) =>
+        (response.errors ?? []).map((error) => error.extensions?.code),
+      );
+      expect(codes, `round ${round}`).toEqual(Array(RACERS - 1).fill('LOCK_CONFLICT'));
+      const [{ racer, grant, i }] = winners as [(typeof winners)[number]];
+      expect(grant.editor).toBe(racer.name);
+
+      const registry = await readRegistry(database.prisma);
+      expect(registry.get('products')).toMatchObject({ status: 'editing', editor: racer.name });
+      expect(lockInvariantViolations(registry)).toEqual([]);
+      const events = await database.prisma.$queryRaw<{ action: string; count: number }[]>`
+        SELECT action::text AS action, count(*)::int AS count FROM tablelock.lock_event
+        WHERE table_name = 'products' AND id > ${before?.id ?? 0n}
+        GROUP BY action ORDER BY action`;
+      expect(events, `round ${round}`).toEqual([
+        { action: 'acquire', count: 1 },
+        { action: 'denied', count: RACERS - 1 },
+      ]);
+
+      // Released through the process the winner did not use.
+      const released = await call(via(i + 1), racer.secret, RELEASE, {
+        table: 'products',
+        token: grant.token,
+      });
+      expect(released.errors, `round ${round}`).toBeUndefined();
+    }
+    const registry = await readRegistry(database.prisma);
+    expect([...registry.values()].filter((row) => row.status !== 'normal')).toEqual([]);
+  });
+});
