@@ -8,6 +8,7 @@ export { loadDemoData } from './loadDemoData';
 export { type OpenDatabase, openDatabase } from './openDatabase';
 export {
   createPrismaClient,
+  inTransaction,
   type PrismaClient,
   type Queryable,
   type TransactionClient,

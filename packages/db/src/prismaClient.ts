@@ -34,3 +34,17 @@ export function createPrismaClient(
   );
   return new PrismaClient({ adapter });
 }
+
+/**
+ * Runs `work` in a transaction: a new one on a client, a nested one (a savepoint) on a
+ * transaction client, so that callers may or may not already be in one.
+ */
+export function inTransaction<T>(
+  db: Queryable,
+  work: (tx: TransactionClient) => Promise<T>,
+  options?: { timeout?: number },
+): Promise<T> {
+  // Prisma 7 nests $transaction on a transaction client as a savepoint (prisma/orm#21678);
+  // its TransactionClient type does not list $transaction yet.
+  return (db as PrismaClient).$transaction(work, options);
+}

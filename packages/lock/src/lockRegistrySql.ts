@@ -1,4 +1,4 @@
-import { Prisma, type Queryable, type TableStatus } from '@tablelock/db';
+import { inTransaction, Prisma, type Queryable, type TableStatus } from '@tablelock/db';
 import { LockError } from './lockError';
 import { EVENT_COLUMNS, eventValues, type LockEventInput, NOTIFY_EVENT } from './lockEvent';
 import type { LockRow, LockRowChange } from './lockRow';
@@ -160,15 +160,12 @@ export async function compareAndSetLockRows(
   waitForLocks = false,
 ): Promise<CompareAndSetResult> {
   const query = compareAndSetQuery(expected, changes, event, waitForLocks);
-  const waiting = async (tx: Queryable) => {
-    await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
-    return tx.$queryRaw<CompareAndSetRow[]>(query);
-  };
-  const [result] = await (!waitForLocks
-    ? db.$queryRaw<CompareAndSetRow[]>(query)
-    : '$transaction' in db
-      ? db.$transaction(waiting)
-      : waiting(db)
+  const [result] = await (waitForLocks
+    ? inTransaction(db, async (tx) => {
+        await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
+        return tx.$queryRaw<CompareAndSetRow[]>(query);
+      })
+    : db.$queryRaw<CompareAndSetRow[]>(query)
   ).catch((error: unknown) => {
     if (postgresCode(error) === '55P03') {
       throw new LockError('LOCK_CONFLICT', 'The lock is busy (a save is running); try again.');

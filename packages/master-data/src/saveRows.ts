@@ -1,4 +1,4 @@
-import { Prisma, type Queryable, type TransactionClient } from '@tablelock/db';
+import { inTransaction, Prisma, type Queryable, type TransactionClient } from '@tablelock/db';
 import { assertHoldsLock, parseFencingToken, recordLockEvent } from '@tablelock/lock';
 import { z } from 'zod';
 import { MasterDataError } from './masterDataError';
@@ -88,11 +88,9 @@ export async function saveRows(db: Queryable, request: SaveRequest): Promise<Sav
     );
   }
   checkColumns(table, parsed.data);
-  return '$transaction' in db
-    ? db.$transaction((tx) => applyChanges(tx, table, request, token, parsed.data), {
-        timeout: 60_000,
-      })
-    : applyChanges(db, table, request, token, parsed.data);
+  return inTransaction(db, (tx) => applyChanges(tx, table, request, token, parsed.data), {
+    timeout: 60_000,
+  });
 }
 
 async function applyChanges(
