@@ -1,0 +1,123 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate } from 'react-router';
+import { graphqlRequest } from '../api/graphqlRequest';
+import { TABLES_QUERY_KEY } from '../api/queryKeys';
+import { useFormatters } from '../i18n/useFormatters';
+import { roleAtLeast } from '../session/roles';
+import { useSession } from '../session/useSession';
+import { type TableInfo, useTables } from '../tables/useTables';
+import { describeError } from '../ui/describeError';
+import { LoadingState } from '../ui/LoadingState';
+import { useNotify } from '../ui/Notices';
+import { useNow } from '../ui/useNow';
+import { forceReleaseMutation } from './adminOperations';
+import { ForceReleaseDialog } from './ForceReleaseDialog';
+
+/** Admins only: every lock held now, and a way to end one that is stuck. */
+export function AdminPage() {
+  const { t } = useTranslation();
+  const format = useFormatters();
+  const now = useNow();
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const { data: user } = useSession();
+  const tables = useTables();
+  const [target, setTarget] = useState<TableInfo | null>(null);
+
+  const release = useMutation({
+    mutationFn: (variables: { table: string; reason: string }) =>
+      graphqlRequest(forceReleaseMutation, variables),
+    onSuccess: (_result, { table }) => {
+      notify('success', t('forceRelease.done', { table }));
+      setTarget(null);
+    },
+    onError: (error) => notify('error', describeError(error, t)),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: TABLES_QUERY_KEY }),
+  });
+
+  if (!user) return null;
+  if (!roleAtLeast(user.role, 'admin')) return <Navigate to="/tables" replace />;
+  if (!tables.data) {
+    return tables.isError ? (
+      <p className="banner banner-error">{describeError(tables.error, t)}</p>
+    ) : (
+      <LoadingState />
+    );
+  }
+
+  const held = tables.data.filter((table) => table.status === 'editing');
+  const lockedBy = (holder: string) =>
+    tables.data.filter((table) => table.lockedBy.includes(holder)).map((table) => table.name);
+
+  return (
+    <section className="page">
+      <div className="page-header">
+        <div>
+          <h1>{t('admin.title')}</h1>
+          <p className="muted">{t('admin.subtitle')}</p>
+        </div>
+      </div>
+      <div className="card table-card">
+        <table className="data-table">
+          <thead>
+            <tr>
+              <th scope="col">{t('admin.columns.table')}</th>
+              <th scope="col">{t('admin.columns.editor')}</th>
+              <th scope="col">{t('admin.columns.since')}</th>
+              <th scope="col">{t('admin.columns.locks')}</th>
+              <th scope="col" className="actions-column">
+                <span className="visually-hidden">{t('tables.columns.actions')}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {held.map((table) => (
+              <tr key={table.name} data-testid={`lock-row-${table.name}`}>
+                <th scope="row">
+                  <Link to={`/tables/${encodeURIComponent(table.name)}`} className="table-name">
+                    {table.name}
+                  </Link>
+                </th>
+                <td>{table.editor}</td>
+                <td>
+                  {format.dateTime(table.updatedAt)}
+                  <span className="muted"> · {format.relative(table.updatedAt, now)}</span>
+                </td>
+                <td>
+                  <span className="chip-list">
+                    {lockedBy(table.name).map((name) => (
+                      <span key={name} className="chip">
+                        {name}
+                      </span>
+                    ))}
+                  </span>
+                </td>
+                <td className="actions-column">
+                  <button
+                    type="button"
+                    className="button danger small"
+                    onClick={() => setTarget(table)}
+                  >
+                    {t('admin.forceRelease')}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {held.length === 0 && <p className="empty-state">{t('admin.noLocks')}</p>}
+      </div>
+      {target && (
+        <ForceReleaseDialog
+          table={target}
+          lockedTables={lockedBy(target.name)}
+          busy={release.isPending}
+          onConfirm={(reason) => release.mutate({ table: target.name, reason })}
+          onCancel={() => setTarget(null)}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,30 @@
+/** One entry of a GraphQL response's `errors`. */
+export interface GraphqlErrorEntry {
+  message: string;
+  path?: ReadonlyArray<string | number>;
+  extensions?: { code?: string; retryAfterSeconds?: number };
+}
+
+/**
+ * A request the API refused, or one that never got an answer. `code` is the first error's
+ * `extensions.code` (e.g. LOCK_LOST), or NETWORK_ERROR when no GraphQL answer came back.
+ */
+export class GraphqlRequestError extends Error {
+  readonly code: string;
+  readonly errors: readonly GraphqlErrorEntry[];
+
+  constructor(errors: readonly GraphqlErrorEntry[], fallbackCode: string) {
+    super(errors[0]?.message ?? fallbackCode);
+    this.name = 'GraphqlRequestError';
+    this.errors = errors;
+    this.code = errors[0]?.extensions?.code ?? fallbackCode;
+  }
+
+  get retryAfterSeconds(): number | undefined {
+    return this.errors[0]?.extensions?.retryAfterSeconds;
+  }
+}
+
+export function errorCode(error: unknown): string | undefined {
+  return error instanceof GraphqlRequestError ? error.code : undefined;
+}

@@ -1,0 +1,34 @@
+import { useTranslation } from 'react-i18next';
+import { NavLink, Outlet } from 'react-router';
+import { roleAtLeast } from '../session/roles';
+import { useSession } from '../session/useSession';
+import { LanguageSwitch } from './LanguageSwitch';
+import { UserMenu } from './UserMenu';
+
+/** The frame of every signed-in page: where am I, who am I, and the page itself. */
+export function AppLayout() {
+  const { t } = useTranslation();
+  const { data: user } = useSession();
+  if (!user) return null;
+  return (
+    <div className="app">
+      <header className="app-header">
+        <NavLink to="/tables" className="brand">
+          <span className="brand-mark" aria-hidden="true" />
+          tablelock
+        </NavLink>
+        <nav className="app-nav" aria-label={t('layout.navigation')}>
+          <NavLink to="/tables">{t('layout.tables')}</NavLink>
+          {roleAtLeast(user.role, 'admin') && <NavLink to="/admin">{t('layout.admin')}</NavLink>}
+        </nav>
+        <div className="header-end">
+          <LanguageSwitch />
+          <UserMenu user={user} />
+        </div>
+      </header>
+      <main className="app-main">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

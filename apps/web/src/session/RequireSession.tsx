@@ -1,0 +1,15 @@
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { LoadingState } from '../ui/LoadingState';
+import { useSession } from './useSession';
+
+/** Renders the signed-in pages, or sends the user to log in and come back here. */
+export function RequireSession() {
+  const session = useSession();
+  const location = useLocation();
+  if (session.isPending) return <LoadingState />;
+  if (!session.data) {
+    const next = `${location.pathname}${location.search}`;
+    return <Navigate to={`/login?next=${encodeURIComponent(next)}`} replace />;
+  }
+  return <Outlet />;
+}

@@ -1,0 +1,60 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useFormatters } from '../i18n/useFormatters';
+import type { TableInfo } from '../tables/useTables';
+
+/** Who holds the table and since when, and how it is tied to other tables by foreign keys. */
+export function LockSummary({ info, user }: { info: TableInfo; user: string }) {
+  const { t } = useTranslation();
+  const format = useFormatters();
+  const since = format.dateTime(info.updatedAt);
+  const editor = info.editor ?? t('tables.someone');
+  let summary: string;
+  if (info.status === 'editing') {
+    summary =
+      info.editor === user
+        ? t('table.summary.editingByYou', { since })
+        : t('table.summary.editingBy', { editor, since });
+  } else if (info.status === 'locked') {
+    summary = t('table.summary.locked', {
+      tables: info.lockedBy.join(', '),
+      editor,
+      count: info.lockedBy.length,
+    });
+  } else {
+    summary = t('table.summary.free');
+  }
+  return (
+    <div className="lock-summary">
+      <p data-testid="lock-summary">{summary}</p>
+      {(info.references.length > 0 || info.referencedBy.length > 0) && (
+        <p className="relations">
+          {info.references.length > 0 && (
+            <span>
+              {t('table.references')}
+              <TableLinks names={info.references} />
+            </span>
+          )}
+          {info.referencedBy.length > 0 && (
+            <span>
+              {t('table.referencedBy')}
+              <TableLinks names={info.referencedBy} />
+            </span>
+          )}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function TableLinks({ names }: { names: readonly string[] }) {
+  return (
+    <span className="chip-list">
+      {names.map((name) => (
+        <Link key={name} to={`/tables/${encodeURIComponent(name)}`} className="chip">
+          {name}
+        </Link>
+      ))}
+    </span>
+  );
+}

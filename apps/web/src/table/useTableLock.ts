@@ -1,0 +1,66 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { errorCode } from '../api/GraphqlRequestError';
+import { graphqlRequest } from '../api/graphqlRequest';
+import { TABLES_QUERY_KEY } from '../api/queryKeys';
+import {
+  acquireTableLockMutation,
+  releaseTableLockMutation,
+  renewTableLockMutation,
+  takeOverTableLockMutation,
+} from './lockOperations';
+
+// The lease this tab asks for. Browsers run the timers of a background tab as seldom as once a
+// minute, so the lease must outlast a missed renewal or two; it still frees a table within two
+// minutes of its editor closing the tab.
+const LEASE_SECONDS = 120;
+
+export interface TableLock {
+  /** Starts editing (the server locks the FK targets too): the fencing token. */
+  acquire(): Promise<string>;
+  /** Extends the lease; LOCK_LOST if the token is no longer the table's current one. */
+  renew(token: string): Promise<void>;
+  /** Moves the user's own lock from another tab or device to this one: a new token. */
+  takeOver(reason: string): Promise<string>;
+  /** Gives the lock back; a lock that has already ended is fine. */
+  release(token: string): Promise<void>;
+}
+
+/** Taking, keeping and giving back the lock on one table, as its fencing token. */
+export function useTableLock(table: string): TableLock {
+  const queryClient = useQueryClient();
+  return useMemo(() => {
+    const lockStatesChanged = () => queryClient.invalidateQueries({ queryKey: TABLES_QUERY_KEY });
+    return {
+      async acquire() {
+        const { acquireTableLock: grant } = await graphqlRequest(acquireTableLockMutation, {
+          table,
+          leaseSeconds: LEASE_SECONDS,
+        });
+        await lockStatesChanged();
+        return grant.token;
+      },
+      async renew(token) {
+        await graphqlRequest(renewTableLockMutation, { table, token, leaseSeconds: LEASE_SECONDS });
+      },
+      async takeOver(reason) {
+        const { takeOverTableLock: grant } = await graphqlRequest(takeOverTableLockMutation, {
+          table,
+          reason,
+          leaseSeconds: LEASE_SECONDS,
+        });
+        await lockStatesChanged();
+        return grant.token;
+      },
+      async release(token) {
+        try {
+          await graphqlRequest(releaseTableLockMutation, { table, token });
+        } catch (error) {
+          if (errorCode(error) !== 'LOCK_LOST') throw error;
+        } finally {
+          await lockStatesChanged();
+        }
+      },
+    };
+  }, [table, queryClient]);
+}

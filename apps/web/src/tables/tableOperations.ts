@@ -1,0 +1,16 @@
+import { graphql } from '../generated';
+
+export const tablesQuery = graphql(`
+  query Tables {
+    tables {
+      name
+      status
+      editor
+      lockedBy
+      references
+      referencedBy
+      version
+      updatedAt
+    }
+  }
+`);

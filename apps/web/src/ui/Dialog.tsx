@@ -1,0 +1,44 @@
+import { type ReactNode, useEffect, useRef } from 'react';
+
+interface DialogProps {
+  open: boolean;
+  title: string;
+  /** Called on Escape or a Cancel button: the dialog does not close itself. */
+  onClose: () => void;
+  children: ReactNode;
+  actions: ReactNode;
+  tone?: 'default' | 'danger';
+}
+
+/**
+ * A modal on the native <dialog>: the browser traps focus, Escape closes it, and the page
+ * behind is inert. Content is mounted only while open, so each opening starts fresh.
+ */
+export function Dialog({ open, title, onClose, children, actions, tone = 'default' }: DialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      className={`dialog dialog-${tone}`}
+      aria-labelledby="dialog-title"
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      {open && (
+        <>
+          <h2 id="dialog-title">{title}</h2>
+          <div className="dialog-body">{children}</div>
+          <div className="dialog-actions">{actions}</div>
+        </>
+      )}
+    </dialog>
+  );
+}

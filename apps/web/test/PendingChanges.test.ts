@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import type { GridRow } from '../src/table/gridRow';
+import { PendingChanges } from '../src/table/PendingChanges';
+import type { ColumnRules } from '../src/table/validateValue';
+
+const columns: ColumnRules[] = [
+  { name: 'id', dataType: 'integer', kind: 'integer', nullable: false, hasDefault: false },
+  { name: 'name', dataType: 'text', kind: 'text', nullable: false, hasDefault: false },
+  { name: 'active', dataType: 'boolean', kind: 'boolean', nullable: false, hasDefault: true },
+];
+
+const stored = (id: string, name: string): GridRow => ({
+  id,
+  key: { id },
+  version: `v${id}`,
+  values: { id, name, active: 'true' },
+});
+
+describe('PendingChanges', () => {
+  it('sends only changed columns, and forgets a change set back to the value read', () => {
+    const pending = new PendingChanges(columns);
+    const row = stored('1', 'Apple');
+    pending.setValue(row, 'name', 'Apricot');
+    expect(pending.toRowChanges().changes.updates).toEqual([
+      { key: { id: '1' }, version: 'v1', values: { name: 'Apricot' } },
+    ]);
+    pending.setValue(row, 'name', 'Apple');
+    expect(pending.counts().total).toBe(0);
+  });
+
+  it('keeps edits over a reloaded row, with the version first read', () => {
+    const pending = new PendingChanges(columns);
+    pending.setValue(stored('1', 'Apple'), 'name', 'Apricot');
+    const reloaded = pending.overlay({ ...stored('1', 'Apple'), version: 'v9' });
+    expect(reloaded.values.name).toBe('Apricot');
+    expect(reloaded.version).toBe('v1');
+  });
+
+  it('lets a deletion win over edits, and restores the edits when it is undone', () => {
+    const pending = new PendingChanges(columns);
+    const row = stored('1', 'Apple');
+    pending.setValue(row, 'name', 'Apricot');
+    pending.delete([row]);
+    expect(pending.toRowChanges().changes).toMatchObject({
+      updates: [],
+      deletes: [{ key: { id: '1' }, version: 'v1' }],
+    });
+    pending.revert(row);
+    expect(pending.stateOf('1')).toBe('changed');
+  });
+
+  it('flags required cells of new rows, and leaves out of the insert what a default fills', () => {
+    const pending = new PendingChanges(columns);
+    const row = pending.addRow();
+    expect(pending.invalidCells().map((cell) => cell.column)).toEqual(['id', 'name']);
+    pending.setValue(row, 'id', '7');
+    pending.setValue(row, 'name', 'Cherry');
+    expect(pending.invalidCells()).toEqual([]);
+    expect(pending.toRowChanges().changes.inserts).toEqual([
+      { values: { id: '7', name: 'Cherry' } },
+    ]);
+  });
+
+  it('files save errors under the rows they came from, and clears them on the next edit', () => {
+    const pending = new PendingChanges(columns);
+    const first = stored('1', 'Apple');
+    const second = stored('2', 'Banana');
+    pending.setValue(first, 'name', 'A');
+    pending.setValue(second, 'name', 'B');
+    const { origins } = pending.toRowChanges();
+    const unplaced = pending.setSaveErrors(
+      [
+        { change: 'update', index: 1, column: 'name', code: 'UNIQUE', message: 'taken' },
+        { change: 'insert', index: 5, column: null, code: 'CHECK', message: 'elsewhere' },
+      ],
+      origins,
+    );
+    expect(pending.saveErrorsFor('2')).toEqual([
+      { column: 'name', code: 'UNIQUE', message: 'taken' },
+    ]);
+    expect(pending.saveErrorsFor('1')).toEqual([]);
+    expect(unplaced).toEqual([{ column: null, code: 'CHECK', message: 'elsewhere' }]);
+    pending.setValue(second, 'name', 'C');
+    expect(pending.saveErrorsFor('2')).toEqual([]);
+  });
+});

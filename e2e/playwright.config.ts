@@ -1,0 +1,34 @@
+import { defineConfig } from '@playwright/test';
+
+// Debian's Chromium (never a downloaded browser build), one worker on a 2-core machine, and the
+// real app started once by the global setup on a throwaway embedded Postgres.
+export default defineConfig({
+  testDir: 'tests',
+  outputDir: 'test-results',
+  globalSetup: './support/globalSetup.ts',
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  timeout: 60_000,
+  // The pages refresh lock states every 5 s: a change made in another browser shows within two.
+  expect: { timeout: 12_000 },
+  reporter: [['list']],
+  use: {
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
+    },
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+  },
+});

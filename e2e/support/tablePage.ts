@@ -1,0 +1,47 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+
+/** The id the app gives a stored row: its primary key values joined by `/`. */
+export const rowId = (...key: string[]) => key.map(encodeURIComponent).join('/');
+
+/** The tables page's row for `table`. */
+export const tableRow = (page: Page, table: string) => page.getByTestId(`table-row-${table}`);
+
+export async function openTable(page: Page, table: string): Promise<void> {
+  await page.goto(`/tables/${table}`);
+  await expect(page.getByTestId('table-title')).toHaveText(table);
+  await expect(page.locator('.ag-grid-scrolling-container .ag-row').first()).toBeVisible();
+}
+
+/** Start editing, through the dialog that names the tables it will lock. */
+export async function startEditing(page: Page, expectLocked: string[] = []): Promise<void> {
+  await page.getByRole('button', { name: 'Start editing' }).click();
+  const dialog = page.getByRole('dialog');
+  for (const table of expectLocked) {
+    await expect(dialog.getByTestId('tables-to-lock')).toContainText(table);
+  }
+  await dialog.getByRole('button', { name: 'Start editing' }).click();
+  await expect(page.getByTestId('table-status')).toHaveText('Editing (you)');
+}
+
+/** A cell of a stored row (`rowId`) or, with `{ newRow: n }`, of the n-th unsaved new row. */
+export function cell(page: Page, row: string | { newRow: number }, column: string): Locator {
+  const rowLocator =
+    typeof row === 'string'
+      ? page.locator(`.ag-grid-scrolling-container [row-id='${row}']`)
+      : page.locator('.ag-grid-pinned-top-rows-container .ag-row').nth(row.newRow);
+  return rowLocator.locator(`[col-id='${column}']`);
+}
+
+/** The "Changes" cell of a row: what is unsaved about it and why it cannot be saved. */
+export const rowStatus = (page: Page, row: string) =>
+  page.locator(`.ag-grid-scrolling-container [row-id='${row}'] [data-testid='row-status']`);
+
+/** Types a value into a cell and commits it with Enter. */
+export async function editCell(target: Locator, value: string): Promise<void> {
+  await target.dblclick();
+  const editor = target.page().locator('.cell-editor');
+  await expect(editor).toBeFocused();
+  await editor.fill(value);
+  await editor.press('Enter');
+  await expect(editor).toHaveCount(0);
+}
