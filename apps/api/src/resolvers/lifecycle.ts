@@ -4,7 +4,6 @@ import {
   leaseSeconds,
   parseFencingToken,
   readLockEvents,
-  readTables,
   releaseTableLock,
   renewTableLock,
   runIdempotently,
