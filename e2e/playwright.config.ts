@@ -11,7 +11,8 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
   timeout: 60_000,
-  // The pages refresh lock states every 5 s: a change made in another browser shows within two.
+  // Live updates show a change made in another browser within a second. Without them the pages
+  // poll only every 30 s, so these timeouts also catch live updates that silently stopped.
   expect: { timeout: 12_000 },
   reporter: [['list']],
   use: {

@@ -10,7 +10,9 @@ export default defineConfig({
   server: {
     host: '127.0.0.1',
     port: 5173,
-    proxy: { '/graphql': { target: apiOrigin, changeOrigin: false } },
+    // `ws`: the live updates' WebSocket goes to the same path. The Host header is kept, so the
+    // API's same-origin check on the upgrade sees the page's own origin.
+    proxy: { '/graphql': { target: apiOrigin, changeOrigin: false, ws: true } },
   },
   build: {
     // AG Grid alone is about 1 MB; it is split off (below) and loaded only by the table page.

@@ -6,6 +6,11 @@ export const rowId = (...key: string[]) => key.map(encodeURIComponent).join('/')
 /** The tables page's row for `table`. */
 export const tableRow = (page: Page, table: string) => page.getByTestId(`table-row-${table}`);
 
+/** Waits until the page receives live updates (another browser's changes as they happen). */
+export async function expectLive(page: Page): Promise<void> {
+  await expect(page.getByTestId('live-status')).toHaveAttribute('data-status', 'live');
+}
+
 export async function openTable(page: Page, table: string): Promise<void> {
   await page.goto(`/tables/${table}`);
   await expect(page.getByTestId('table-title')).toHaveText(table);

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate } from 'react-router';
+import { Link, Navigate, useNavigate } from 'react-router';
 import { graphqlRequest } from '../api/graphqlRequest';
 import { TABLES_QUERY_KEY } from '../api/queryKeys';
 import { useFormatters } from '../i18n/useFormatters';
@@ -13,17 +13,23 @@ import { LoadingState } from '../ui/LoadingState';
 import { useNotify } from '../ui/Notices';
 import { useNow } from '../ui/useNow';
 import { forceReleaseMutation } from './adminOperations';
-import { ForceReleaseDialog } from './ForceReleaseDialog';
+import { LockBreakDialog } from './LockBreakDialog';
+import { LockHistory } from './LockHistory';
 
-/** Admins only: every lock held now, and a way to end one that is stuck. */
+// Renewals move lease ends every 10 s without an event (announcing each would flood the
+// history), so this page alone also polls, to keep the lease ends it shows true.
+const LEASE_WATCH_MS = 10_000;
+
+/** Admins only: every lock held now, a way to end or take over one, and the history. */
 export function AdminPage() {
   const { t } = useTranslation();
   const format = useFormatters();
   const now = useNow();
   const notify = useNotify();
+  const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { data: user } = useSession();
-  const tables = useTables();
+  const tables = useTables({ refreshMs: LEASE_WATCH_MS });
   const [target, setTarget] = useState<TableInfo | null>(null);
 
   const release = useMutation({
@@ -66,6 +72,7 @@ export function AdminPage() {
               <th scope="col">{t('admin.columns.table')}</th>
               <th scope="col">{t('admin.columns.editor')}</th>
               <th scope="col">{t('admin.columns.since')}</th>
+              <th scope="col">{t('admin.columns.leaseEnds')}</th>
               <th scope="col">{t('admin.columns.locks')}</th>
               <th scope="col" className="actions-column">
                 <span className="visually-hidden">{t('tables.columns.actions')}</span>
@@ -82,8 +89,18 @@ export function AdminPage() {
                 </th>
                 <td>{table.editor}</td>
                 <td>
-                  {format.dateTime(table.updatedAt)}
-                  <span className="muted"> · {format.relative(table.updatedAt, now)}</span>
+                  {format.dateTime(table.acquiredAt ?? table.updatedAt)}
+                  <span className="muted">
+                    {' '}
+                    · {format.relative(table.acquiredAt ?? table.updatedAt, now)}
+                  </span>
+                </td>
+                <td data-testid="lease-ends">
+                  {table.leaseExpiresAt ? (
+                    <time dateTime={table.leaseExpiresAt}>{format.time(table.leaseExpiresAt)}</time>
+                  ) : (
+                    <span className="muted">{t('admin.leaseNever')}</span>
+                  )}
                 </td>
                 <td>
                   <span className="chip-list">
@@ -95,13 +112,30 @@ export function AdminPage() {
                   </span>
                 </td>
                 <td className="actions-column">
-                  <button
-                    type="button"
-                    className="button danger small"
-                    onClick={() => setTarget(table)}
-                  >
-                    {t('admin.forceRelease')}
-                  </button>
+                  <div className="row-actions">
+                    {/* Taking over means editing: it happens on the table page, which holds the lock.
+                        An admin's own lock moves to a tab from that page too, without a reason. */}
+                    {table.editor !== user.name && (
+                      <button
+                        type="button"
+                        className="button small"
+                        onClick={() =>
+                          navigate(`/tables/${encodeURIComponent(table.name)}`, {
+                            state: { takeOver: true },
+                          })
+                        }
+                      >
+                        {t('takeOver.action')}
+                      </button>
+                    )}
+                    <button
+                      type="button"
+                      className="button danger small"
+                      onClick={() => setTarget(table)}
+                    >
+                      {t('admin.forceRelease')}
+                    </button>
+                  </div>
                 </td>
               </tr>
             ))}
@@ -109,8 +143,10 @@ export function AdminPage() {
         </table>
         {held.length === 0 && <p className="empty-state">{t('admin.noLocks')}</p>}
       </div>
+      <LockHistory tableNames={tables.data.map((table) => table.name)} />
       {target && (
-        <ForceReleaseDialog
+        <LockBreakDialog
+          kind="forceRelease"
           table={target}
           lockedTables={lockedBy(target.name)}
           busy={release.isPending}

@@ -8,3 +8,22 @@ export const forceReleaseMutation = graphql(`
     }
   }
 `);
+
+export const lockEventsQuery = graphql(`
+  query LockEvents($filter: LockEventFilter, $offset: Int!, $limit: Int!) {
+    lockEvents(filter: $filter, offset: $offset, limit: $limit) {
+      total
+      events {
+        id
+        at
+        action
+        table
+        actor
+        editor
+        token
+        reason
+        rowsChanged
+      }
+    }
+  }
+`);

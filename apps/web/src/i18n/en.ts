@@ -4,6 +4,9 @@ export const en = {
     loading: 'Loading…',
     dismiss: 'Dismiss',
     cancel: 'Cancel',
+    next: 'Next',
+    back: 'Back',
+    reason: 'Reason: {{reason}}',
   },
   login: {
     title: 'Sign in',
@@ -30,6 +33,14 @@ export const en = {
     admin: 'Locks (admin)',
     language: 'Language',
     logout: 'Sign out',
+  },
+  live: {
+    connecting: 'Connecting…',
+    live: 'Live',
+    offline: 'Not live',
+    liveHint: 'Changes by others show up here as they happen.',
+    offlineHint:
+      'The live connection to the server is down: pages refresh every 30 seconds until it is back.',
   },
   roles: {
     viewer: 'Viewer',
@@ -83,6 +94,7 @@ export const en = {
     referencedBy: 'Referenced by',
     startEditing: 'Start editing',
     started: 'You are now editing {{table}}.',
+    tookOver: 'You took over {{table}} from {{editor}}; you are now editing it.',
     startRefused: 'Could not start editing: {{reason}}.',
     startContended: 'Someone else changed this table’s lock at the same moment. Please try again.',
     save: 'Save',
@@ -97,7 +109,7 @@ export const en = {
     saveRefused_one: 'Nothing was saved: {{count}} row has a problem (marked in the grid).',
     saveRefused_other: 'Nothing was saved: {{count}} rows have problems (marked in the grid).',
     lockLostOnSave:
-      'Nothing was saved: your lock on this table has ended (an administrator may have released it). Your changes are still here.',
+      'Nothing was saved: your lock on this table has ended; the message above says why. Your changes are still here.',
     viewOnly: 'You have view-only access: you can browse, sort and filter the rows.',
     noPrimaryKey: 'This table has no primary key, so its rows cannot be edited here.',
     editTools: 'Editing tools',
@@ -126,9 +138,15 @@ export const en = {
   lockLost: {
     title: 'Your lock on {{table}} has ended',
     body_one:
-      'An administrator may have released it. Nothing can be saved until you start editing again; your {{count}} unsaved change is kept.',
+      'Nothing can be saved until you start editing again; your {{count}} unsaved change is kept.',
     body_other:
-      'An administrator may have released it. Nothing can be saved until you start editing again; your {{count}} unsaved changes are kept.',
+      'Nothing can be saved until you start editing again; your {{count}} unsaved changes are kept.',
+    forceReleased: '{{actor}} force-released it at {{time}}.',
+    takenOver: '{{actor}} took it over at {{time}}.',
+    continuedElsewhere: 'You continued editing in another tab or on another device at {{time}}.',
+    expired:
+      'It expired at {{time}}: this page could not renew it in time (the computer may have been asleep or offline).',
+    released: 'It was released at {{time}}: finished in another tab, or by signing out.',
     startAgain: 'Start editing again',
     stop: 'Stop editing',
   },
@@ -220,22 +238,74 @@ export const en = {
       table: 'Table',
       editor: 'Editor',
       since: 'Since',
+      leaseEnds: 'Lease ends',
       locks: 'Also locks',
     },
+    leaseNever: 'No expiry',
     noLocks: 'No table is being edited.',
     forceRelease: 'Force release',
   },
   forceRelease: {
     title: 'Force release {{table}}',
-    reasonLabel: 'Why are you ending {{editor}}’s lock? (required, recorded)',
-    next: 'Next',
-    back: 'Back',
+    reasonLabel:
+      'Why are you ending {{editor}}’s lock? (required, recorded; {{editor}} will see it)',
     confirm: 'Force release now',
     consequence:
       '{{editor}} will lose the lock on {{table}} at once. Changes {{editor}} has not saved yet can no longer be saved.',
     alsoReleased: 'Also released: {{tables}}.',
-    reason: 'Reason',
     done: 'The lock on {{table}} was released.',
+  },
+  takeOver: {
+    action: 'Take over',
+    title: 'Take over {{table}}',
+    reasonLabel:
+      'Why are you taking over {{editor}}’s lock? (required, recorded; {{editor}} will see it)',
+    confirm: 'Take over now',
+    consequence:
+      '{{editor}} loses the lock on {{table}} at once and is told by whom and why; you become its editor. Changes {{editor}} has not saved yet can no longer be saved.',
+  },
+  history: {
+    title: 'Lock history',
+    subtitle: 'Every lock change, refused attempt and save, newest first.',
+    filters: {
+      label: 'Filter the history',
+      table: 'Table',
+      allTables: 'All tables',
+      user: 'User',
+      userPlaceholder: 'Actor or lock holder',
+      actions: 'Actions',
+      from: 'From',
+      to: 'Until',
+      clear: 'Clear filters',
+    },
+    columns: {
+      at: 'Time',
+      action: 'Action',
+      table: 'Table',
+      actor: 'By',
+      editor: 'Lock holder',
+      token: 'Token',
+      details: 'Details',
+    },
+    system: 'System (lease expiry)',
+    rowsChanged_one: '{{count}} row changed',
+    rowsChanged_other: '{{count}} rows changed',
+    empty: 'No event matches the filters.',
+  },
+  lockActions: {
+    acquire: 'Started editing',
+    release: 'Finished editing',
+    expire: 'Lease expired',
+    force_release: 'Force-released',
+    take_over: 'Taken over',
+    denied: 'Refused',
+    save: 'Saved',
+  },
+  pager: {
+    label: 'Pages',
+    range: '{{from}}–{{to}} of {{total}}',
+    previous: 'Previous',
+    next: 'Next',
   },
   notFound: {
     title: 'Page not found',

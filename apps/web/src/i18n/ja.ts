@@ -7,6 +7,9 @@ export const ja: TranslationOf<typeof en> = {
     loading: '読み込み中…',
     dismiss: '閉じる',
     cancel: 'キャンセル',
+    next: '次へ',
+    back: '戻る',
+    reason: '理由：{{reason}}',
   },
   login: {
     title: 'ログイン',
@@ -33,6 +36,14 @@ export const ja: TranslationOf<typeof en> = {
     admin: 'ロック管理',
     language: '言語',
     logout: 'ログアウト',
+  },
+  live: {
+    connecting: '接続中…',
+    live: 'ライブ',
+    offline: 'ライブ停止中',
+    liveHint: '他のユーザーの変更がすぐにここに反映されます。',
+    offlineHint:
+      'サーバーとのライブ接続が切れています。再接続するまで、画面は30秒ごとに更新されます。',
   },
   roles: {
     viewer: '閲覧者',
@@ -84,6 +95,7 @@ export const ja: TranslationOf<typeof en> = {
     referencedBy: '参照元',
     startEditing: '編集を開始',
     started: '{{table}} の編集を開始しました。',
+    tookOver: '{{editor}} さんから {{table}} の編集を引き継ぎました。',
     startRefused: '編集を開始できません：{{reason}}。',
     startContended:
       '同時に他のユーザーがこのテーブルのロックを変更しました。もう一度お試しください。',
@@ -99,7 +111,7 @@ export const ja: TranslationOf<typeof en> = {
     saveRefused_other:
       '保存されませんでした：問題のある行が {{count}} 件あります（グリッドに表示）。',
     lockLostOnSave:
-      '保存されませんでした：このテーブルのロックが解除されています（管理者による強制解除の可能性があります）。変更内容は残っています。',
+      '保存されませんでした：このテーブルのロックは解除されています（理由は上のメッセージを参照）。変更内容は残っています。',
     viewOnly: '閲覧のみの権限です。行の閲覧・並べ替え・絞り込みができます。',
     noPrimaryKey: 'このテーブルには主キーがないため、ここでは行を編集できません。',
     editTools: '編集ツール',
@@ -121,7 +133,13 @@ export const ja: TranslationOf<typeof en> = {
   lockLost: {
     title: '{{table}} のロックが解除されました',
     body_other:
-      '管理者が解除した可能性があります。もう一度編集を開始するまで保存できません。未保存の変更 {{count}} 件はそのまま残っています。',
+      'もう一度編集を開始するまで保存できません。未保存の変更 {{count}} 件はそのまま残っています。',
+    forceReleased: '{{actor}} さんが {{time}} に強制解除しました。',
+    takenOver: '{{actor}} さんが {{time}} に編集を引き継ぎました。',
+    continuedElsewhere: '{{time}} に別のタブまたは別の端末で編集を引き継ぎました。',
+    expired:
+      '{{time}} に有効期限が切れました。このページから期限を延長できませんでした（スリープやオフラインの可能性があります）。',
+    released: '{{time}} に解除されました（別のタブでの編集終了、またはログアウトによるもの）。',
     startAgain: 'もう一度編集を開始',
     stop: '編集をやめる',
   },
@@ -207,22 +225,73 @@ export const ja: TranslationOf<typeof en> = {
       table: 'テーブル',
       editor: '編集者',
       since: '開始',
+      leaseEnds: 'リース期限',
       locks: 'ロック中の参照先',
     },
+    leaseNever: '期限なし',
     noLocks: '編集中のテーブルはありません。',
     forceRelease: '強制解除',
   },
   forceRelease: {
     title: '{{table}} のロックを強制解除',
-    reasonLabel: '{{editor}} さんのロックを解除する理由（必須・記録されます）',
-    next: '次へ',
-    back: '戻る',
+    reasonLabel:
+      '{{editor}} さんのロックを解除する理由（必須・記録され、{{editor}} さんにも表示されます）',
     confirm: '今すぐ強制解除',
     consequence:
       '{{editor}} さんは {{table}} のロックをただちに失います。{{editor}} さんの未保存の変更は保存できなくなります。',
     alsoReleased: '同時に解除：{{tables}}',
-    reason: '理由',
     done: '{{table}} のロックを解除しました。',
+  },
+  takeOver: {
+    action: '引き継ぐ',
+    title: '{{table}} の編集を引き継ぐ',
+    reasonLabel:
+      '{{editor}} さんのロックを引き継ぐ理由（必須・記録され、{{editor}} さんにも表示されます）',
+    confirm: '今すぐ引き継ぐ',
+    consequence:
+      '{{editor}} さんは {{table}} のロックをただちに失い、誰がなぜ引き継いだかが通知されます。あなたが編集者になります。{{editor}} さんの未保存の変更は保存できなくなります。',
+  },
+  history: {
+    title: 'ロック履歴',
+    subtitle: 'ロックの変更、拒否された操作、保存のすべてを新しい順に表示します。',
+    filters: {
+      label: '履歴の絞り込み',
+      table: 'テーブル',
+      allTables: 'すべてのテーブル',
+      user: 'ユーザー',
+      userPlaceholder: '実行者またはロック保持者',
+      actions: '操作',
+      from: '開始日時',
+      to: '終了日時',
+      clear: '絞り込みを解除',
+    },
+    columns: {
+      at: '日時',
+      action: '操作',
+      table: 'テーブル',
+      actor: '実行者',
+      editor: 'ロック保持者',
+      token: 'トークン',
+      details: '詳細',
+    },
+    system: 'システム（リース期限切れ）',
+    rowsChanged_other: '{{count}} 行を変更',
+    empty: '条件に合うイベントはありません。',
+  },
+  lockActions: {
+    acquire: '編集開始',
+    release: '編集終了',
+    expire: '期限切れ',
+    force_release: '強制解除',
+    take_over: '引き継ぎ',
+    denied: '拒否',
+    save: '保存',
+  },
+  pager: {
+    label: 'ページ',
+    range: '{{total}} 件中 {{from}}–{{to}} 件',
+    previous: '前へ',
+    next: '次へ',
   },
   notFound: {
     title: 'ページが見つかりません',

@@ -7,6 +7,10 @@ export interface Formatters {
   locale: string;
   /** An instant (ISO 8601) as local date and time. */
   dateTime(iso: string): string;
+  /** An instant to the second, for records where the order of events matters (audit history). */
+  dateTimeSeconds(iso: string): string;
+  /** The local time of day of an instant, to the second. */
+  time(iso: string): string;
   /** A calendar date (`YYYY-MM-DD`), shown as it is: no time zone shifts it. */
   date(isoDate: string): string;
   /** A decimal number given as text, with exactly `fractionDigits` digits when given. */
@@ -28,6 +32,11 @@ const RELATIVE_STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
 
 function createFormatters(locale: string): Formatters {
   const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  const dateTimeSeconds = new Intl.DateTimeFormat(locale, {
+    dateStyle: 'medium',
+    timeStyle: 'medium',
+  });
+  const time = new Intl.DateTimeFormat(locale, { timeStyle: 'medium' });
   const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
   const relative = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
   const count = new Intl.NumberFormat(locale);
@@ -51,6 +60,8 @@ function createFormatters(locale: string): Formatters {
   return {
     locale,
     dateTime: (iso) => dateTime.format(new Date(iso)),
+    dateTimeSeconds: (iso) => dateTimeSeconds.format(new Date(iso)),
+    time: (iso) => time.format(new Date(iso)),
     date: (isoDate) => {
       const parsed = new Date(`${isoDate}T00:00:00Z`);
       return Number.isNaN(parsed.getTime()) ? isoDate : date.format(parsed);

@@ -3,6 +3,7 @@ import { NavLink, Outlet } from 'react-router';
 import { roleAtLeast } from '../session/roles';
 import { useSession } from '../session/useSession';
 import { LanguageSwitch } from './LanguageSwitch';
+import { LiveIndicator } from './LiveIndicator';
 import { UserMenu } from './UserMenu';
 
 /** The frame of every signed-in page: where am I, who am I, and the page itself. */
@@ -22,6 +23,7 @@ export function AppLayout() {
           {roleAtLeast(user.role, 'admin') && <NavLink to="/admin">{t('layout.admin')}</NavLink>}
         </nav>
         <div className="header-end">
+          <LiveIndicator />
           <LanguageSwitch />
           <UserMenu user={user} />
         </div>

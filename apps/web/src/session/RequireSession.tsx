@@ -1,4 +1,5 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
+import { LiveUpdates } from '../live/LiveUpdates';
 import { LoadingState } from '../ui/LoadingState';
 import { useSession } from './useSession';
 
@@ -11,5 +12,10 @@ export function RequireSession() {
     const next = `${location.pathname}${location.search}`;
     return <Navigate to={`/login?next=${encodeURIComponent(next)}`} replace />;
   }
-  return <Outlet />;
+  // A different user needs a socket of their own (it authenticates once, when it connects).
+  return (
+    <LiveUpdates key={session.data.name}>
+      <Outlet />
+    </LiveUpdates>
+  );
 }

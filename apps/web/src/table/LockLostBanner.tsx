@@ -1,25 +1,39 @@
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { type Formatters, useFormatters } from '../i18n/useFormatters';
+import type { LockLoss } from './lockLoss';
 
 interface LockLostBannerProps {
   table: string;
   unsaved: number;
-  /** The server's account of how the lock ended, when it gave one. */
-  reason: string | null;
+  /** How the lock ended, when known (null: it was only seen to be gone). */
+  loss: LockLoss | null;
+  /** The signed-in user: a take-over by them was their own, from another tab. */
+  user: string;
   canStartAgain: boolean;
   busy: boolean;
   onStartAgain: () => void;
   onStop: () => void;
 }
 
-/** The lock ended under the user: nothing more can be saved, but the edits are still here. */
+/** The lock ended under the user: who ended it and why, and that their edits are still here. */
 export function LockLostBanner(props: LockLostBannerProps) {
   const { t } = useTranslation();
+  const format = useFormatters();
+  const reason = props.loss && 'event' in props.loss ? props.loss.event.reason : null;
   return (
-    <div className="banner banner-error" role="alert" data-testid="lock-lost">
+    <div className="banner banner-error lock-lost" role="alert" data-testid="lock-lost">
       <div>
         <strong>{t('lockLost.title', { table: props.table })}</strong>
+        {props.loss && (
+          <p data-testid="lock-lost-cause">{cause(props.loss, props.user, t, format)}</p>
+        )}
+        {reason && (
+          <p className="quoted-reason" data-testid="lock-lost-reason">
+            {t('common.reason', { reason })}
+          </p>
+        )}
         <p>{t('lockLost.body', { count: props.unsaved })}</p>
-        {props.reason && <p>{props.reason}</p>}
       </div>
       <div className="banner-actions">
         <button
@@ -41,4 +55,24 @@ export function LockLostBanner(props: LockLostBannerProps) {
       </div>
     </div>
   );
+}
+
+/** Who ended the lock, how and when, in the user's language. */
+function cause(loss: LockLoss, user: string, t: TFunction, format: Formatters): string {
+  // Learnt from a refused request: the server's own words are all there is.
+  if ('message' in loss) return loss.message;
+  const { action, actor, at } = loss.event;
+  const time = format.time(at);
+  switch (action) {
+    case 'force_release':
+      return t('lockLost.forceReleased', { actor, time });
+    case 'take_over':
+      return actor === user
+        ? t('lockLost.continuedElsewhere', { time })
+        : t('lockLost.takenOver', { actor, time });
+    case 'expire':
+      return t('lockLost.expired', { time });
+    default:
+      return t('lockLost.released', { time });
+  }
 }

@@ -10,6 +10,7 @@ import { createRowDatasource } from './createRowDatasource';
 import type { GridRow } from './gridRow';
 import { gridTheme } from './gridSetup';
 import type { PendingChanges } from './PendingChanges';
+import { useRowsRevision } from './useRowsRevision';
 import type { TableColumn } from './useTableColumns';
 import { useValidationMessage } from './useValidationMessage';
 
@@ -77,6 +78,18 @@ export function RowGrid(props: RowGridProps) {
       }),
     [columns, pending, showStatus, format, t, validationMessage],
   );
+
+  // Someone saved this table (or the connection came back): show the rows as they are now.
+  const revision = useRowsRevision(table);
+  const shownRevision = useRef(revision);
+  useEffect(() => {
+    if (!api || revision === shownRevision.current) return;
+    // Only the lock holder types into cells, and only the holder can change the rows: this is
+    // the echo of their own save, already shown. Reloading now would cancel what they type.
+    if (api.getEditingCells().length > 0) return;
+    shownRevision.current = revision;
+    api.refreshInfiniteCache();
+  }, [api, revision]);
 
   // Unsaved-change markers live in cell classes: repaint them whenever the edits change.
   useEffect(() => {

@@ -3,11 +3,13 @@ import type { GridApi } from 'ag-grid-community';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
+import { LockBreakDialog } from '../admin/LockBreakDialog';
 import { errorCode } from '../api/GraphqlRequestError';
 import { graphqlRequest } from '../api/graphqlRequest';
 import { TABLES_QUERY_KEY } from '../api/queryKeys';
 import type { TableColumnsQuery } from '../generated/graphql';
 import { useFormatters } from '../i18n/useFormatters';
+import { useLockEvents } from '../live/useLockEvents';
 import { roleAtLeast } from '../session/roles';
 import type { SessionUser } from '../session/useSession';
 import { editBlock } from '../tables/editBlock';
@@ -19,9 +21,11 @@ import { describeError } from '../ui/describeError';
 import { useNotify } from '../ui/Notices';
 import { ChangeSummary } from './ChangeSummary';
 import { EditingElsewhereBanner } from './EditingElsewhereBanner';
+import { findLockEnd } from './findLockEnd';
 import type { GridRow } from './gridRow';
 import { LockLostBanner } from './LockLostBanner';
 import { LockSummary } from './LockSummary';
+import { endsLock, type LockLoss } from './lockLoss';
 import { readLockToken, writeLockToken } from './lockTokenStore';
 import { PendingChanges } from './PendingChanges';
 import { RowGrid } from './RowGrid';
@@ -44,12 +48,15 @@ interface TableEditorProps {
 type Session =
   | { kind: 'unknown' }
   | { kind: 'viewing' }
-  /** `lost`: why the lock ended under the user (null while it is held). */
-  | { kind: 'editing'; token: string; lost: string | null }
+  /** `lost`: how the lock ended under the user (null while it is held). */
+  | { kind: 'editing'; token: string; lost: LockLoss | null }
   /** The user holds the lock, but through another tab, device or client. */
   | { kind: 'elsewhere' };
 
-type OpenDialog = 'start' | 'finish' | 'discard' | null;
+type OpenDialog = 'start' | 'takeOver' | 'finish' | 'discard' | null;
+
+/** What the page that led here asked for: the tables page's Edit, the admin page's Take over. */
+type Arrival = { startEditing?: boolean; takeOver?: boolean } | null;
 
 /**
  * One table: its rows, and for an editor the whole editing session — take the lock, keep it
@@ -75,26 +82,52 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
   const [total, setTotal] = useState<number | null>(null);
   const [selected, setSelected] = useState(0);
   const gridApi = useRef<GridApi<GridRow> | null>(null);
+  /** The token this tab is giving back right now: its release is no loss to report. */
+  const finishing = useRef<string | null>(null);
 
   const mayEdit = roleAtLeast(user.role, 'editor') && page.editable;
   const holds = info.status === 'editing' && info.editor === user.name;
   const editing = session.kind === 'editing';
   const lockLost = editing && (session.lost !== null || !holds);
-  const lostReason = editing ? session.lost : null;
   const token = editing && !lockLost ? session.token : null;
   const block = editBlock(info, tables, user.name);
+  // An admin may take over a table someone else is editing (not one that is only FK-locked).
+  const mayTakeOver = mayEdit && roleAtLeast(user.role, 'admin') && block?.reason === 'beingEdited';
 
   const setSession = (next: Session) => {
     // A reload of this tab finds its token again; see lockTokenStore.
     writeLockToken(user.name, info.name, next.kind === 'editing' ? next.token : null);
     setSessionState(next);
   };
-  const loseLock = (reason: string) =>
+  // Only for the acquisition it is about (the user may have started again meanwhile), and the
+  // first account of the loss is kept: later ones (a refused save) only repeat it.
+  const loseLock = (lostToken: string, loss: LockLoss) =>
     setSessionState((current) =>
-      current.kind === 'editing' ? { ...current, lost: reason } : current,
+      current.kind === 'editing' && current.token === lostToken && current.lost === null
+        ? { ...current, lost: loss }
+        : current,
     );
 
-  useLeaseRenewal(lock, token, loseLock);
+  /**
+   * The server refused a save or renewal with LOCK_LOST: say who ended the lock and why, from
+   * the history where it is found (in the user's language), else in the server's words.
+   */
+  const lockRefused = async (lostToken: string, message: string) => {
+    void queryClient.invalidateQueries({ queryKey: TABLES_QUERY_KEY });
+    const event = await findLockEnd(info.name, lostToken).catch(() => null);
+    loseLock(lostToken, event ? { event } : { message });
+  };
+
+  useLeaseRenewal(lock, token, (lostToken, message) => void lockRefused(lostToken, message));
+
+  // Told at once, by the live updates, when the lock this tab holds is ended or taken over.
+  useLockEvents((event) => {
+    if (session.kind !== 'editing' || session.lost || !endsLock(event, info.name, session.token)) {
+      return;
+    }
+    if (event.action === 'release' && finishing.current === session.token) return;
+    loseLock(session.token, { event });
+  });
 
   // On opening the page: a user who holds the lock through this tab (a reload) carries on.
   // biome-ignore lint/correctness/useExhaustiveDependencies: decided once, from fresh lock states
@@ -116,29 +149,60 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
     );
   }, [session.kind, tablesFresh]);
 
+  // The lock states show the lock gone before anything said why (a poll while not live): ask
+  // the history.
+  const unexplained = editing && lockLost && session.lost === null ? session.token : null;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: loseLock only sets state
+  useEffect(() => {
+    if (!unexplained) return;
+    findLockEnd(info.name, unexplained).then(
+      (event) => event && loseLock(unexplained, { event }),
+      () => {},
+    );
+  }, [unexplained, info.name]);
+
   // The other tab or device gave the lock back: this one is an ordinary viewer again.
   // biome-ignore lint/correctness/useExhaustiveDependencies: setSession is this render's helper
   useEffect(() => {
     if (session.kind === 'elsewhere' && !holds) setSession({ kind: 'viewing' });
   }, [session.kind, holds]);
 
-  // Arriving through the tables page's Edit action opens the start dialog, once.
-  const wantsStart = (location.state as { startEditing?: boolean } | null)?.startEditing === true;
+  // Arriving through the tables page's Edit or the admin page's Take over opens its dialog, once.
+  const arrival = location.state as Arrival;
+  const wants = arrival?.startEditing ? 'start' : arrival?.takeOver ? 'takeOver' : null;
   useEffect(() => {
-    if (!wantsStart || session.kind === 'unknown') return;
+    if (!wants || session.kind === 'unknown') return;
     navigate(`${location.pathname}${location.search}`, { replace: true, state: null });
-    if (session.kind === 'viewing' && mayEdit && !block) setDialog('start');
-  }, [wantsStart, session.kind, mayEdit, block, navigate, location.pathname, location.search]);
+    if (session.kind !== 'viewing') return;
+    if (wants === 'start' && mayEdit && !block) setDialog('start');
+    if (wants === 'takeOver' && mayTakeOver) setDialog('takeOver');
+  }, [
+    wants,
+    session.kind,
+    mayEdit,
+    mayTakeOver,
+    block,
+    navigate,
+    location.pathname,
+    location.search,
+  ]);
 
   const refreshRows = () => gridApi.current?.refreshInfiniteCache();
 
-  async function takeLock(how: 'acquire' | 'takeOver') {
+  /** Acquires the lock, or with a reason takes it over from whoever holds it. */
+  async function takeLock(takeOverReason: string | null) {
     setBusy(true);
+    const previousEditor = info.editor;
     try {
       const newToken =
-        how === 'acquire' ? await lock.acquire() : await lock.takeOver(t('elsewhere.reason'));
+        takeOverReason === null ? await lock.acquire() : await lock.takeOver(takeOverReason);
       setSession({ kind: 'editing', token: newToken, lost: null });
-      notify('success', t('table.started', { table: info.name }));
+      notify(
+        'success',
+        previousEditor && previousEditor !== user.name
+          ? t('table.tookOver', { table: info.name, editor: previousEditor })
+          : t('table.started', { table: info.name }),
+      );
     } catch (error) {
       notify('error', await startRefusal(error));
     } finally {
@@ -163,6 +227,10 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
   async function save() {
     gridApi.current?.stopEditing();
     if (busy || session.kind !== 'editing' || pending.counts().total === 0) return;
+    if (lockLost) {
+      notify('error', t('table.lockLostOnSave'));
+      return;
+    }
     if (pending.invalidCells().length > 0) {
       notify('error', t('table.fixInvalid'));
       return;
@@ -186,7 +254,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
       }
     } catch (error) {
       if (errorCode(error) === 'LOCK_LOST' && error instanceof Error) {
-        loseLock(error.message);
+        await lockRefused(session.token, error.message);
         notify('error', t('table.lockLostOnSave'));
       } else {
         notify('error', describeError(error, t));
@@ -212,6 +280,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
 
   async function finishEditing() {
     setBusy(true);
+    finishing.current = token;
     try {
       if (token) await lock.release(token);
       pending.clear();
@@ -221,6 +290,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
     } catch (error) {
       notify('error', describeError(error, t));
     } finally {
+      finishing.current = null;
       setBusy(false);
       setDialog(null);
     }
@@ -256,6 +326,16 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
           {mayEdit && session.kind === 'viewing' && (
             <>
               {block && <span className="block-reason">{editBlockMessage(block, t)}</span>}
+              {mayTakeOver && (
+                <button
+                  type="button"
+                  className="button danger"
+                  disabled={busy}
+                  onClick={() => setDialog('takeOver')}
+                >
+                  {t('takeOver.action')}
+                </button>
+              )}
               <button
                 type="button"
                 className="button primary"
@@ -279,7 +359,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
               <button
                 type="button"
                 className="button primary"
-                disabled={busy || counts.total === 0 || invalid > 0}
+                disabled={busy || lockLost || counts.total === 0 || invalid > 0}
                 title={t('table.saveShortcut')}
                 onClick={() => void save()}
               >
@@ -302,10 +382,12 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         <LockLostBanner
           table={info.name}
           unsaved={counts.total}
-          reason={lostReason}
+          loss={editing ? session.lost : null}
+          user={user.name}
           canStartAgain={block === null}
           busy={busy}
-          onStartAgain={() => void takeLock('acquire')}
+          // Still the editor, through another tab: starting again here is moving the lock back.
+          onStartAgain={() => void takeLock(holds ? t('elsewhere.reason') : null)}
           onStop={() => (counts.total > 0 ? setDialog('finish') : void finishEditing())}
         />
       )}
@@ -313,7 +395,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         <EditingElsewhereBanner
           table={info.name}
           busy={busy}
-          onContinueHere={() => void takeLock('takeOver')}
+          onContinueHere={() => void takeLock(t('elsewhere.reason'))}
         />
       )}
       {!page.editable && roleAtLeast(user.role, 'editor') && (
@@ -377,9 +459,18 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         table={info}
         tables={tables}
         busy={busy}
-        onConfirm={() => void takeLock('acquire')}
+        onConfirm={() => void takeLock(null)}
         onCancel={() => setDialog(null)}
       />
+      {dialog === 'takeOver' && (
+        <LockBreakDialog
+          kind="takeOver"
+          table={info}
+          busy={busy}
+          onConfirm={(reason) => void takeLock(reason)}
+          onCancel={() => setDialog(null)}
+        />
+      )}
       <ConfirmDialog
         open={dialog === 'finish'}
         title={t('finishEditing.title')}

@@ -11,6 +11,8 @@ export const tablesQuery = graphql(`
       referencedBy
       version
       updatedAt
+      acquiredAt
+      leaseExpiresAt
     }
   }
 `);

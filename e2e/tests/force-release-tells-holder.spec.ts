@@ -1,13 +1,24 @@
 import { expect, test } from '../support/fixtures';
-import { cell, editCell, openTable, rowId, startEditing, tableRow } from '../support/tablePage';
+import {
+  cell,
+  editCell,
+  expectLive,
+  openTable,
+  rowId,
+  startEditing,
+  tableRow,
+} from '../support/tablePage';
 
-test('after an admin force-releases her lock, alice cannot save but keeps her edits', async ({
+const REASON = 'alice is on holiday; the stock import needs the table';
+
+test('an admin’s force release is shown to alice at once; she keeps her edits but cannot save', async ({
   signIn,
   snap,
 }) => {
   const alice = await signIn('alice');
   await openTable(alice, 'warehouses');
   await startEditing(alice, ['regions']);
+  await expectLive(alice);
   const edited = cell(alice, rowId('1'), 'name');
   await editCell(edited, 'Renamed before the release');
 
@@ -16,10 +27,11 @@ test('after an admin force-releases her lock, alice cannot save but keeps her ed
   const lock = admin.getByTestId('lock-row-warehouses');
   await expect(lock).toContainText('alice');
   await expect(lock).toContainText('regions');
+  await expect(lock.getByTestId('lease-ends')).toHaveText(/\d:\d\d:\d\d/);
   await lock.getByRole('button', { name: 'Force release' }).click();
   const dialog = admin.getByRole('dialog');
   await expect(dialog.getByRole('button', { name: 'Next' })).toBeDisabled();
-  await dialog.getByRole('textbox').fill('alice is on holiday; the stock import needs the table');
+  await dialog.getByRole('textbox').fill(REASON);
   await dialog.getByRole('button', { name: 'Next' }).click();
   await expect(dialog).toContainText('alice will lose the lock on warehouses at once');
   await snap(admin, 'admin-confirms-force-release');
@@ -27,15 +39,26 @@ test('after an admin force-releases her lock, alice cannot save but keeps her ed
   await expect(admin.getByText('The lock on warehouses was released.')).toBeVisible();
   await expect(lock).toHaveCount(0);
 
-  await alice.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect(alice.getByTestId('lock-lost')).toContainText('Your lock on warehouses has ended');
-  await expect(
-    alice.getByText(/^Nothing was saved: your lock on this table has ended/),
-  ).toBeVisible();
+  // Told at once, without trying to save: who, and why.
+  const banner = alice.getByTestId('lock-lost');
+  await expect(banner).toContainText('Your lock on warehouses has ended', { timeout: 3_000 });
+  await expect(alice.getByTestId('lock-lost-cause')).toHaveText(/^admin force-released it at /);
+  await expect(alice.getByTestId('lock-lost-reason')).toHaveText(`Reason: ${REASON}`);
+  await expect(alice.getByTestId('table-status')).toHaveText('Normal');
   await expect(edited).toHaveText('Renamed before the release');
   await expect(edited).toHaveClass(/cell-changed/);
   await expect(alice.getByTestId('change-summary')).toContainText('1 unsaved change');
-  await snap(alice, 'alice-save-refused-edits-kept');
+  await expect(alice.getByRole('button', { name: 'Save', exact: true })).toBeDisabled();
+  await alice.keyboard.press('Control+s');
+  await expect(
+    alice.getByText(/^Nothing was saved: your lock on this table has ended/),
+  ).toBeVisible();
+  await snap(alice, 'alice-told-edits-kept');
+
+  // The history records it, with the reason.
+  await expect(admin.getByTestId('history-row').first()).toContainText('Force-released');
+  await expect(admin.getByTestId('history-row').first()).toContainText(REASON);
+  await snap(admin, 'admin-history-after-force-release');
 
   const bob = await signIn('bob');
   const warehouses = tableRow(bob, 'warehouses');

@@ -5,9 +5,14 @@ import { Dialog } from '../ui/Dialog';
 
 const MAX_REASON_LENGTH = 500;
 
-interface ForceReleaseDialogProps {
+/** Ending someone's lock (`forceRelease`), or taking it over to edit the table oneself. */
+type LockBreak = 'forceRelease' | 'takeOver';
+
+interface LockBreakDialogProps {
+  kind: LockBreak;
   table: TableInfo;
-  lockedTables: readonly string[];
+  /** The referenced tables whose FK locks a force release frees too (a take-over keeps them). */
+  lockedTables?: readonly string[];
   busy: boolean;
   onConfirm: (reason: string) => void;
   onCancel: () => void;
@@ -18,13 +23,14 @@ interface ForceReleaseDialogProps {
  * reason (required, it is logged and the holder will see it), then a confirmation that says
  * exactly what will happen.
  */
-export function ForceReleaseDialog({
+export function LockBreakDialog({
+  kind,
   table,
-  lockedTables,
+  lockedTables = [],
   busy,
   onConfirm,
   onCancel,
-}: ForceReleaseDialogProps) {
+}: LockBreakDialogProps) {
   const { t } = useTranslation();
   const [step, setStep] = useState<'reason' | 'confirm'>('reason');
   const [reason, setReason] = useState('');
@@ -34,7 +40,7 @@ export function ForceReleaseDialog({
     <Dialog
       open
       tone="danger"
-      title={t('forceRelease.title', { table: table.name })}
+      title={t(`${kind}.title`, { table: table.name })}
       onClose={onCancel}
       actions={
         step === 'reason' ? (
@@ -48,13 +54,13 @@ export function ForceReleaseDialog({
               disabled={trimmed.length === 0}
               onClick={() => setStep('confirm')}
             >
-              {t('forceRelease.next')}
+              {t('common.next')}
             </button>
           </>
         ) : (
           <>
             <button type="button" className="button subtle" onClick={() => setStep('reason')}>
-              {t('forceRelease.back')}
+              {t('common.back')}
             </button>
             <button
               type="button"
@@ -62,7 +68,7 @@ export function ForceReleaseDialog({
               disabled={busy}
               onClick={() => onConfirm(trimmed)}
             >
-              {t('forceRelease.confirm')}
+              {t(`${kind}.confirm`)}
             </button>
           </>
         )
@@ -70,7 +76,7 @@ export function ForceReleaseDialog({
     >
       {step === 'reason' ? (
         <label className="field">
-          <span>{t('forceRelease.reasonLabel', { editor })}</span>
+          <span>{t(`${kind}.reasonLabel`, { editor })}</span>
           <textarea
             name="reason"
             rows={3}
@@ -83,13 +89,11 @@ export function ForceReleaseDialog({
         </label>
       ) : (
         <div className="confirm-summary">
-          <p>{t('forceRelease.consequence', { table: table.name, editor })}</p>
-          {lockedTables.length > 0 && (
+          <p>{t(`${kind}.consequence`, { table: table.name, editor })}</p>
+          {kind === 'forceRelease' && lockedTables.length > 0 && (
             <p>{t('forceRelease.alsoReleased', { tables: lockedTables.join(', ') })}</p>
           )}
-          <p className="quoted-reason">
-            {t('forceRelease.reason')}: {trimmed}
-          </p>
+          <p className="quoted-reason">{t('common.reason', { reason: trimmed })}</p>
         </div>
       )}
     </Dialog>

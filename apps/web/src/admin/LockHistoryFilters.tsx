@@ -1,0 +1,105 @@
+import { useTranslation } from 'react-i18next';
+import { type HistoryFilters, LOCK_ACTIONS } from './historyFilters';
+
+interface LockHistoryFiltersProps {
+  filters: HistoryFilters;
+  tableNames: readonly string[];
+  onChange: (change: Partial<HistoryFilters>) => void;
+}
+
+const NO_FILTERS = {
+  table: '',
+  user: '',
+  actions: [],
+  from: '',
+  to: '',
+} satisfies Partial<HistoryFilters>;
+
+/** Narrows the audit history by table, user, actions and time; applied as they change. */
+export function LockHistoryFilters({ filters, tableNames, onChange }: LockHistoryFiltersProps) {
+  const { t } = useTranslation();
+  const filtered =
+    filters.table !== '' ||
+    filters.user !== '' ||
+    filters.actions.length > 0 ||
+    filters.from !== '' ||
+    filters.to !== '';
+  const toggle = (action: (typeof LOCK_ACTIONS)[number]) =>
+    onChange({
+      actions: filters.actions.includes(action)
+        ? filters.actions.filter((candidate) => candidate !== action)
+        : [...filters.actions, action],
+    });
+  return (
+    <search className="history-filters" aria-label={t('history.filters.label')}>
+      <div className="filter-bar">
+        <label className="inline-field">
+          <span>{t('history.filters.table')}</span>
+          <select
+            value={filters.table}
+            onChange={(event) => onChange({ table: event.target.value })}
+          >
+            <option value="">{t('history.filters.allTables')}</option>
+            {tableNames.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline-field">
+          <span>{t('history.filters.user')}</span>
+          <input
+            type="search"
+            value={filters.user}
+            placeholder={t('history.filters.userPlaceholder')}
+            onChange={(event) => onChange({ user: event.target.value })}
+          />
+        </label>
+        <label className="inline-field">
+          <span>{t('history.filters.from')}</span>
+          <input
+            type="datetime-local"
+            value={filters.from}
+            max={filters.to || undefined}
+            onChange={(event) => onChange({ from: event.target.value })}
+          />
+        </label>
+        <label className="inline-field">
+          <span>{t('history.filters.to')}</span>
+          <input
+            type="datetime-local"
+            value={filters.to}
+            min={filters.from || undefined}
+            onChange={(event) => onChange({ to: event.target.value })}
+          />
+        </label>
+        {filtered && (
+          <button
+            type="button"
+            className="button subtle small"
+            onClick={() => onChange(NO_FILTERS)}
+          >
+            {t('history.filters.clear')}
+          </button>
+        )}
+      </div>
+      <fieldset className="toggle-group" aria-label={t('history.filters.actions')}>
+        <span className="toggle-group-label" aria-hidden="true">
+          {t('history.filters.actions')}
+        </span>
+        {LOCK_ACTIONS.map((action) => (
+          <button
+            key={action}
+            type="button"
+            className={`action-toggle action-${action}`}
+            aria-pressed={filters.actions.includes(action)}
+            onClick={() => toggle(action)}
+          >
+            {t(`lockActions.${action}`)}
+          </button>
+        ))}
+      </fieldset>
+    </search>
+  );
+}

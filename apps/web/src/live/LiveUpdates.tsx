@@ -1,0 +1,59 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { LOCK_EVENTS_QUERY_KEY, ROWS_QUERY_KEY, TABLES_QUERY_KEY } from '../api/queryKeys';
+import type { LockChangedSubscription } from '../generated/graphql';
+import { createLiveClient } from './createLiveClient';
+import { createRefreshBatch } from './createRefreshBatch';
+import { type LiveStatus, LiveUpdatesContext, type LockEventListener } from './liveContext';
+import { lockChangedSubscription } from './lockChangedSubscription';
+import { staleQueriesAfter } from './staleQueriesAfter';
+
+// Well inside the promised second, and long enough to fold a burst of changes into one refetch.
+const REFRESH_BATCH_MS = 150;
+
+/**
+ * The app's one live connection, for the signed-in user: every lock change and save refreshes
+ * what the pages show, and is handed to the components that listen (the table page, to learn
+ * at once that its lock has ended). Mounted per session, because the socket authenticates
+ * with the session cookie once, when it connects: a new login needs a new socket.
+ */
+export function LiveUpdates({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [status, setStatus] = useState<LiveStatus>('connecting');
+  const [listeners] = useState(() => new Set<LockEventListener>());
+
+  useEffect(() => {
+    const refresh = createRefreshBatch(queryClient, REFRESH_BATCH_MS);
+    const client = createLiveClient({
+      onStatus: setStatus,
+      onConnected: () => refresh.add([TABLES_QUERY_KEY, LOCK_EVENTS_QUERY_KEY, ROWS_QUERY_KEY]),
+    });
+    const unsubscribe = client.subscribe<LockChangedSubscription>(
+      { query: lockChangedSubscription.toString() },
+      {
+        next: ({ data }) => {
+          if (!data) return;
+          refresh.add(staleQueriesAfter(data.lockChanged));
+          for (const listener of listeners) listener(data.lockChanged);
+        },
+        // Only a refusal the client will not retry ends up here: the pages fall back to polling.
+        error: () => setStatus('offline'),
+        complete: () => {},
+      },
+    );
+    return () => {
+      unsubscribe();
+      refresh.cancel();
+      void client.dispose();
+    };
+  }, [queryClient, listeners]);
+
+  const [listen] = useState(() => (listener: LockEventListener) => {
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+    };
+  });
+  const live = useMemo(() => ({ status, listen }), [status, listen]);
+  return <LiveUpdatesContext.Provider value={live}>{children}</LiveUpdatesContext.Provider>;
+}

@@ -1,0 +1,25 @@
+import { createContext } from 'react';
+import type { LockChangedSubscription } from '../generated/graphql';
+
+/** One lock change or save, as the API announces it (and records it in the audit history). */
+export type LockEvent = LockChangedSubscription['lockChanged'];
+
+/**
+ * The live connection: `connecting` until it first answers, `live` while it is up, `offline`
+ * while it is down (and retrying). Only `live` means changes arrive as they happen.
+ */
+export type LiveStatus = 'connecting' | 'live' | 'offline';
+
+export type LockEventListener = (event: LockEvent) => void;
+
+export interface LiveUpdates {
+  status: LiveStatus;
+  /** Calls `listener` with every event from now on; returns the unsubscribe. */
+  listen(listener: LockEventListener): () => void;
+}
+
+// Outside the provider (the login page) nothing is live, and nothing listens.
+export const LiveUpdatesContext = createContext<LiveUpdates>({
+  status: 'offline',
+  listen: () => () => {},
+});

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import {
+  readHistoryFilters,
+  toLockEventFilter,
+  writeHistoryFilters,
+} from '../src/admin/historyFilters';
+
+describe('history filters', () => {
+  it('survive the round trip through the URL', () => {
+    const filters = {
+      table: 'products',
+      user: 'alice',
+      actions: ['force_release' as const, 'take_over' as const],
+      from: '2026-05-01T09:00',
+      to: '2026-05-01T18:30',
+      page: 3,
+    };
+    const params = writeHistoryFilters(filters);
+    expect(params.toString()).toBe(
+      'table=products&user=alice&from=2026-05-01T09%3A00&to=2026-05-01T18%3A30&action=force_release&action=take_over&page=3',
+    );
+    expect(readHistoryFilters(params)).toEqual(filters);
+  });
+
+  it('ignore what is not a filter: unknown actions, bad pages', () => {
+    const filters = readHistoryFilters(new URLSearchParams('action=drop&action=save&page=-2'));
+    expect(filters).toEqual({ table: '', user: '', actions: ['save'], from: '', to: '', page: 1 });
+    expect(writeHistoryFilters(filters).toString()).toBe('action=save');
+  });
+
+  it('send local times as instants, the whole last minute included', () => {
+    const filter = toLockEventFilter({
+      table: '',
+      user: '  ',
+      actions: [],
+      from: '2026-05-01T09:00',
+      to: '2026-05-01T18:30',
+      page: 1,
+    });
+    expect(filter).toEqual({
+      table: null,
+      user: null,
+      actions: null,
+      from: new Date(2026, 4, 1, 9, 0).toISOString(),
+      to: new Date(2026, 4, 1, 18, 31).toISOString(),
+    });
+  });
+
+  it('leave out a time that is not one', () => {
+    const filter = toLockEventFilter({
+      table: '',
+      user: '',
+      actions: [],
+      from: 'soon',
+      to: '',
+      page: 1,
+    });
+    expect(filter.from).toBeNull();
+    expect(filter.to).toBeNull();
+  });
+});

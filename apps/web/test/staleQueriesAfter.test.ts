@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import type { LockEvent } from '../src/live/liveContext';
+import { staleQueriesAfter } from '../src/live/staleQueriesAfter';
+
+const event = (action: LockEvent['action']): LockEvent => ({
+  id: '7',
+  at: '2026-05-01T10:00:00Z',
+  action,
+  table: 'currencies',
+  actor: 'alice',
+  editor: 'alice',
+  token: '12',
+  reason: null,
+  rowsChanged: action === 'save' ? 1 : null,
+});
+
+describe('staleQueriesAfter', () => {
+  it('refreshes lock states and the history after a lock change', () => {
+    expect(staleQueriesAfter(event('acquire'))).toEqual([['tables'], ['lockEvents']]);
+  });
+
+  it('also refreshes the saved table’s rows after a save', () => {
+    expect(staleQueriesAfter(event('save'))).toEqual([
+      ['tables'],
+      ['lockEvents'],
+      ['rows', 'currencies'],
+    ]);
+  });
+});
