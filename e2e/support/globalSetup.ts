@@ -4,7 +4,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './freePort';
+import { freePort } from '@tablelock/test-support/freePort';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const webDir = join(repoRoot, 'apps/web');

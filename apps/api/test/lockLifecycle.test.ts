@@ -459,6 +459,7 @@ describe('take-over', () => {
         editor: 'admin',
         token: taken.token,
         reason: 'alice is on leave',
+        previousEditor: 'alice',
       });
       const [recorded] = await database.prisma.$queryRaw<{ details: { previousEditor: string } }[]>`
         SELECT details FROM tablelock.lock_event WHERE id = ${announced.id}::bigint`;

@@ -31,7 +31,8 @@ export function eventValues(event: LockEventInput, token: Prisma.Sql): Prisma.Sq
 export const NOTIFY_EVENT = Prisma.sql`pg_notify(${LOCK_CHANNEL}, json_build_object(
   'id', event.id::text, 'at', event.at, 'action', event.action, 'table', event.table_name,
   'actor', event.actor, 'editor', event.editor, 'token', event.token::text,
-  'reason', event.reason, 'rowsChanged', event.rows_changed)::text)`;
+  'reason', event.reason, 'rowsChanged', event.rows_changed,
+  'previousEditor', event.details->>'previousEditor')::text)`;
 
 /**
  * Records an event in the caller's transaction (`db`), announcing it unless `announce` is

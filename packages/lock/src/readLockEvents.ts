@@ -13,6 +13,8 @@ export interface LockEventRecord {
   token: string | null;
   reason: string | null;
   rowsChanged: number | null;
+  /** For take-overs: whose lock it was. */
+  previousEditor: string | null;
 }
 
 export interface LockEventFilter {
@@ -56,7 +58,8 @@ export async function readLockEvents(
   const [events, [count]] = await Promise.all([
     db.$queryRaw<LockEventRecord[]>`
       SELECT id::text AS id, at, action::text AS action, table_name AS "tableName", actor, editor,
-             token::text AS token, reason, rows_changed AS "rowsChanged"
+             token::text AS token, reason, rows_changed AS "rowsChanged",
+             details->>'previousEditor' AS "previousEditor"
       FROM tablelock.lock_event ${where}
       ORDER BY lock_event.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
     db.$queryRaw<
@@ -81,6 +84,7 @@ export function parseAnnouncedEvent(payload: string): LockEventRecord | undefine
       token: (raw.token as string | null) ?? null,
       reason: (raw.reason as string | null) ?? null,
       rowsChanged: raw.rowsChanged ?? null,
+      previousEditor: (raw.previousEditor as string | null) ?? null,
     };
   } catch {
     return undefined;

@@ -15,6 +15,7 @@ export interface LockChange {
   token: string | null;
   reason: string | null;
   rowsChanged: number | null;
+  previousEditor: string | null;
 }
 
 export interface LockChanges {
@@ -38,7 +39,7 @@ export interface LockChangesOptions {
 }
 
 const SUBSCRIPTION = `subscription($table: String) {
-  lockChanged(table: $table) { id at action table actor editor token reason rowsChanged }
+  lockChanged(table: $table) { id at action table actor editor token reason rowsChanged previousEditor }
 }`;
 
 const PROBE_ACTOR = '__probe__';
@@ -137,6 +138,7 @@ export async function subscribeLockChanges(options: LockChangesOptions): Promise
       token: null,
       reason: null,
       rowsChanged: null,
+      previousEditor: null,
     });
     await options.prisma.$executeRaw`SELECT pg_notify(${LOCK_CHANNEL}, ${payload})`;
   };
