@@ -12,6 +12,7 @@ const event = (change: Partial<LockEvent>): LockEvent => ({
   token: '41',
   reason: 'stock import',
   rowsChanged: null,
+  previousEditor: null,
   ...change,
 });
 

@@ -12,6 +12,7 @@ const event = (action: LockEvent['action']): LockEvent => ({
   token: '12',
   reason: null,
   rowsChanged: action === 'save' ? 1 : null,
+  previousEditor: null,
 });
 
 describe('staleQueriesAfter', () => {

@@ -96,6 +96,9 @@ export function LockHistory({ tableNames }: { tableNames: readonly string[] }) {
                     {event.rowsChanged !== null && (
                       <span>{t('history.rowsChanged', { count: event.rowsChanged })}</span>
                     )}
+                    {event.previousEditor && (
+                      <span>{t('history.tookOverFrom', { name: event.previousEditor })}</span>
+                    )}
                     {event.reason && <q>{event.reason}</q>}
                   </div>
                 </td>

@@ -14,15 +14,7 @@ export const lockEventsQuery = graphql(`
     lockEvents(filter: $filter, offset: $offset, limit: $limit) {
       total
       events {
-        id
-        at
-        action
-        table
-        actor
-        editor
-        token
-        reason
-        rowsChanged
+        ...LockEventFields
       }
     }
   }

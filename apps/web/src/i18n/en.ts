@@ -290,6 +290,7 @@ export const en = {
     system: 'System (lease expiry)',
     rowsChanged_one: '{{count}} row changed',
     rowsChanged_other: '{{count}} rows changed',
+    tookOverFrom: 'from {{name}}',
     empty: 'No event matches the filters.',
   },
   lockActions: {

@@ -276,6 +276,7 @@ export const ja: TranslationOf<typeof en> = {
     },
     system: 'システム（リース期限切れ）',
     rowsChanged_other: '{{count}} 行を変更',
+    tookOverFrom: '{{name}} から',
     empty: '条件に合うイベントはありません。',
   },
   lockActions: {

@@ -10,15 +10,7 @@ const lockEndQuery = graphql(`
       limit: 20
     ) {
       events {
-        id
-        at
-        action
-        table
-        actor
-        editor
-        token
-        reason
-        rowsChanged
+        ...LockEventFields
       }
     }
   }
