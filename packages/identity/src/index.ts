@@ -13,7 +13,7 @@ export {
   type LoginThrottle,
   type LoginThrottleOptions,
 } from './loginThrottle';
-export { API_KEY_PREFIX, type Principal } from './principal';
+export type { Principal } from './principal';
 export { roleAtLeast } from './role';
 export { findSessionPrincipal, revokeSession } from './sessions';
 export {

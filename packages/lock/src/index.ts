@@ -1,27 +1,20 @@
 export { type AcquireTableLock, acquireTableLock } from './acquireTableLock';
-export { discoverForeignKeys } from './discoverForeignKeys';
 export { expireLeases } from './expireLeases';
 export { parseFencingToken } from './fencingToken';
 export { type ForcedRelease, forceReleaseTableLock } from './forceReleaseTableLock';
 export {
   deleteExpiredIdempotencyKeys,
-  IDEMPOTENCY_RETENTION_HOURS,
   type IdempotentRequest,
   runIdempotently,
 } from './idempotency';
-export {
-  DEFAULT_LEASE_SECONDS,
-  leaseSeconds,
-  MAX_LEASE_SECONDS,
-  MIN_LEASE_SECONDS,
-} from './lease';
+export { leaseSeconds } from './lease';
 export { LockError, type LockErrorCode } from './lockError';
 export { LOCK_CHANNEL, type LockEventInput, recordLockEvent } from './lockEvent';
 export type { LockGrant } from './lockGrant';
 export { compareAndSetQuery, lockScopeQuery } from './lockRegistrySql';
-export { MAX_FK_TABLES, type TableStatusChange } from './lockRequest';
+export type { TableStatusChange } from './lockRequest';
 export type { LockRow, LockRowChange } from './lockRow';
-export { assertHoldsLock, describeLostLock } from './lostLock';
+export { assertHoldsLock } from './lostLock';
 export {
   type LockEventFilter,
   type LockEventPage,

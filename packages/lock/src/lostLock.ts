@@ -65,3 +65,17 @@ export async function assertHoldsLock(
     throw new LockError('LOCK_LOST', `You no longer hold the lock: ${why}. Nothing was saved.`);
   }
 }
+
+/** A LOCK_LOST from the state machine, with the reason from the lock's history. */
+export async function explainLostLock(
+  db: Queryable,
+  error: unknown,
+  tableName: string,
+  token: string,
+): Promise<unknown> {
+  if (!(error instanceof LockError) || error.code !== 'LOCK_LOST') return error;
+  return new LockError(
+    'LOCK_LOST',
+    `You no longer hold the lock: ${await describeLostLock(db, tableName, token)}.`,
+  );
+}

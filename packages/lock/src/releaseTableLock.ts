@@ -1,7 +1,7 @@
 import type { Queryable } from '@tablelock/db';
 import { changeTableLock } from './changeTableLock';
 import { lockConflict } from './lockGrant';
-import { explainLostLock } from './renewTableLock';
+import { explainLostLock } from './lostLock';
 
 /** Finishes the holder's acquisition `token`, releasing its FK locks; LOCK_LOST if it is gone. */
 export async function releaseTableLock(

@@ -1,8 +1,7 @@
 import type { Queryable } from '@tablelock/db';
 import { changeTableLock } from './changeTableLock';
-import { LockError } from './lockError';
 import { type LockGrant, lockConflict, lockGrantOf } from './lockGrant';
-import { describeLostLock } from './lostLock';
+import { explainLostLock } from './lostLock';
 
 /** Extends the lease of the holder's acquisition `token`; LOCK_LOST if it is no longer current. */
 export async function renewTableLock(
@@ -20,18 +19,4 @@ export async function renewTableLock(
   } catch (error) {
     throw await explainLostLock(db, error, request.tableName, request.token);
   }
-}
-
-/** A LOCK_LOST from the state machine, with the reason from the lock's history. */
-export async function explainLostLock(
-  db: Queryable,
-  error: unknown,
-  tableName: string,
-  token: string,
-): Promise<unknown> {
-  if (!(error instanceof LockError) || error.code !== 'LOCK_LOST') return error;
-  return new LockError(
-    'LOCK_LOST',
-    `You no longer hold the lock: ${await describeLostLock(db, tableName, token)}.`,
-  );
 }

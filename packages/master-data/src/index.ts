@@ -1,7 +1,6 @@
 export { MasterDataError, type MasterDataErrorCode } from './masterDataError';
 export {
   type FilterOperator,
-  MAX_PAGE_SIZE,
   type MasterRow,
   type RowPage,
   type RowQuery,
@@ -16,9 +15,8 @@ export {
   type SaveResult,
   saveRows,
 } from './saveRows';
-export {
-  type ColumnKind,
-  type MasterTable,
-  readMasterTable,
-  type TableColumn,
+export type {
+  ColumnKind,
+  MasterTable,
+  TableColumn,
 } from './tableColumns';
