@@ -11,6 +11,7 @@ import { type TableInfo, useTables } from '../tables/useTables';
 import { describeError } from '../ui/describeError';
 import { LoadingState } from '../ui/LoadingState';
 import { useNotify } from '../ui/Notices';
+import { TableLinks } from '../ui/TableLinks';
 import { useNow } from '../ui/useNow';
 import { forceReleaseMutation } from './adminOperations';
 import { LockBreakDialog } from './LockBreakDialog';
@@ -103,13 +104,7 @@ export function AdminPage() {
                   )}
                 </td>
                 <td>
-                  <span className="chip-list">
-                    {lockedBy(table.name).map((name) => (
-                      <span key={name} className="chip">
-                        {name}
-                      </span>
-                    ))}
-                  </span>
+                  <TableLinks names={lockedBy(table.name)} />
                 </td>
                 <td className="actions-column">
                   <div className="row-actions">

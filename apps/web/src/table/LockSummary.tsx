@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { useFormatters } from '../i18n/useFormatters';
 import type { TableInfo } from '../tables/useTables';
+import { TableLinks } from '../ui/TableLinks';
 
 /** Who holds the table and since when, and how it is tied to other tables by foreign keys. */
 export function LockSummary({ info, user }: { info: TableInfo; user: string }) {
@@ -44,17 +44,5 @@ export function LockSummary({ info, user }: { info: TableInfo; user: string }) {
         </p>
       )}
     </div>
-  );
-}
-
-function TableLinks({ names }: { names: readonly string[] }) {
-  return (
-    <span className="chip-list">
-      {names.map((name) => (
-        <Link key={name} to={`/tables/${encodeURIComponent(name)}`} className="chip">
-          {name}
-        </Link>
-      ))}
-    </span>
   );
 }

@@ -6,6 +6,7 @@ import { roleAtLeast } from '../session/roles';
 import { useSession } from '../session/useSession';
 import { describeError } from '../ui/describeError';
 import { LoadingState } from '../ui/LoadingState';
+import { TableLinks } from '../ui/TableLinks';
 import { useNow } from '../ui/useNow';
 import { editBlock } from './editBlock';
 import { editBlockMessage } from './editBlockMessage';
@@ -155,13 +156,7 @@ function TableRow({ table, all, userName, canEdit }: TableRowProps) {
       <td data-testid="editor">{table.status === 'normal' ? '' : (table.editor ?? '')}</td>
       <td>{table.lockedBy.join(', ')}</td>
       <td>
-        <span className="chip-list">
-          {table.references.map((name) => (
-            <Link key={name} to={`/tables/${encodeURIComponent(name)}`} className="chip">
-              {name}
-            </Link>
-          ))}
-        </span>
+        <TableLinks names={table.references} />
       </td>
       <td title={format.dateTime(table.updatedAt)}>{format.relative(table.updatedAt, now)}</td>
       <td className="actions-column">
