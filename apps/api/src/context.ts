@@ -2,6 +2,7 @@ import type { PrismaClient } from '@tablelock/db';
 import type { LoginThrottle, Principal } from '@tablelock/identity';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
+import type { Credentials } from './auth/authenticate';
 import type { LockChangeFeed } from './live/lockChangeFeed';
 
 /** The shared services of this API process. */
@@ -22,6 +23,8 @@ export interface ApiContext extends ApiServices {
   credentialError: string | null;
   /** The session token from the cookie, if any (for logout). */
   sessionToken: string | null;
+  /** What the caller authenticated with, to check again on a long-lived subscription. */
+  credentials: Credentials;
   /** The HTTP exchange; absent for subscriptions over WebSocket. */
   http?: { request: Request; response: Response };
 }

@@ -83,14 +83,18 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     cookieParser(),
     express.json({ limit: MAX_BODY }),
     expressMiddleware(apollo, {
-      context: async ({ req, res }) => ({
-        ...options.services,
-        ...(await authenticate(options.services, {
+      context: async ({ req, res }) => {
+        const credentials = {
           sessionToken: req.cookies?.[SESSION_COOKIE] ?? null,
           authorization: req.headers.authorization ?? null,
-        })),
-        http: { request: req, response: res },
-      }),
+        };
+        return {
+          ...options.services,
+          ...(await authenticate(options.services, credentials)),
+          credentials,
+          http: { request: req, response: res },
+        };
+      },
     }),
   );
   app.use(serveWebApp());

@@ -1,3 +1,4 @@
+import { createUser } from '@tablelock/identity';
 import { acquireTableLock } from '@tablelock/lock';
 import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@tablelock/test-support';
 import { pino } from 'pino';
@@ -559,6 +560,39 @@ describe('logout', () => {
     expect((await bob.graphql<{ me: { name: string } }>('{ me { name } }')).data?.me?.name).toBe(
       'bob',
     );
+  });
+});
+
+describe('live updates', () => {
+  it('end for a subscriber whose session has ended', async () => {
+    await createUser(database.prisma, {
+      username: 'dora',
+      password: 'dora-password',
+      role: 'viewer',
+    });
+    const dora = await api.loginAs('dora', 'dora-password');
+    const doraChanges = await subscribeLockChanges({
+      url: api.url,
+      headers: dora.headers,
+      prisma: database.prisma,
+    });
+    const adminChanges = await subscribeLockChanges({
+      url: api.url,
+      headers: admin.headers,
+      prisma: database.prisma,
+    });
+    try {
+      expect((await dora.graphql<{ logout: boolean }>('mutation { logout }')).data?.logout).toBe(
+        true,
+      );
+      const grant = await acquire(bob, 'regions');
+      await adminChanges.waitFor((change) => change.token === grant.token);
+      await expect(doraChanges.waitFor(() => true)).rejects.toThrow(/completed/);
+      expect(doraChanges.received).toEqual([]);
+    } finally {
+      await doraChanges.close();
+      await adminChanges.close();
+    }
   });
 });
 

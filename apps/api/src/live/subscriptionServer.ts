@@ -40,7 +40,11 @@ export function startSubscriptionServer(
         };
         const identity = await authenticate(services, credentials);
         if (!identity.principal) return false;
-        (ctx.extra as { identity?: ApiContext }).identity = { ...services, ...identity };
+        (ctx.extra as { identity?: ApiContext }).identity = {
+          ...services,
+          ...identity,
+          credentials,
+        };
         return true;
       },
       context: (ctx) => (ctx.extra as { identity?: ApiContext }).identity,
