@@ -74,7 +74,7 @@ function planAcquire(
   if (main.status === 'locked') {
     return {
       granted: false,
-      reason: `${main.tableName} is locked because ${main.lockedBy.join(', ')} ${main.lockedBy.length > 1 ? 'are' : 'is'} being edited`,
+      reason: `${main.tableName} is locked because ${holdersBeingEdited(main)}`,
       blockers: main.lockedBy,
     };
   }
@@ -168,9 +168,14 @@ function requireCurrentAcquisition(main: LockRow, editor: string, token: string)
 function notEditing(main: LockRow): LockError {
   const why =
     main.status === 'locked'
-      ? `it is locked because ${main.lockedBy.join(', ')} ${main.lockedBy.length > 1 ? 'are' : 'is'} being edited; release that instead`
+      ? `it is locked because ${holdersBeingEdited(main)}; release that instead`
       : 'nobody is editing it';
   return new LockError('INVALID_TRANSITION', `${main.tableName}: ${why}.`);
+}
+
+/** "products is being edited", "a, b are being edited": why a `locked` table is locked. */
+function holdersBeingEdited(row: LockRow): string {
+  return `${row.lockedBy.join(', ')} ${row.lockedBy.length > 1 ? 'are' : 'is'} being edited`;
 }
 
 function requireRow(rows: ReadonlyMap<string, LockRow>, name: string): LockRow {

@@ -12,9 +12,14 @@ import type { MutationResolvers, QueryResolvers, TableInfoResolvers } from '../g
 import { idempotentRequest } from './idempotentRequest';
 import { requiredReason } from './requiredReason';
 
+/** One table's current state, or undefined if there is none of that name. */
+async function findTable(prisma: PrismaClient, name: string): Promise<TableInfoModel | undefined> {
+  return (await readTables(prisma)).find((candidate) => candidate.name === name);
+}
+
 /** One table's current state; TABLE_NOT_FOUND if there is none of that name. */
 export async function tableInfo(prisma: PrismaClient, name: string): Promise<TableInfoModel> {
-  const info = (await readTables(prisma)).find((candidate) => candidate.name === name);
+  const info = await findTable(prisma, name);
   if (!info) throw new LockError('TABLE_NOT_FOUND', `No master table is named ${name}.`);
   return info;
 }
@@ -27,7 +32,7 @@ export const tables: QueryResolvers['tables'] = async (_parent, { status }, cont
 
 export const table: QueryResolvers['table'] = async (_parent, { name }, context) => {
   requireRole(context, 'viewer');
-  return (await readTables(context.prisma)).find((candidate) => candidate.name === name) ?? null;
+  return (await findTable(context.prisma, name)) ?? null;
 };
 
 export const TableInfo: TableInfoResolvers = {
