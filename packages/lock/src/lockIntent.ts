@@ -27,7 +27,16 @@ export type LockIntent =
   | { kind: 'expire'; tableName: string }
   /** Extend the lease of the holder's current acquisition. */
   | { kind: 'renew'; tableName: string; editor: string; token: string; leaseSeconds: number | null }
-  /** Become the editor in one step: a new acquisition for `editor`; FK locks stay as they are. */
-  | { kind: 'takeOver'; tableName: string; editor: string; leaseSeconds: number | null };
+  /**
+   * Become the editor in one step: a new acquisition for `editor`; FK locks stay as they are.
+   * Unless `anyHolder` (admins), only `editor`'s own lock (from another tab or device).
+   */
+  | {
+      kind: 'takeOver';
+      tableName: string;
+      editor: string;
+      leaseSeconds: number | null;
+      anyHolder: boolean;
+    };
 
 export type LockIntentKind = LockIntent['kind'];

@@ -37,6 +37,12 @@ export function planLockChange(intent: LockIntent, rows: ReadonlyMap<string, Loc
       return { granted: true, changes: [{ row: main, leaseSeconds: intent.leaseSeconds }] };
     case 'takeOver':
       if (main.status !== 'editing') throw notEditing(main);
+      if (!intent.anyHolder && main.editor !== intent.editor) {
+        throw new LockError(
+          'FORBIDDEN',
+          `${main.tableName} is being edited by ${main.editor}; only an admin can take it over.`,
+        );
+      }
       return {
         granted: true,
         changes: [
