@@ -9,6 +9,7 @@ export { type OpenDatabase, openDatabase } from './openDatabase';
 export {
   createPrismaClient,
   inTransaction,
+  MAX_PREPARED_STATEMENTS,
   type PrismaClient,
   type Queryable,
   type TransactionClient,

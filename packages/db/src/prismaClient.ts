@@ -3,6 +3,15 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from './generated/prisma/client';
 
 export type { PrismaClient };
+
+/**
+ * How many distinct SQL texts a process keeps as named prepared statements, on each pooled
+ * connection. Postgres holds every one in the backend's memory until the connection closes,
+ * and some texts take their shape from the caller (a grid's filters in any order): past the
+ * bound, new texts run unnamed. The app's own fixed-shape statements (the lock path, sign-in)
+ * are a few dozen and run from the first seconds on, so they are the ones kept.
+ */
+export const MAX_PREPARED_STATEMENTS = 100;
 export type TransactionClient = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 /** Where a raw query can run: the client itself, or inside an interactive transaction. */
 export type Queryable = PrismaClient | TransactionClient;
@@ -25,14 +34,22 @@ export function createPrismaClient(
 ): PrismaClient {
   const adapter = new PrismaPg(
     { connectionString: databaseUrl, max: options.poolSize ?? 10 },
-    options.preparedStatements
-      ? {
-          statementNameGenerator: (query) =>
-            `tl_${createHash('sha1').update(query.sql).digest('base64url')}`,
-        }
-      : {},
+    options.preparedStatements ? { statementNameGenerator: boundedStatementNames() } : {},
   );
   return new PrismaClient({ adapter });
+}
+
+/** Names for the first MAX_PREPARED_STATEMENTS texts; '' (unnamed, not kept) for any other. */
+function boundedStatementNames(): (query: { sql: string }) => string {
+  const names = new Map<string, string>();
+  return ({ sql }) => {
+    let name = names.get(sql);
+    if (name === undefined && names.size < MAX_PREPARED_STATEMENTS) {
+      name = `tl_${createHash('sha1').update(sql).digest('base64url')}`;
+      names.set(sql, name);
+    }
+    return name ?? '';
+  };
 }
 
 /**
