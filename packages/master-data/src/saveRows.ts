@@ -182,6 +182,19 @@ function checkColumns(table: MasterTable, changes: RowChanges) {
   for (const change of [...(changes.inserts ?? []), ...(changes.updates ?? [])]) {
     for (const name of Object.keys(change.values)) requireColumn(table, name);
   }
+  // A row is known by its key: rows that point at it (FKs, history, other editors' grids)
+  // would follow a changed key silently or break. Delete and insert instead.
+  for (const { key, values } of changes.updates ?? []) {
+    const changed = table.primaryKey.filter(
+      ({ name }) => name in values && values[name] !== key[name],
+    );
+    if (changed.length > 0) {
+      throw new MasterDataError(
+        'BAD_USER_INPUT',
+        `The primary key of a row of ${table.name} cannot be changed (${changed.map((c) => c.name).join(', ')}); delete the row and insert a new one.`,
+      );
+    }
+  }
 }
 
 /** Runs one change under a savepoint; records its error (or a conflict) and returns the row count. */

@@ -143,4 +143,25 @@ describe('saveRows', () => {
       save({ inserts: Array.from({ length: 1001 }, (_, i) => ({ values: { id: String(i) } })) }),
     ).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
   });
+
+  it("refuses changing an existing row's primary key, and changes nothing", async () => {
+    const food = await row('1');
+    await expect(
+      save({
+        updates: [{ key: { id: '1' }, version: food?.version ?? '', values: { id: '1001' } }],
+      }),
+    ).rejects.toMatchObject({ code: 'BAD_USER_INPUT', message: expect.stringContaining('id') });
+    expect(await row('1')).toEqual(food);
+    expect(await row('1001')).toBeUndefined();
+  });
+
+  it('accepts an update that repeats the row key unchanged', async () => {
+    const food = await row('1');
+    const result = await save({
+      updates: [
+        { key: { id: '1' }, version: food?.version ?? '', values: { id: '1', name: 'Food!' } },
+      ],
+    });
+    expect(result).toMatchObject({ saved: true, updated: 1 });
+  });
 });
