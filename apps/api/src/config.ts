@@ -5,18 +5,36 @@ const repoRoot = new URL('../../..', import.meta.url).pathname;
 const environment = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().default('127.0.0.1'),
-  /** Express `trust proxy`: `true`, a hop count or a subnet list, when behind a reverse proxy. */
+  /**
+   * Which reverse proxies may say who the client is (X-Forwarded-For): a hop count, or their
+   * addresses/subnets (`loopback`, `10.0.0.0/8`, ...). Never "everything": a client could then
+   * name any address and so escape the login throttle.
+   */
   TRUST_PROXY: z
     .string()
     .default('false')
+    .refine((value) => value !== 'true', {
+      message:
+        'TRUST_PROXY=true would trust an X-Forwarded-For that any client can forge; set the number of proxies in front (e.g. 1) or their addresses (e.g. loopback, 10.0.0.0/8).',
+    })
+    .transform((value): false | number | string[] =>
+      value === 'false'
+        ? false
+        : /^\d+$/.test(value)
+          ? Number(value)
+          : value.split(',').map((entry) => entry.trim()),
+    ),
+  /** Where users reach the app (e.g. https://tablelock.example.com): its host is allowed. */
+  PUBLIC_URL: z.string().url().optional(),
+  /** More host names the app answers to (comma-separated), besides localhost and PUBLIC_URL's. */
+  ALLOWED_HOSTS: z
+    .string()
+    .default('')
     .transform((value) =>
-      value === 'true'
-        ? true
-        : value === 'false'
-          ? false
-          : /^\d+$/.test(value)
-            ? Number(value)
-            : value,
+      value
+        .split(',')
+        .map((host) => host.trim())
+        .filter((host) => host !== ''),
     ),
   SESSION_TTL_HOURS: z.coerce
     .number()
@@ -39,4 +57,13 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const parsed = environment.safeParse(env);
   if (!parsed.success) throw new Error(`Bad configuration:\n${z.prettifyError(parsed.error)}`);
   return parsed.data;
+}
+
+/** The host names besides localhost that requests may be addressed to. */
+export function allowedHostsOf(config: Config): string[] {
+  const hosts = [...config.ALLOWED_HOSTS];
+  if (config.PUBLIC_URL) hosts.push(new URL(config.PUBLIC_URL).hostname);
+  // Bound to one address, the app is reached by that address.
+  if (!['0.0.0.0', '::'].includes(config.HOST)) hosts.push(config.HOST);
+  return hosts;
 }

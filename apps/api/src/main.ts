@@ -2,7 +2,7 @@ import { createPrismaClient, loadDemoData, openDatabase } from '@tablelock/db';
 import { createLoginThrottle, ensureDemoUsers } from '@tablelock/identity';
 import { syncTableRegistry } from '@tablelock/lock';
 import { pino } from 'pino';
-import { loadConfig } from './config';
+import { allowedHostsOf, loadConfig } from './config';
 import { startLockChangeFeed } from './live/lockChangeFeed';
 import { startLockSweeper } from './live/lockSweeper';
 import { startApiServer } from './server';
@@ -46,6 +46,7 @@ async function start() {
     port: config.PORT,
     host: config.HOST,
     trustProxy: config.TRUST_PROXY,
+    allowedHosts: allowedHostsOf(config),
   });
   return {
     url: server.url,

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
@@ -12,8 +13,10 @@ import { SESSION_COOKIE } from './auth/sessionCookie';
 import { refuseBadBody } from './badBody';
 import type { ApiContext, ApiServices } from './context';
 import { createErrorFormatter } from './formatError';
+import { createHostCheck, refuseUnknownHosts } from './hostAllowList';
 import { startSubscriptionServer } from './live/subscriptionServer';
 import { schema } from './schema';
+import { securityHeaders } from './securityHeaders';
 import { serveWebApp } from './serveWebApp';
 
 export interface ApiServer {
@@ -26,8 +29,10 @@ export interface ApiServerOptions {
   services: ApiServices;
   port: number;
   host: string;
-  /** Express's `trust proxy`: set when behind a reverse proxy, so client IPs and HTTPS are seen. */
-  trustProxy?: boolean | string | number;
+  /** Express's `trust proxy`: the hop count or addresses of reverse proxies in front, if any. */
+  trustProxy: false | number | string[];
+  /** Host names besides localhost that requests may be addressed to. */
+  allowedHosts: string[];
 }
 
 const MAX_BODY = '100kb';
@@ -47,7 +52,8 @@ const armor = new ApolloArmor({
 /** Serves GraphQL at `/graphql` (HTTP, and WebSocket for subscriptions) and a health check at `/healthz` on one port. */
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const app = express();
-  app.set('trust proxy', options.trustProxy ?? false);
+  app.set('trust proxy', options.trustProxy);
+  const isAllowedHost = createHostCheck(options.allowedHosts);
   const httpServer = createServer(app);
   const closeSubscriptions = startSubscriptionServer(httpServer, schema, options.services);
   const protection = armor.protect();
@@ -63,6 +69,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     plugins: [
       ...protection.plugins,
       requireAuthentication,
+      // Apollo's landing page loads its script from a CDN, which the Content-Security-Policy
+      // (rightly) forbids; clients and code generators use POST /graphql.
+      ApolloServerPluginLandingPageDisabled(),
       ApolloServerPluginDrainHttpServer({ httpServer }),
       {
         async serverWillStart() {
@@ -78,6 +87,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  app.use(refuseUnknownHosts(isAllowedHost), securityHeaders());
   app.use(
     '/graphql',
     cookieParser(),

@@ -7,7 +7,7 @@ import {
   type LoginThrottleOptions,
 } from '@tablelock/identity';
 import type { TestDatabase } from '@tablelock/test-support';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
 import { startLockChangeFeed } from '../../src/live/lockChangeFeed';
 import { startApiServer } from '../../src/server';
 
@@ -41,9 +41,16 @@ export interface TestApi {
 /** The real API server (Apollo over HTTP) on a free port, against a test database. */
 export async function startTestApi(
   database: TestDatabase,
-  options: { loginThrottle?: LoginThrottleOptions; sessionTtlSeconds?: number } = {},
+  options: {
+    loginThrottle?: LoginThrottleOptions;
+    sessionTtlSeconds?: number;
+    allowedHosts?: string[];
+    trustProxy?: number | string[];
+    /** Silent unless a test wants to see what the server logs. */
+    logger?: Logger;
+  } = {},
 ): Promise<TestApi> {
-  const logger = pino({ level: 'silent' });
+  const logger = options.logger ?? pino({ level: 'silent' });
   const lockChanges = await startLockChangeFeed(database.url, logger);
   const server = await startApiServer({
     services: {
@@ -56,6 +63,8 @@ export async function startTestApi(
     },
     port: 0,
     host: '127.0.0.1',
+    allowedHosts: options.allowedHosts ?? [],
+    trustProxy: options.trustProxy ?? false,
   });
   const client = (name: string | null, headers: Record<string, string>): TestClient => ({
     name,
