@@ -1,11 +1,13 @@
 import type { LockAction, Queryable } from '@tablelock/db';
 import type { LockIntent } from './lockIntent';
-import { compareAndSetLockRows, readLockScope } from './lockRegistrySql';
+import { compareAndSetLockRows, readLockScope, waitingForLocks } from './lockRegistrySql';
 import type { LockRow } from './lockRow';
 import { planLockChange } from './planLockChange';
 
 export interface LockChangeResult {
   written: boolean;
+  /** Not written because another transaction held or changed one of the rows meanwhile. */
+  contended: boolean;
   /** The rows involved: as written when `written`, else as they are now. */
   rows: Map<string, LockRow>;
   /** Why not, naming who is in the way, when not written. */
@@ -23,11 +25,13 @@ export interface LockChangeAudit {
   reason?: string | null;
 }
 
-// Ending or taking over someone's lock may wait (briefly, in name order) for a save in flight
-// to commit, rather than fail; taking locks never waits.
+// Ending or taking over a lock may wait (briefly, in name order, so never in a deadlock) for a
+// save in flight or another change of a shared row to commit, rather than fail: the holder
+// finishing its editing must not be told "try again" because someone else was busy. Taking a
+// lock never waits: a contended acquisition answers at once.
 const WAITS: Record<LockIntent['kind'], boolean> = {
   acquire: false,
-  release: false,
+  release: true,
   renew: false,
   forceRelease: true,
   expire: true,
@@ -48,24 +52,39 @@ const EVENT_ACTION: Record<LockIntent['kind'], LockAction | null> = {
  * Carries out one lock intent: reads the rows involved, lets the state machine decide, and
  * writes them with one conditional write that also records the audit event. An acquisition
  * blocked by editing whose lease has run out first expires it (as the sweeper would) and tries
- * once more, so a dead lock never stands in the way.
+ * once more, so a dead lock never stands in the way. An intent that may wait and found its
+ * rows contended locks them in name order, waiting for their holders, and decides again on
+ * what it finds then.
  */
 export async function changeTableLock(
   db: Queryable,
   intent: LockIntent,
   audit: LockChangeAudit,
 ): Promise<LockChangeResult> {
+  const result = await planAndWrite(db, intent, audit, false);
+  if (!result.contended || !WAITS[intent.kind]) return result;
+  return waitingForLocks(db, (tx) => planAndWrite(tx, intent, audit, true));
+}
+
+async function planAndWrite(
+  db: Queryable,
+  intent: LockIntent,
+  audit: LockChangeAudit,
+  lockRows: boolean,
+): Promise<LockChangeResult> {
   for (let attempt = 0; ; attempt++) {
     const rows = await readLockScope(
       db,
       intent.tableName,
       'namedFkTables' in intent ? intent.namedFkTables : [],
+      lockRows,
     );
     const plan = planLockChange(intent, rows);
     if (!plan.granted) {
       if (attempt === 0 && (await expireDeadLocks(db, plan.blockers))) continue;
       return {
         written: false,
+        contended: false,
         rows,
         reason: plan.reason,
         fencingToken: null,
@@ -83,13 +102,7 @@ export async function changeTableLock(
       details: intent.kind === 'takeOver' ? { previousEditor: main?.editor ?? null } : null,
     };
     const previous = main;
-    const written = await compareAndSetLockRows(
-      db,
-      [...rows.values()],
-      plan.changes,
-      event,
-      WAITS[intent.kind],
-    );
+    const written = await compareAndSetLockRows(db, [...rows.values()], plan.changes, event);
     if (written.written) {
       for (const { row } of plan.changes) {
         const isMain = row.tableName === intent.tableName;
@@ -97,6 +110,7 @@ export async function changeTableLock(
       }
       return {
         written: true,
+        contended: false,
         rows,
         fencingToken: written.fencingToken,
         leaseExpiresAt: written.leaseExpiresAt,
@@ -109,6 +123,7 @@ export async function changeTableLock(
     }
     return {
       written: false,
+      contended: true,
       rows,
       reason: 'another change to these tables was in progress; try again',
       fencingToken: null,

@@ -13,24 +13,34 @@ type LockScopeRow = Pick<LockRow, 'status' | 'editor' | 'references' | 'version'
 /**
  * The registry rows a lock change on `tableName` may touch: the table, the FK tables the
  * caller named, the table's discovered FK targets, and every table it holds locked. A plain
- * read in one statement: one consistent snapshot, no lock taken, none waited for.
+ * read in one statement: one consistent snapshot, no lock taken, none waited for — unless
+ * `lockRows`: then it row-locks them in name order (the order every lock change takes rows
+ * in, so waiting cannot deadlock), waiting for whoever holds one.
  */
-export function lockScopeQuery(tableName: string, namedFkTables: string[]): Prisma.Sql {
+export function lockScopeQuery(
+  tableName: string,
+  namedFkTables: string[],
+  lockRows = false,
+): Prisma.Sql {
   return Prisma.sql`
     SELECT table_name, status::text AS status, editor, locked_by, "references", version,
            fencing_token::text AS fencing_token, coalesce(lease_expires_at <= now(), false) AS lease_expired
     FROM tablelock.table_lock
     WHERE table_name = ANY(${[tableName, ...namedFkTables]}::text[])
        OR table_name IN (SELECT unnest("references") FROM tablelock.table_lock WHERE table_name = ${tableName})
-       OR ${tableName} = ANY(locked_by)`;
+       OR ${tableName} = ANY(locked_by)
+    ${lockRows ? Prisma.sql`ORDER BY table_name FOR UPDATE` : Prisma.empty}`;
 }
 
 export async function readLockScope(
   db: Queryable,
   tableName: string,
   namedFkTables: string[],
+  lockRows = false,
 ): Promise<Map<string, LockRow>> {
-  const rows = await db.$queryRaw<LockScopeRow[]>(lockScopeQuery(tableName, namedFkTables));
+  const rows = await db.$queryRaw<LockScopeRow[]>(
+    lockScopeQuery(tableName, namedFkTables, lockRows),
+  );
   return new Map(
     rows.map((row) => [
       row.table_name,
@@ -60,7 +70,7 @@ export interface CompareAndSetResult {
 /**
  * The conditional write, in one statement and so all or nothing: row-locks every `expected`
  * row in name order, skipping rows another transaction holds (it never waits, so it cannot
- * deadlock; with `waitForLocks` it waits, in that same order), and only if it got all of them, each still at the version it was read at, writes
+ * deadlock), and only if it got all of them, each still at the version it was read at, writes
  * `changes` with new versions and records `event` (if any) in the audit history, announcing
  * it. Answers one row: `granted`, `written` (rows changed), `statuses` (each expected row's
  * status as the statement found it), and the token and lease of the main table (the event's,
@@ -70,7 +80,6 @@ export function compareAndSetQuery(
   expected: LockRow[],
   changes: LockRowChange[],
   event: LockEventInput | null,
-  waitForLocks = false,
 ): Prisma.Sql {
   const expectedJson = JSON.stringify(
     expected.map((row) => ({ table_name: row.tableName, version: row.version })),
@@ -95,7 +104,7 @@ export function compareAndSetQuery(
       SELECT t.table_name FROM tablelock.table_lock AS t
       JOIN expected AS e ON e.table_name = t.table_name AND e.version = t.version
       ORDER BY t.table_name
-      FOR UPDATE OF t ${waitForLocks ? Prisma.empty : Prisma.sql`SKIP LOCKED`}
+      FOR UPDATE OF t SKIP LOCKED
     ), granted AS (
       SELECT count(*) = ${expected.length} AS ok FROM claimed
     ), written AS (
@@ -149,29 +158,34 @@ type CompareAndSetRow = {
   statuses: Record<string, TableStatus>;
 };
 
-// How long a waiting write (admin and sweeper operations) waits for a row before giving up.
+// How long a lock change that waits for rows (waitingForLocks) waits for one before giving up.
 const LOCK_TIMEOUT = '5s';
+
+/**
+ * Runs `work` in a transaction whose row locks wait up to LOCK_TIMEOUT (then LOCK_CONFLICT),
+ * for the lock changes that wait rather than fail when someone else holds a row.
+ */
+export function waitingForLocks<T>(db: Queryable, work: (tx: Queryable) => Promise<T>): Promise<T> {
+  return inTransaction(db, async (tx) => {
+    await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
+    return work(tx);
+  }).catch((error: unknown) => {
+    if (postgresCode(error) === '55P03') {
+      throw new LockError('LOCK_CONFLICT', 'The lock is busy (a save is running); try again.');
+    }
+    throw error;
+  });
+}
 
 export async function compareAndSetLockRows(
   db: Queryable,
   expected: LockRow[],
   changes: LockRowChange[],
   event: LockEventInput | null,
-  waitForLocks = false,
 ): Promise<CompareAndSetResult> {
-  const query = compareAndSetQuery(expected, changes, event, waitForLocks);
-  const [result] = await (waitForLocks
-    ? inTransaction(db, async (tx) => {
-        await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
-        return tx.$queryRaw<CompareAndSetRow[]>(query);
-      })
-    : db.$queryRaw<CompareAndSetRow[]>(query)
-  ).catch((error: unknown) => {
-    if (postgresCode(error) === '55P03') {
-      throw new LockError('LOCK_CONFLICT', 'The lock is busy (a save is running); try again.');
-    }
-    throw error;
-  });
+  const [result] = await db.$queryRaw<CompareAndSetRow[]>(
+    compareAndSetQuery(expected, changes, event),
+  );
   if (!result) throw new Error('The lock write returned no row.');
   if (result.granted && result.written !== changes.length) {
     throw new Error(`The lock write changed ${result.written} rows instead of ${changes.length}.`);
