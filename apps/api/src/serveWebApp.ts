@@ -8,6 +8,11 @@ const NOT_BUILT =
   'The tablelock web app is not built yet. Run `pnpm start` (it builds it), or ' +
   '`pnpm --filter @tablelock/web build`, then reload this page. GraphQL is at /graphql.';
 
+// Addresses of the server itself (GraphQL, probes, metrics, APIs to come): an unknown one is a
+// 404 for the program that asked, never the app's page with status 200.
+const SERVER_PATHS = /^\/(graphql|api|healthz|readyz|metrics)(\/|$)/;
+const isServerPath = (path: string) => SERVER_PATHS.test(path);
+
 /**
  * Serves the built web app (apps/web/dist) on the API's port: its files, and index.html for
  * any other page address so that the app's own routes survive a reload. Mount it after
@@ -28,9 +33,14 @@ export function serveWebApp(distDir: string = WEB_DIST): Router {
     }),
   );
   router.use((request, response, next) => {
+    if (isServerPath(request.path)) {
+      response.status(404).json({
+        errors: [{ message: `Nothing is at ${request.path}.`, extensions: { code: 'NOT_FOUND' } }],
+      });
+      return;
+    }
     const isPage =
       (request.method === 'GET' || request.method === 'HEAD') &&
-      !request.path.startsWith('/graphql') &&
       // A missing script or image is a 404, not the app's page in its place.
       extname(request.path) === '';
     if (!isPage) return next();
