@@ -1,6 +1,13 @@
 import { defineConfig } from '@playwright/test';
+import { findChromium, NO_BROWSER } from './support/findChromium';
 
-// Debian's Chromium (never a downloaded browser build), one worker on a 2-core machine, and the
+const executablePath = findChromium();
+if (!executablePath) {
+  console.error(NO_BROWSER);
+  process.exit(1);
+}
+
+// The system's Chromium (never a browser downloaded by the tests), one worker on a 2-core machine, and the
 // real app started once by the global setup on a throwaway embedded Postgres.
 export default defineConfig({
   testDir: 'tests',
@@ -17,7 +24,7 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath,
       args: [
         '--no-sandbox',
         '--disable-gpu',
