@@ -8,24 +8,41 @@ const calledByPnpm = process.env.npm_config_user_agent?.startsWith('pnpm/');
 const pnpm = calledByPnpm
   ? [process.execPath, process.env.npm_execpath]
   : ['npx', '--yes', 'pnpm@10.34.9'];
+// Where there are process groups, each step runs in one of its own (Windows has none).
+const ownGroup = process.platform !== 'win32';
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+let stopRequested = false;
 
 function run(args) {
   const [command, ...rest] = [...pnpm, ...args];
-  const child = spawn(command, rest, { stdio: 'inherit' });
-  // The child shuts down its own servers (embedded Postgres included); pass signals on and wait.
-  const forward = (signal) => child.kill(signal);
-  process.on('SIGINT', forward);
-  process.on('SIGTERM', forward);
+  const child = spawn(command, rest, { stdio: 'inherit', detached: ownGroup });
+  // A stop (Ctrl+C, SIGTERM, a closed terminal) goes to the step's whole process group as the
+  // SIGINT of a Ctrl+C: the app then stops its servers (embedded Postgres included) and every
+  // layer in between (pnpm, sh) waits for it. pnpm itself, sent SIGTERM, would exit at once
+  // and leave the app running.
+  const forward = () => {
+    stopRequested = true;
+    try {
+      if (ownGroup) process.kill(-child.pid, 'SIGINT');
+      else child.kill('SIGINT');
+    } catch {
+      // The step has ended already.
+    }
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, forward);
   return new Promise((resolve) => {
     child.on('exit', (code, signal) => {
-      process.off('SIGINT', forward);
-      process.off('SIGTERM', forward);
-      resolve(code ?? (signal ? 1 : 0));
+      for (const stopSignal of STOP_SIGNALS) process.off(stopSignal, forward);
+      // pnpm reports an interrupted script with 130 even when the app stopped cleanly; a stop
+      // that was asked for is a success.
+      const stoppedAsAsked = stopRequested && (code === 0 || code === 130 || signal === 'SIGINT');
+      resolve(stoppedAsAsked ? 0 : (code ?? 1));
     });
   });
 }
 
 for (const args of [['install'], ['run', script, ...process.argv.slice(3)]]) {
   const code = await run(args);
-  if (code !== 0) process.exit(code);
+  // After a stop, the next step does not start.
+  if (code !== 0 || stopRequested) process.exit(code);
 }

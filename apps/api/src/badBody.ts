@@ -13,5 +13,6 @@ export const refuseBadBody: ErrorRequestHandler = (error, _request, response, ne
       : status < 500
         ? ['The request body is not valid JSON.', 'BAD_REQUEST']
         : ['Internal server error', 'INTERNAL_SERVER_ERROR'];
-  response.status(status).json({ errors: [{ message, extensions: { code } }] });
+  const requestId = response.locals.requestId as string | undefined;
+  response.status(status).json({ errors: [{ message, extensions: { code, requestId } }] });
 };

@@ -4,10 +4,12 @@ import {
   createApiKey,
   createUser,
   listApiKeys,
-  revokeApiKey,
+  type SecurityAudit,
   updateUser,
 } from '@tablelock/identity';
 import { Command, Option } from 'commander';
+import { pino } from 'pino';
+import { revokeApiKeyReleasingLocks } from './accounts/revokeApiKeyReleasingLocks';
 import { loadConfig } from './config';
 
 // Operator commands against the configured database (DATABASE_URL, or the embedded one when
@@ -16,7 +18,7 @@ import { loadConfig } from './config';
 const ROLES = ['viewer', 'editor', 'admin'] as const;
 
 async function withDatabase<T>(
-  work: (prisma: ReturnType<typeof createPrismaClient>) => Promise<T>,
+  work: (prisma: ReturnType<typeof createPrismaClient>, audit: SecurityAudit) => Promise<T>,
 ) {
   const config = loadConfig(process.env);
   const database = await openDatabase({
@@ -25,8 +27,15 @@ async function withDatabase<T>(
     embeddedPort: config.EMBEDDED_PG_PORT,
   });
   const prisma = createPrismaClient(database.url, { poolSize: 1 });
+  // Changes are recorded as made by `cli`, from no address, and logged to standard error:
+  // standard output carries what the commands print (a new key's secret).
+  const audit: SecurityAudit = {
+    actor: 'cli',
+    ip: null,
+    logger: pino({ level: config.LOG_LEVEL }, pino.destination(2)),
+  };
   try {
-    return await work(prisma);
+    return await work(prisma, audit);
   } finally {
     await prisma.$disconnect();
     await database.close();
@@ -58,8 +67,8 @@ program
   .addOption(roleOption())
   .action(async (username: string, options: { role: Role }) => {
     const password = await readPassword();
-    const user = await withDatabase((prisma) =>
-      createUser(prisma, { username, password, role: options.role }),
+    const user = await withDatabase((prisma, audit) =>
+      createUser(prisma, { username, password, role: options.role }, audit),
     );
     console.log(`created user ${user.username} (${user.role})`);
   });
@@ -70,7 +79,7 @@ program
   .argument('<username>')
   .action(async (username: string) => {
     const password = await readPassword();
-    await withDatabase((prisma) => updateUser(prisma, { username, password }));
+    await withDatabase((prisma, audit) => updateUser(prisma, { username, password }, audit));
     console.log(`password of ${username} changed`);
   });
 
@@ -80,8 +89,8 @@ program
   .argument('<name>')
   .addOption(roleOption())
   .action(async (name: string, options: { role: Role }) => {
-    const { apiKey, secret } = await withDatabase((prisma) =>
-      createApiKey(prisma, { name, role: options.role, createdBy: 'cli' }),
+    const { apiKey, secret } = await withDatabase((prisma, audit) =>
+      createApiKey(prisma, { name, role: options.role }, audit),
     );
     console.error(`created API key ${apiKey.name} (${apiKey.role}); it is shown only now:`);
     console.log(secret);
@@ -105,10 +114,10 @@ program
 
 program
   .command('revoke-api-key')
-  .description('revoke an API key; it stops working at once')
+  .description('revoke an API key; it stops working at once and its locks are released')
   .argument('<name>')
   .action(async (name: string) => {
-    await withDatabase((prisma) => revokeApiKey(prisma, name));
+    await withDatabase((prisma, audit) => revokeApiKeyReleasingLocks(prisma, name, audit));
     console.log(`revoked API key ${name}`);
   });
 

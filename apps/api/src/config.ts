@@ -47,6 +47,8 @@ const environment = z.object({
   TABLELOCK_DATA_DIR: z.string().default(`${repoRoot}.data`),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** When set, `/metrics` answers only `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

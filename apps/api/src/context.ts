@@ -2,8 +2,10 @@ import type { PrismaClient } from '@tablelock/db';
 import type { LoginThrottle, Principal } from '@tablelock/identity';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
-import type { Credentials } from './auth/authenticate';
+import type { DatabaseAvailability } from './databaseAvailability';
+import type { CredentialChangeFeed } from './live/credentialChangeFeed';
 import type { LockChangeFeed } from './live/lockChangeFeed';
+import type { ApiMetrics } from './metrics/apiMetrics';
 
 /** The shared services of this API process. */
 export interface ApiServices {
@@ -13,6 +15,9 @@ export interface ApiServices {
   loginThrottle: LoginThrottle;
   sessionTtlSeconds: number;
   lockChanges: LockChangeFeed;
+  credentialChanges: CredentialChangeFeed;
+  metrics: ApiMetrics;
+  databaseAvailability: DatabaseAvailability;
 }
 
 /** What every resolver gets: the services, and who is calling. */
@@ -23,8 +28,10 @@ export interface ApiContext extends ApiServices {
   credentialError: string | null;
   /** The session token from the cookie, if any (for logout). */
   sessionToken: string | null;
-  /** What the caller authenticated with, to check again on a long-lived subscription. */
-  credentials: Credentials;
+  /** The session cookie names no live session: the response clears it. */
+  staleSessionCookie: boolean;
+  /** The HTTP request's id (X-Request-Id): in its log lines and in the errors it answers. */
+  requestId?: string;
   /** The HTTP exchange; absent for subscriptions over WebSocket. */
   http?: { request: Request; response: Response };
 }

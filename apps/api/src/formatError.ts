@@ -1,31 +1,35 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import { DomainError } from '@tablelock/errors';
 import type { GraphQLFormattedError } from 'graphql';
-import type { Logger } from 'pino';
+import { isDatabaseUnreachable, serviceUnavailableError } from './databaseUnreachable';
 
 /**
  * Gives domain refusals their `extensions.code` (and details), and turns anything unexpected
- * into an opaque INTERNAL_SERVER_ERROR (logged here with its stack, never sent to the client).
+ * into an opaque INTERNAL_SERVER_ERROR: its stack is logged (see requestErrors), never sent.
  */
-export function createErrorFormatter(logger: Logger) {
-  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const original = unwrapResolverError(error);
-    const path = formatted.path ? { path: formatted.path } : {};
-    if (original instanceof DomainError) {
-      return {
-        message: original.message,
-        ...path,
-        extensions: { code: original.code, ...original.details },
-      };
-    }
-    if (formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {
-      logger.error({ err: original, path: formatted.path }, 'resolver failed');
-      return {
-        message: 'Internal server error',
-        ...path,
-        extensions: { code: 'INTERNAL_SERVER_ERROR' },
-      };
-    }
-    return formatted;
-  };
+export function formatError(
+  formatted: GraphQLFormattedError,
+  error: unknown,
+): GraphQLFormattedError {
+  const original = unwrapResolverError(error);
+  const path = formatted.path ? { path: formatted.path } : {};
+  if (original instanceof DomainError) {
+    return {
+      message: original.message,
+      ...path,
+      extensions: { code: original.code, ...original.details },
+    };
+  }
+  if (isDatabaseUnreachable(original)) {
+    const { message, extensions } = serviceUnavailableError();
+    return { message, ...path, extensions: { ...extensions, http: undefined } };
+  }
+  if (formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {
+    return {
+      message: 'Internal server error',
+      ...path,
+      extensions: { code: 'INTERNAL_SERVER_ERROR' },
+    };
+  }
+  return formatted;
 }

@@ -1,39 +1,54 @@
-import { createPrismaClient, loadDemoData, openDatabase } from '@tablelock/db';
+import {
+  createPrismaClient,
+  disableEmbeddedPostgresSignalHandlers,
+  explainStartupFailure,
+  loadDemoData,
+  type OpenDatabase,
+  openDatabase,
+  type PrismaClient,
+} from '@tablelock/db';
 import { createLoginThrottle, ensureDemoUsers } from '@tablelock/identity';
 import { syncTableRegistry } from '@tablelock/lock';
 import { pino } from 'pino';
 import { allowedHostsOf, loadConfig } from './config';
-import { startLockChangeFeed } from './live/lockChangeFeed';
+import { watchDatabaseAvailability } from './databaseAvailability';
+import { startLiveFeeds } from './live/liveFeeds';
 import { startLockSweeper } from './live/lockSweeper';
+import { createApiMetrics } from './metrics/apiMetrics';
+import { createReadinessCheck } from './readiness';
 import { startApiServer } from './server';
+import { stopWithin } from './stopWithin';
 
 const config = loadConfig(process.env);
-const logger = pino({ level: config.LOG_LEVEL });
-
-const database = await openDatabase({
-  databaseUrl: config.DATABASE_URL,
-  dataDir: `${config.TABLELOCK_DATA_DIR}/postgres`,
-  embeddedPort: config.EMBEDDED_PG_PORT,
-  onLog: (message) => logger.debug({ postgres: message.trim() }),
+// Readable lines for a person at a terminal; JSON, one object a line, for log collectors.
+const logger = pino({
+  level: config.LOG_LEVEL,
+  ...(process.stdout.isTTY
+    ? { transport: { target: 'pino-pretty', options: { sync: true } } }
+    : {}),
 });
-const prisma = createPrismaClient(database.url, {
-  poolSize: config.DB_POOL_SIZE,
-  preparedStatements: true,
-});
+const embeddedDataDir = `${config.TABLELOCK_DATA_DIR}/postgres`;
 
-async function start() {
+async function start(database: OpenDatabase, prisma: PrismaClient) {
   // Demo data and demo users exist only on the embedded database, never on a real one.
   if (database.embedded) {
     if (await loadDemoData(database.url, config.MASTER_SCHEMA)) {
       logger.info({ schema: config.MASTER_SCHEMA }, 'demo master data loaded');
     }
-    const created = await ensureDemoUsers(prisma);
+    const created = await ensureDemoUsers(prisma, logger);
     if (created.length > 0) logger.info({ users: created }, 'demo users created');
   }
   const sync = await syncTableRegistry(prisma, config.MASTER_SCHEMA);
   logger.info({ ...sync }, 'table registry in sync with the master schema');
-  const lockChanges = await startLockChangeFeed(database.url, logger);
-  const stopSweeper = startLockSweeper({ prisma, logger });
+  const live = await startLiveFeeds(database.url, logger);
+  const metrics = createApiMetrics(prisma, live.lockChanges.activeSubscriptions);
+  const databaseAvailability = watchDatabaseAvailability(prisma, logger);
+  const stopSweeper = startLockSweeper({
+    prisma,
+    logger,
+    onExpired: metrics.recordLeaseExpiries,
+    onUnreachable: databaseAvailability.reportUnreachable,
+  });
   const server = await startApiServer({
     services: {
       prisma,
@@ -41,44 +56,83 @@ async function start() {
       logger,
       loginThrottle: createLoginThrottle(),
       sessionTtlSeconds: config.SESSION_TTL_HOURS * 3600,
-      lockChanges,
+      lockChanges: live.lockChanges,
+      credentialChanges: live.credentialChanges,
+      metrics,
+      databaseAvailability,
     },
     port: config.PORT,
     host: config.HOST,
     trustProxy: config.TRUST_PROXY,
     allowedHosts: allowedHostsOf(config),
+    readiness: createReadinessCheck(prisma, live.isListening),
+    ...(config.METRICS_TOKEN ? { metricsToken: config.METRICS_TOKEN } : {}),
   });
   return {
     url: server.url,
     async stop() {
       await server.stop();
       await stopSweeper();
-      await lockChanges.close();
+      databaseAvailability.stop();
+      await live.close();
     },
   };
 }
 
-async function stop(api?: { stop(): Promise<void> }) {
-  await api?.stop();
-  await prisma.$disconnect();
-  await database.close();
+// What is running so far: a signal or a failed start stops exactly that.
+let database: OpenDatabase | undefined;
+let prisma: PrismaClient | undefined;
+let api: Awaited<ReturnType<typeof start>> | undefined;
+
+/** Every step is bounded (14 s in all): a hung one, say on a vanished database, cannot hold the exit. */
+async function stop() {
+  await stopWithin(5_000, 'API server', () => api?.stop(), logger);
+  await stopWithin(2_000, 'database connections', () => prisma?.$disconnect(), logger);
+  await stopWithin(7_000, 'embedded Postgres', () => database?.close(), logger);
 }
 
-try {
-  const api = await start();
-  logger.info({ embeddedPostgres: database.embedded }, `tablelock API ready at ${api.url}/graphql`);
-  let stopping = false;
-  const shutdown = async (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    await stop(api);
-    process.exit(0);
-  };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
-} catch (error) {
-  logger.fatal({ err: error }, 'start failed');
+// This process stops its servers itself, embedded Postgres included, from the very start.
+disableEmbeddedPostgresSignalHandlers();
+let stopping = false;
+async function shutdown(signal: NodeJS.Signals) {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'shutting down');
   await stop();
-  process.exit(1);
+  logger.info('stopped');
+  process.exit(0);
+}
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);
+
+try {
+  database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: embeddedDataDir,
+    embeddedPort: config.EMBEDDED_PG_PORT,
+    onLog: (message) => logger.debug({ postgres: message.trim() }),
+    onNotice: (message) => logger.warn(message),
+  });
+  prisma = createPrismaClient(database.url, {
+    poolSize: config.DB_POOL_SIZE,
+    preparedStatements: true,
+  });
+  api = await start(database, prisma);
+  logger.info({ embeddedPostgres: database.embedded }, `tablelock API ready at ${api.url}/graphql`);
+} catch (error) {
+  // A signal during the start makes its steps fail; the shutdown then owns the exit.
+  if (!stopping) {
+    const reason =
+      explainStartupFailure(error, config.DATABASE_URL ? undefined : embeddedDataDir) ??
+      httpPortTaken(error);
+    if (reason) logger.fatal(reason);
+    else logger.fatal({ err: error }, 'start failed');
+    await stop();
+    process.exit(1);
+  }
+}
+
+function httpPortTaken(error: unknown): string | undefined {
+  if ((error as NodeJS.ErrnoException | undefined)?.code !== 'EADDRINUSE') return undefined;
+  return `Port ${config.PORT} on ${config.HOST} is already in use by another program; stop that program or set PORT to a free port.`;
 }

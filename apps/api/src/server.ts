@@ -4,17 +4,25 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
-import { ApolloArmor } from '@escape.tech/graphql-armor';
 import cookieParser from 'cookie-parser';
 import express from 'express';
 import { authenticate } from './auth/authenticate';
+import { clearStaleSessionCookie } from './auth/clearStaleSessionCookie';
 import { requireAuthentication } from './auth/requireAuthentication';
 import { SESSION_COOKIE } from './auth/sessionCookie';
 import { refuseBadBody } from './badBody';
 import type { ApiContext, ApiServices } from './context';
-import { createErrorFormatter } from './formatError';
+import { isDatabaseUnreachable, serviceUnavailableError } from './databaseUnreachable';
+import { formatError } from './formatError';
 import { createHostCheck, refuseUnknownHosts } from './hostAllowList';
 import { startSubscriptionServer } from './live/subscriptionServer';
+import { countHttpResponses, metricsEndpoint } from './metrics/metricsEndpoint';
+import { metricsPlugin } from './metrics/metricsPlugin';
+import { apolloOperationLimits } from './operationLimits';
+import { type Readiness, readinessEndpoint } from './readiness';
+import { refuseSubscriptionsOverHttp } from './refuseSubscriptionsOverHttp';
+import { requestErrors } from './requestErrors';
+import { assignRequestId, requestIdOf } from './requestId';
 import { schema } from './schema';
 import { securityHeaders } from './securityHeaders';
 import { serveWebApp } from './serveWebApp';
@@ -33,21 +41,13 @@ export interface ApiServerOptions {
   trustProxy: false | number | string[];
   /** Host names besides localhost that requests may be addressed to. */
   allowedHosts: string[];
+  /** When set, `/metrics` answers only `Authorization: Bearer <metricsToken>`. */
+  metricsToken?: string;
+  /** What `/readyz` answers. */
+  readiness: () => Promise<Readiness>;
 }
 
 const MAX_BODY = '100kb';
-
-// Limits on what one operation may ask for. Our own queries stay far below them; the standard
-// introspection query (as code generators send it) nests 21 deep.
-const armor = new ApolloArmor({
-  maxDepth: { n: 25, ignoreIntrospection: false },
-  costLimit: { maxCost: 5000 },
-  // Aliased `__typename` counts too (armor lets it through by default).
-  maxAliases: { n: 20, allowList: [] },
-  maxTokens: { n: 2000 },
-  maxDirectives: { n: 20 },
-  blockFieldSuggestion: { enabled: true },
-});
 
 /** Serves GraphQL at `/graphql` (HTTP, and WebSocket for subscriptions) and a health check at `/healthz` on one port. */
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
@@ -55,20 +55,28 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   app.set('trust proxy', options.trustProxy);
   const isAllowedHost = createHostCheck(options.allowedHosts);
   const httpServer = createServer(app);
-  const closeSubscriptions = startSubscriptionServer(httpServer, schema, options.services);
-  const protection = armor.protect();
+  const closeSubscriptions = startSubscriptionServer(
+    httpServer,
+    schema,
+    options.services,
+    isAllowedHost,
+  );
   const apollo = new ApolloServer<ApiContext>({
     schema,
-    formatError: createErrorFormatter(options.services.logger),
+    formatError,
     includeStacktraceInErrorResponses: false,
     allowBatchedHttpRequests: false,
     // On by default; said here because cookie sessions depend on it: a request that a browser
     // could send cross-site without a preflight (a "simple" request) is refused.
     csrfPrevention: true,
-    validationRules: protection.validationRules,
+    validationRules: apolloOperationLimits.validationRules,
     plugins: [
-      ...protection.plugins,
+      ...apolloOperationLimits.plugins,
+      refuseSubscriptionsOverHttp,
+      metricsPlugin(options.services.metrics),
+      requestErrors,
       requireAuthentication,
+      clearStaleSessionCookie,
       // Apollo's landing page loads its script from a CDN, which the Content-Security-Policy
       // (rightly) forbids; clients and code generators use POST /graphql.
       ApolloServerPluginLandingPageDisabled(),
@@ -84,9 +92,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   });
   await apollo.start();
 
+  app.use(assignRequestId, countHttpResponses(options.services.metrics));
+  // Probes and scrapers address the instance by its bare address: no Host check for them.
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  app.get('/readyz', readinessEndpoint(options.readiness));
+  app.get('/metrics', metricsEndpoint(options.services.metrics, options.metricsToken));
   app.use(refuseUnknownHosts(isAllowedHost), securityHeaders());
   app.use(
     '/graphql',
@@ -98,10 +110,17 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
           sessionToken: req.cookies?.[SESSION_COOKIE] ?? null,
           authorization: req.headers.authorization ?? null,
         };
+        const requestId = requestIdOf(res);
+        const identity = await authenticate(options.services, credentials).catch((error) => {
+          if (!isDatabaseUnreachable(error)) throw error;
+          options.services.databaseAvailability.reportUnreachable(error);
+          throw serviceUnavailableError();
+        });
         return {
           ...options.services,
-          ...(await authenticate(options.services, credentials)),
-          credentials,
+          ...identity,
+          logger: options.services.logger.child({ requestId }),
+          requestId,
           http: { request: req, response: res },
         };
       },

@@ -1,6 +1,11 @@
 import type { Role } from '@tablelock/db';
 import { createApiKey, createUser } from '@tablelock/identity';
-import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@tablelock/test-support';
+import {
+  createTestDatabase,
+  resetLockRegistry,
+  TEST_AUDIT,
+  type TestDatabase,
+} from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { acquire } from './support/lockApi';
 import { readRegistry } from './support/registry';
@@ -64,6 +69,7 @@ const MATRIX: Record<string, Outcome[]> = {
   introspection:              [U,   o,    o,    o,    o,   o,   o],
   rows:                       [U,   o,    o,    o,    o,   o,   o],
   lockEvents:                 [U,   o,    o,    o,    o,   o,   o],
+  securityEvents:             [U,   F,    F,    o,    F,   F,   o],
   acquireTableLock:           [U,   F,    o,    o,    F,   o,   o],
 };
 
@@ -119,6 +125,12 @@ const OPERATIONS: Record<string, () => Promise<Attempt>> = {
     send: (client) => client.graphql('{ lockEvents(limit: 1) { total } }'),
     expectOk(data) {
       expect(data?.lockEvents).toEqual({ total: expect.any(Number) });
+    },
+  }),
+  securityEvents: async () => ({
+    send: (client) => client.graphql('{ securityEvents(limit: 1) { total } }'),
+    expectOk(data) {
+      expect(data?.securityEvents).toEqual({ total: expect.any(Number) });
     },
   }),
   acquireTableLock: async () => ({
@@ -227,7 +239,11 @@ const OPERATIONS: Record<string, () => Promise<Attempt>> = {
   },
   updateUser: async () => {
     const username = unique('matrix-target');
-    await createUser(database.prisma, { username, password: 'matrix-password', role: 'viewer' });
+    await createUser(
+      database.prisma,
+      { username, password: 'matrix-password', role: 'viewer' },
+      TEST_AUDIT,
+    );
     const stored = () =>
       database.prisma.user.findUnique({ where: { username }, select: { role: true } });
     return {
@@ -265,7 +281,7 @@ const OPERATIONS: Record<string, () => Promise<Attempt>> = {
   },
   revokeApiKey: async () => {
     const name = unique('matrix-throwaway');
-    await createApiKey(database.prisma, { name, role: 'viewer', createdBy: 'test' });
+    await createApiKey(database.prisma, { name, role: 'viewer' }, TEST_AUDIT);
     return {
       send: (client) =>
         client.graphql('mutation($n: String!) { revokeApiKey(name: $n) { name revokedAt } }', {

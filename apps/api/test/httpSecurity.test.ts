@@ -2,7 +2,9 @@ import { request } from 'node:http';
 import { DEMO_PASSWORD } from '@tablelock/identity';
 import { createTestDatabase, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { loadConfig } from '../src/config';
+import { openConnection } from './support/liveSocket';
 import { startTestApi, type TestApi } from './support/testApi';
 
 let database: TestDatabase;
@@ -104,6 +106,31 @@ describe('Host allow-list (DNS rebinding)', () => {
     const response = await login({ host });
     expect(response.status).toBe(200);
     expect(JSON.parse(response.body)).toEqual({ data: { login: { name: 'admin' } } });
+  });
+
+  it('refuses a WebSocket upgrade for an unknown host, and accepts one for a known host', async () => {
+    const key = await api.withApiKey('rebinding-probe', 'viewer');
+    const connectionParams = { authorization: key.headers.authorization };
+    const refused = await new Promise<number | undefined>((resolve) => {
+      const socket = new WebSocket(
+        `${api.url.replace(/^http/, 'ws')}/graphql`,
+        'graphql-transport-ws',
+        {
+          headers: { host: 'rebind.attacker.example' },
+        },
+      );
+      socket.once('unexpected-response', (_request, response) => resolve(response.statusCode));
+      socket.once('open', () => resolve(undefined));
+      socket.on('error', () => {});
+    });
+    expect(refused).toBe(403);
+    const accepted = await openConnection({
+      url: api.url,
+      headers: { host: 'tablelock.example.com' },
+      connectionParams,
+    });
+    expect(accepted.outcome).toBe('acknowledged');
+    await accepted.close();
   });
 
   it('answers /healthz whatever the Host (probes use the bare address)', async () => {

@@ -1,5 +1,10 @@
 import { createUser, DEMO_PASSWORD, updateUser } from '@tablelock/identity';
-import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@tablelock/test-support';
+import {
+  createTestDatabase,
+  resetLockRegistry,
+  TEST_AUDIT,
+  type TestDatabase,
+} from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { acquire, callLock } from './support/lockApi';
 import { lockInvariantViolations, readRegistry } from './support/registry';
@@ -96,11 +101,11 @@ describe('sessions', () => {
   });
 
   it('a disabled user cannot log in, and its open session stops working', async () => {
-    await createUser(database.prisma, {
-      username: 'dora',
-      password: 'dora-password',
-      role: 'editor',
-    });
+    await createUser(
+      database.prisma,
+      { username: 'dora', password: 'dora-password', role: 'editor' },
+      TEST_AUDIT,
+    );
     const dora = await api.loginAs('dora', 'dora-password');
     expect((await dora.graphql(TABLES)).errors).toBeUndefined();
 
@@ -121,7 +126,14 @@ describe('login failures', () => {
     const wrongPassword = await logIn('bob', 'not-the-password');
     const unknownUser = await logIn('nobody-at-all', 'not-the-password');
     expect(errorCode(wrongPassword.body)).toBe('UNAUTHENTICATED');
-    expect(unknownUser.body).toEqual(wrongPassword.body);
+    // Identical but for the id every response gets.
+    const withoutRequestId = ({ errors }: Response) =>
+      errors?.map(({ extensions, ...error }) => ({
+        ...error,
+        extensions: { ...extensions, requestId: undefined },
+      }));
+    expect(withoutRequestId(unknownUser.body)).toEqual(withoutRequestId(wrongPassword.body));
+    expect(unknownUser.body.data).toEqual(wrongPassword.body.data);
     expect(wrongPassword.setCookies).toEqual([]);
     expect(unknownUser.setCookies).toEqual([]);
   });
@@ -269,12 +281,12 @@ describe('the editor a lock records is the caller', () => {
     });
 
   beforeAll(async () => {
-    await createUser(database.prisma, {
-      username: 'frank',
-      password: 'frank-password',
-      role: 'editor',
-    });
-    await updateUser(database.prisma, { username: 'frank', disabled: true });
+    await createUser(
+      database.prisma,
+      { username: 'frank', password: 'frank-password', role: 'editor' },
+      TEST_AUDIT,
+    );
+    await updateUser(database.prisma, { username: 'frank', disabled: true }, TEST_AUDIT);
   });
 
   it.each([

@@ -1,28 +1,16 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { createApiKey } from '@tablelock/identity';
 import {
   createTestDatabase,
-  freePort,
   resetLockRegistry,
+  TEST_AUDIT,
   type TestDatabase,
 } from '@tablelock/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiProcess, startApiProcess, stopApiProcess, twoPorts } from './support/apiProcess';
 import { subscribeLockChanges } from './support/lockChanges';
 import { lockInvariantViolations, readRegistry } from './support/registry';
 import type { GraphQLResponse } from './support/testApi';
 
-/** One `node src/main.ts`, as deployed: its own Prisma pool, LISTEN connection and sweeper. */
-interface ApiProcess {
-  name: string;
-  url: string;
-  child: ChildProcess;
-  output: string[];
-}
-
-const API_DIR = new URL('..', import.meta.url).pathname;
-const START_TIMEOUT_MS = 30_000;
-const STOP_TIMEOUT_MS = 10_000;
 const RACERS = 40;
 const ROUNDS = 5;
 
@@ -33,61 +21,6 @@ let b: ApiProcess;
 let racers: { name: string; secret: string }[];
 let watcherSecret: string;
 let moverSecret: string;
-
-async function startApiProcess(name: string, port: number): Promise<ApiProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: API_DIR,
-    env: {
-      ...process.env,
-      DATABASE_URL: database.url,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const api: ApiProcess = { name, url: `http://127.0.0.1:${port}`, child, output: [] };
-  processes.push(api);
-  child.stdout?.on('data', (chunk) => api.output.push(String(chunk)));
-  child.stderr?.on('data', (chunk) => api.output.push(String(chunk)));
-  // Ready when it answers its health check; startup time varies (tsx, migrations, registry sync).
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  for (;;) {
-    if (child.exitCode !== null) {
-      throw new Error(`API ${name} exited with ${child.exitCode}: ${api.output.join('')}`);
-    }
-    const healthy = await fetch(`${api.url}/healthz`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (healthy) return api;
-    if (Date.now() > deadline) {
-      throw new Error(
-        `API ${name} not healthy within ${START_TIMEOUT_MS} ms: ${api.output.join('')}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function stopApiProcess(api: ApiProcess): Promise<void> {
-  const { child } = api;
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  const killer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-  await exited;
-  clearTimeout(killer);
-}
-
-/** Two distinct free ports: freePort() may hand out the same one twice if nothing binds it in between. */
-async function twoPorts(): Promise<[number, number]> {
-  const first = await freePort();
-  for (;;) {
-    const second = await freePort();
-    if (second !== first) return [first, second];
-  }
-}
 
 async function call<T = Record<string, unknown>>(
   api: ApiProcess,
@@ -104,7 +37,7 @@ async function call<T = Record<string, unknown>>(
 }
 
 async function newKey(name: string, role: 'viewer' | 'editor'): Promise<string> {
-  return (await createApiKey(database.prisma, { name, role, createdBy: 'test' })).secret;
+  return (await createApiKey(database.prisma, { name, role }, TEST_AUDIT)).secret;
 }
 
 const ACQUIRE = `mutation($table: String!) {
@@ -124,7 +57,10 @@ beforeAll(async () => {
   database = await createTestDatabase();
   // DATABASE_URL mode loads no demo data; the test database copy has it, and its registry.
   const [portA, portB] = await twoPorts();
-  [a, b] = await Promise.all([startApiProcess('A', portA), startApiProcess('B', portB)]);
+  [a, b] = await Promise.all([
+    startApiProcess('A', database.url, portA, processes),
+    startApiProcess('B', database.url, portB, processes),
+  ]);
   racers = await Promise.all(
     Array.from({ length: RACERS }, async (_, i) => ({
       name: `key:racer-${i}`,

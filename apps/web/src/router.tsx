@@ -29,7 +29,8 @@ export const router = createBrowserRouter([
             // The data grid is most of the app's code: it loads only with this page.
             lazy: async () => ({ Component: (await import('./table/TablePage')).TablePage }),
           },
-          { path: 'admin', element: <AdminPage /> },
+          { path: 'admin', element: <AdminPage history="locks" /> },
+          { path: 'admin/security', element: <AdminPage history="security" /> },
           { path: '*', element: <NotFoundPage /> },
         ],
       },

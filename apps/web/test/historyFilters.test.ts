@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  LOCK_ACTIONS,
   readHistoryFilters,
+  SECURITY_ACTIONS,
   toLockEventFilter,
+  toSecurityEventFilter,
   writeHistoryFilters,
 } from '../src/admin/historyFilters';
 
@@ -19,11 +22,12 @@ describe('history filters', () => {
     expect(params.toString()).toBe(
       'table=products&user=alice&from=2026-05-01T09%3A00&to=2026-05-01T18%3A30&action=force_release&action=take_over&page=3',
     );
-    expect(readHistoryFilters(params)).toEqual(filters);
+    expect(readHistoryFilters(params, LOCK_ACTIONS)).toEqual(filters);
   });
 
   it('ignore what is not a filter: unknown actions, bad pages', () => {
-    const filters = readHistoryFilters(new URLSearchParams('action=drop&action=save&page=-2'));
+    const params = new URLSearchParams('action=drop&action=save&page=-2');
+    const filters = readHistoryFilters(params, LOCK_ACTIONS);
     expect(filters).toEqual({ table: '', user: '', actions: ['save'], from: '', to: '', page: 1 });
     expect(writeHistoryFilters(filters).toString()).toBe('action=save');
   });
@@ -57,5 +61,17 @@ describe('history filters', () => {
     });
     expect(filter.from).toBeNull();
     expect(filter.to).toBeNull();
+  });
+
+  it('keep each history to its own actions: the security events take no lock action', () => {
+    const params = new URLSearchParams('action=save&action=login_failed&user=alice');
+    const filters = readHistoryFilters(params, SECURITY_ACTIONS);
+    expect(filters.actions).toEqual(['login_failed']);
+    expect(toSecurityEventFilter(filters)).toEqual({
+      user: 'alice',
+      actions: ['login_failed'],
+      from: null,
+      to: null,
+    });
   });
 });

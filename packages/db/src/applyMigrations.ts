@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createPrismaClient, type TransactionClient } from './prismaClient';
+import { createPrismaClient, type Queryable, type TransactionClient } from './prismaClient';
 
 /** Prisma's migrations folder of this repository. */
 export const migrationsDir = new URL('../../../prisma/migrations', import.meta.url).pathname;
@@ -35,6 +35,22 @@ export async function applyMigrations(
   } finally {
     await prisma.$disconnect();
   }
+}
+
+/**
+ * The migrations in `directory` that the database has not finished applying: none on a
+ * database the app may serve from.
+ */
+export async function pendingMigrations(
+  db: Queryable,
+  directory = migrationsDir,
+): Promise<string[]> {
+  const names = (await readMigrations(directory)).map((migration) => migration.name);
+  const applied = await db.$queryRaw<{ name: string }[]>`
+    SELECT migration_name AS name FROM _prisma_migrations
+    WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
+  const done = new Set(applied.map((row) => row.name));
+  return names.filter((name) => !done.has(name));
 }
 
 interface Migration {

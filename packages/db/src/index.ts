@@ -1,12 +1,18 @@
-export { applyMigrations, migrationsDir } from './applyMigrations';
+export { applyMigrations, migrationsDir, pendingMigrations } from './applyMigrations';
 export { createDatabase } from './createDatabase';
 export { withDatabase } from './databaseUrl';
-export { type RunningPostgres, startEmbeddedPostgres } from './embeddedPostgres';
+export {
+  disableEmbeddedPostgresSignalHandlers,
+  type RunningPostgres,
+  startEmbeddedPostgres,
+} from './embeddedPostgres';
 export { Prisma } from './generated/prisma/client';
-export { LockAction, Role, TableStatus } from './generated/prisma/enums';
+export { LockAction, Role, SecurityAction, TableStatus } from './generated/prisma/enums';
 export { loadDemoData } from './loadDemoData';
 export { type OpenDatabase, openDatabase } from './openDatabase';
 export {
+  type ConnectionPoolUsage,
+  connectionPoolUsage,
   createPrismaClient,
   inTransaction,
   MAX_PREPARED_STATEMENTS,
@@ -15,3 +21,4 @@ export {
   type TransactionClient,
 } from './prismaClient';
 export { quoteIdentifier } from './quoteIdentifier';
+export { explainStartupFailure, StartupError } from './startupError';

@@ -9,7 +9,10 @@ export interface OpenDatabaseOptions {
   databaseUrl?: string;
   dataDir: string;
   embeddedPort: number;
+  /** What the embedded Postgres prints. */
   onLog?: (message: string) => void;
+  /** What the start did about a Postgres or a postmaster.pid that a crashed run left behind. */
+  onNotice?: (message: string) => void;
 }
 
 export interface OpenDatabase {
@@ -33,6 +36,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<OpenDa
     dataDir: options.dataDir,
     port: options.embeddedPort,
     ...(options.onLog ? { onLog: options.onLog } : {}),
+    ...(options.onNotice ? { onNotice: options.onNotice } : {}),
   });
   try {
     await createDatabase(server.adminUrl, EMBEDDED_DATABASE);

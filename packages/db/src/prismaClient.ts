@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient } from './generated/prisma/client';
 
 export type { PrismaClient };
@@ -32,11 +33,37 @@ export function createPrismaClient(
   databaseUrl: string,
   options: PrismaClientOptions = {},
 ): PrismaClient {
-  const adapter = new PrismaPg(
-    { connectionString: databaseUrl, max: options.poolSize ?? 10 },
-    options.preparedStatements ? { statementNameGenerator: boundedStatementNames() } : {},
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 10 });
+  const adapter = new PrismaPg(pool, {
+    disposeExternalPool: true,
+    ...(options.preparedStatements ? { statementNameGenerator: boundedStatementNames() } : {}),
+  });
+  const prisma = new PrismaClient({ adapter });
+  pools.set(prisma, pool);
+  return prisma;
+}
+
+export interface ConnectionPoolUsage {
+  /** Connections checked out by a query or transaction. */
+  inUse: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+}
+
+// The pool behind each client, for metrics: Prisma does not expose it.
+const pools = new WeakMap<PrismaClient, pg.Pool>();
+
+/** How busy the connection pool behind a client made by createPrismaClient is. */
+export function connectionPoolUsage(prisma: PrismaClient): ConnectionPoolUsage | undefined {
+  const pool = pools.get(prisma);
+  return (
+    pool && {
+      inUse: pool.totalCount - pool.idleCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }
   );
-  return new PrismaClient({ adapter });
 }
 
 /** Names for the first MAX_PREPARED_STATEMENTS texts; '' (unnamed, not kept) for any other. */

@@ -3,6 +3,7 @@ import { IdentityError } from './identityError';
 import { API_KEY_PREFIX, type Principal } from './principal';
 import { parsePrincipalName } from './principalName';
 import { hashSecretToken, newSecretToken } from './secretToken';
+import { type SecurityAudit, withSecurityEvents } from './securityEvent';
 
 export interface ApiKeyInfo {
   id: string;
@@ -27,19 +28,27 @@ const SELECT = {
 /** Creates a key; the secret is returned this once and only its hash is stored. */
 export async function createApiKey(
   prisma: PrismaClient,
-  input: { name: string; role: Role; createdBy: string | null },
+  input: { name: string; role: Role },
+  audit: SecurityAudit,
 ): Promise<{ apiKey: ApiKeyInfo; secret: string }> {
   const name = parsePrincipalName(input.name, 'API key name');
   const secret = newSecretToken('tlk_');
-  const created = await prisma.apiKey.createManyAndReturn({
-    data: [
-      { name, role: input.role, createdBy: input.createdBy, keyHash: hashSecretToken(secret) },
-    ],
-    skipDuplicates: true,
-    select: SELECT,
+  const apiKey = await withSecurityEvents(prisma, audit.logger, async (tx, record) => {
+    const [created] = await tx.apiKey.createManyAndReturn({
+      data: [{ name, role: input.role, createdBy: audit.actor, keyHash: hashSecretToken(secret) }],
+      skipDuplicates: true,
+      select: SELECT,
+    });
+    if (!created) throw new IdentityError('BAD_USER_INPUT', `An API key named ${name} exists.`);
+    await record({
+      action: 'api_key_created',
+      actor: audit.actor,
+      subject: `${API_KEY_PREFIX}${name}`,
+      ip: audit.ip,
+      details: { role: created.role },
+    });
+    return created;
   });
-  const apiKey = created[0];
-  if (!apiKey) throw new IdentityError('BAD_USER_INPUT', `An API key named ${name} exists.`);
   return { apiKey, secret };
 }
 
@@ -47,13 +56,28 @@ export function listApiKeys(prisma: PrismaClient): Promise<ApiKeyInfo[]> {
   return prisma.apiKey.findMany({ select: SELECT, orderBy: { name: 'asc' } });
 }
 
-/** Revokes a key at once: the next request with it is unauthenticated. */
-export async function revokeApiKey(prisma: PrismaClient, name: string): Promise<ApiKeyInfo> {
-  const [revoked] = await prisma.$queryRaw<{ id: string }[]>`
-    UPDATE tablelock.api_key SET revoked_at = coalesce(revoked_at, now())
-    WHERE name = ${name} RETURNING id::text AS id`;
-  if (!revoked) throw new IdentityError('BAD_USER_INPUT', `No API key is named ${name}.`);
-  return prisma.apiKey.findUniqueOrThrow({ where: { id: revoked.id }, select: SELECT });
+/** Revokes a key at once: the next request with it is unauthenticated. Revoking it again changes nothing. */
+export async function revokeApiKey(
+  prisma: PrismaClient,
+  name: string,
+  audit: SecurityAudit,
+): Promise<ApiKeyInfo> {
+  return withSecurityEvents(prisma, audit.logger, async (tx, record) => {
+    const [revoked] = await tx.$queryRaw<{ id: string }[]>`
+      UPDATE tablelock.api_key SET revoked_at = now()
+      WHERE name = ${name} AND revoked_at IS NULL RETURNING id::text AS id`;
+    const apiKey = await tx.apiKey.findUnique({ where: { name }, select: SELECT });
+    if (!apiKey) throw new IdentityError('BAD_USER_INPUT', `No API key is named ${name}.`);
+    if (revoked) {
+      await record({
+        action: 'api_key_revoked',
+        actor: audit.actor,
+        subject: `${API_KEY_PREFIX}${name}`,
+        ip: audit.ip,
+      });
+    }
+    return apiKey;
+  });
 }
 
 /**

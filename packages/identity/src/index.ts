@@ -13,15 +13,23 @@ export {
   type LoginThrottle,
   type LoginThrottleOptions,
 } from './loginThrottle';
-export type { Principal } from './principal';
+export { API_KEY_PREFIX, type Principal } from './principal';
+export {
+  readSecurityEvents,
+  type SecurityEventFilter,
+  type SecurityEventPage,
+  type SecurityEventRecord,
+} from './readSecurityEvents';
 export { roleAtLeast } from './role';
-export { findSessionPrincipal, revokeSession } from './sessions';
+export type { RequestOrigin, SecurityAudit, SecurityLogger } from './securityEvent';
+export { findSessionPrincipal, logOut, revokeSession, sessionTimeLeft } from './sessions';
 export {
   createUser,
   DEMO_PASSWORD,
   ensureDemoUsers,
   isActiveUser,
   listUsers,
+  type UserChange,
   type UserInfo,
   updateUser,
 } from './users';

@@ -1,10 +1,19 @@
 import { z } from 'zod';
 import { IdentityError } from './identityError';
 
+/**
+ * Names the histories use for actors that are not principals: no user or key may take them, so
+ * that nobody's actions pass for the lease sweeper's or the command line's.
+ */
+const RESERVED_NAMES = ['system', 'cli', 'bench'];
+
 /** Usernames and API key names: short, lower-case, safe to show and to log. */
 const principalName = z
   .string()
-  .regex(/^[a-z0-9][a-z0-9._-]{0,62}$/, 'lower-case letters, digits, dot, dash, underscore; 1–63');
+  .regex(/^[a-z0-9][a-z0-9._-]{0,62}$/, 'lower-case letters, digits, dot, dash, underscore; 1–63')
+  .refine((name) => !RESERVED_NAMES.includes(name), {
+    message: `${RESERVED_NAMES.join(', ')} are reserved`,
+  });
 
 const password = z.string().min(8, 'at least 8 characters').max(200);
 

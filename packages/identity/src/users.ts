@@ -2,6 +2,7 @@ import type { PrismaClient, Role } from '@tablelock/db';
 import { IdentityError } from './identityError';
 import { hashPassword } from './passwordHash';
 import { parsePassword, parsePrincipalName } from './principalName';
+import { type SecurityAudit, type SecurityLogger, withSecurityEvents } from './securityEvent';
 
 export interface UserInfo {
   id: string;
@@ -11,37 +12,57 @@ export interface UserInfo {
   createdAt: Date;
 }
 
+/** What an admin may change of a user; what is left out stays as it is. */
+export interface UserChange {
+  username: string;
+  role?: Role | null;
+  password?: string | null;
+  disabled?: boolean | null;
+}
+
 const SELECT = { id: true, username: true, role: true, disabled: true, createdAt: true } as const;
 
 export async function createUser(
   prisma: PrismaClient,
   input: { username: string; password: string; role: Role },
+  audit: SecurityAudit,
 ): Promise<UserInfo> {
   const name = parsePrincipalName(input.username, 'username');
   const passwordHash = await hashPassword(parsePassword(input.password));
-  const [created] = await prisma.user.createManyAndReturn({
-    data: [{ username: name, passwordHash, role: input.role }],
-    skipDuplicates: true,
-    select: SELECT,
+  return withSecurityEvents(prisma, audit.logger, async (tx, record) => {
+    const [created] = await tx.user.createManyAndReturn({
+      data: [{ username: name, passwordHash, role: input.role }],
+      skipDuplicates: true,
+      select: SELECT,
+    });
+    if (!created) throw new IdentityError('BAD_USER_INPUT', `A user named ${name} exists.`);
+    await record({
+      action: 'user_created',
+      actor: audit.actor,
+      subject: name,
+      ip: audit.ip,
+      details: { role: created.role },
+    });
+    return created;
   });
-  if (!created) throw new IdentityError('BAD_USER_INPUT', `A user named ${name} exists.`);
-  return created;
 }
 
-/** Changes a user's role, password or disabled flag; disabling or a new password ends its sessions. */
+/**
+ * Changes a user's role, password or disabled flag; disabling or a new password ends its
+ * sessions. Each actual change is a security event (setting the role it has is none).
+ */
 export async function updateUser(
   prisma: PrismaClient,
-  input: {
-    username: string;
-    role?: Role | null;
-    password?: string | null;
-    disabled?: boolean | null;
-  },
+  input: UserChange,
+  audit: SecurityAudit,
 ): Promise<UserInfo> {
   const passwordHash =
     input.password == null ? undefined : await hashPassword(parsePassword(input.password));
-  return prisma.$transaction(async (tx) => {
-    const user = await tx.user.findUnique({ where: { username: input.username } });
+  return withSecurityEvents(prisma, audit.logger, async (tx, record) => {
+    // Locked, so that the role recorded as the previous one is the one replaced.
+    const [user] = await tx.$queryRaw<{ id: string; role: Role; disabled: boolean }[]>`
+      SELECT id::text AS id, role::text AS role, disabled FROM tablelock."user"
+      WHERE username = ${input.username} FOR UPDATE`;
     if (!user) throw new IdentityError('BAD_USER_INPUT', `No user is named ${input.username}.`);
     if (input.disabled || passwordHash) {
       await tx.session.updateMany({
@@ -49,7 +70,7 @@ export async function updateUser(
         data: { revokedAt: new Date() },
       });
     }
-    return tx.user.update({
+    const updated = await tx.user.update({
       where: { id: user.id },
       data: {
         ...(input.role ? { role: input.role } : {}),
@@ -58,6 +79,19 @@ export async function updateUser(
       },
       select: SELECT,
     });
+    const event = { actor: audit.actor, subject: updated.username, ip: audit.ip };
+    if (input.role && input.role !== user.role) {
+      await record({
+        ...event,
+        action: 'role_changed',
+        details: { role: input.role, previousRole: user.role },
+      });
+    }
+    if (passwordHash) await record({ ...event, action: 'password_changed' });
+    if (input.disabled != null && input.disabled !== user.disabled) {
+      await record({ ...event, action: input.disabled ? 'user_disabled' : 'user_enabled' });
+    }
+    return updated;
   });
 }
 
@@ -78,10 +112,17 @@ const DEMO_USERS: { username: string; role: Role }[] = [
   { username: 'admin', role: 'admin' },
 ];
 
-/** The demo users (embedded mode only), all with DEMO_PASSWORD; existing ones are left alone. */
-export async function ensureDemoUsers(prisma: PrismaClient): Promise<string[]> {
+/**
+ * The demo users (embedded mode only), all with DEMO_PASSWORD; existing ones are left alone.
+ * Their creation is recorded as the `system`'s.
+ */
+export async function ensureDemoUsers(
+  prisma: PrismaClient,
+  logger: SecurityLogger,
+): Promise<string[]> {
   const existing = new Set((await listUsers(prisma)).map((user) => user.username));
   const missing = DEMO_USERS.filter((user) => !existing.has(user.username));
-  for (const user of missing) await createUser(prisma, { ...user, password: DEMO_PASSWORD });
+  const audit = { actor: 'system', ip: null, logger };
+  for (const user of missing) await createUser(prisma, { ...user, password: DEMO_PASSWORD }, audit);
   return missing.map((user) => user.username);
 }

@@ -2,14 +2,15 @@ import type { Queryable } from '@tablelock/db';
 import { changeTableLock } from './changeTableLock';
 
 /**
- * Releases every lock `editor` holds (on logout), recorded with `reason`. A lock that changed
- * hands or was busy meanwhile is left alone (its lease ends it). Returns the tables released.
+ * Releases every lock `editor` holds, recorded as `actor`'s with `reason`: the user at logout,
+ * or the admin who revoked the editor's API key or disabled it. A lock that changed hands
+ * meanwhile is left alone. Returns the tables released.
  */
 export async function releaseLocksOf(
   db: Queryable,
-  editor: string,
-  reason: string,
+  request: { editor: string; actor: string; reason: string },
 ): Promise<string[]> {
+  const { editor, actor, reason } = request;
   const held = await db.$queryRaw<{ table_name: string }[]>`
     SELECT table_name FROM tablelock.table_lock WHERE status = 'editing' AND editor = ${editor}`;
   const released: string[] = [];
@@ -17,7 +18,7 @@ export async function releaseLocksOf(
     const result = await changeTableLock(
       db,
       { kind: 'release', tableName, namedFkTables: [], editor },
-      { actor: editor, reason },
+      { actor, reason },
     ).catch(() => undefined);
     if (result?.written) released.push(tableName);
   }

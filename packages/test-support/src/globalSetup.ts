@@ -13,6 +13,7 @@ import { ensureDemoUsers } from '@tablelock/identity';
 import { syncTableRegistry } from '@tablelock/lock';
 import type { TestProject } from 'vitest/node';
 import { freePort } from './freePort';
+import { TEST_AUDIT } from './testAudit';
 import { MASTER_SCHEMA, TEMPLATE_DATABASE } from './testDatabase';
 
 /**
@@ -33,7 +34,7 @@ export default async function setup(project: TestProject) {
     await loadDemoData(url, MASTER_SCHEMA);
     const prisma = createPrismaClient(url, { poolSize: 1 });
     await syncTableRegistry(prisma, MASTER_SCHEMA);
-    await ensureDemoUsers(prisma);
+    await ensureDemoUsers(prisma, TEST_AUDIT.logger);
     await prisma.$disconnect();
   } catch (error) {
     await server.stop();

@@ -12,6 +12,8 @@ export interface RequestIdentity {
   principal: Principal | null;
   credentialError: string | null;
   sessionToken: string | null;
+  /** The session cookie names no live session (ended, expired, or never one). */
+  staleSessionCookie: boolean;
 }
 
 /**
@@ -35,6 +37,7 @@ export async function authenticate(
         ? null
         : 'The API key is not valid (unknown, malformed or revoked).',
       sessionToken,
+      staleSessionCookie: false,
     };
   }
   if (sessionToken) {
@@ -43,7 +46,8 @@ export async function authenticate(
       principal,
       credentialError: principal ? null : 'The session has ended; log in again.',
       sessionToken,
+      staleSessionCookie: !principal,
     };
   }
-  return { principal: null, credentialError: null, sessionToken: null };
+  return { principal: null, credentialError: null, sessionToken: null, staleSessionCookie: false };
 }

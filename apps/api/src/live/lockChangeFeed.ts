@@ -1,61 +1,60 @@
 import { EventEmitter, on } from 'node:events';
 import { LOCK_CHANNEL, type LockEventRecord, parseAnnouncedEvent } from '@tablelock/lock';
-import pg from 'pg';
-import type { Logger } from 'pino';
+import type { DatabaseNotifications } from './databaseNotifications';
 
 /** Lock changes as they commit, from any API instance on the same database. */
 export interface LockChangeFeed {
-  /** Changes from now on, of `table` only when given; ends when the consumer stops. */
-  subscribe(table?: string | null): AsyncGenerator<LockEventRecord>;
-  close(): Promise<void>;
+  /** Changes from now on, of `table` only when given; ends as soon as the consumer stops. */
+  subscribe(table?: string | null): AsyncIterableIterator<LockEventRecord>;
+  /** Subscriptions open now on this process. */
+  activeSubscriptions(): number;
 }
-
-const RECONNECT_DELAY_MS = 1000;
 
 /**
  * Listens on the Postgres channel that every lock change is announced on (by the transaction
- * that made it), and fans the changes out to this process's subscribers. Prisma Client cannot
- * LISTEN, so this keeps one `pg` connection of its own, reconnecting if it drops.
+ * that made it), and fans the changes out to this process's subscribers.
  */
 export async function startLockChangeFeed(
-  databaseUrl: string,
-  logger: Logger,
+  notifications: DatabaseNotifications,
 ): Promise<LockChangeFeed> {
   const changes = new EventEmitter();
   changes.setMaxListeners(0);
-  let client: pg.Client | undefined;
-  let closed = false;
-
-  async function connect(): Promise<void> {
-    const next = new pg.Client({ connectionString: databaseUrl });
-    next.on('notification', (message) => {
-      const event = message.payload ? parseAnnouncedEvent(message.payload) : undefined;
-      if (event) changes.emit('change', event);
-    });
-    next.on('error', (error) => {
-      logger.warn({ err: error }, 'lock change feed lost its connection; reconnecting');
-      void next.end().catch(() => {});
-      if (!closed) setTimeout(() => void connect().catch(retry), RECONNECT_DELAY_MS);
-    });
-    await next.connect();
-    await next.query(`LISTEN ${LOCK_CHANNEL}`);
-    client = next;
-  }
-  const retry = (error: unknown) => {
-    logger.warn({ err: error }, 'lock change feed cannot connect; retrying');
-    if (!closed) setTimeout(() => void connect().catch(retry), RECONNECT_DELAY_MS);
-  };
-  await connect();
-
+  await notifications.listen(LOCK_CHANNEL, (payload) => {
+    const event = parseAnnouncedEvent(payload);
+    if (event) changes.emit('change', event);
+  });
+  let active = 0;
   return {
-    async *subscribe(table) {
-      for await (const [event] of on(changes, 'change') as AsyncIterable<[LockEventRecord]>) {
-        if (!table || event.tableName === table) yield event;
-      }
+    // Not an async generator: a generator waiting for its next event cannot be ended until
+    // that event comes, so a client that left would stay subscribed until the next change.
+    subscribe(table) {
+      const events = on(changes, 'change') as AsyncIterableIterator<[LockEventRecord]>;
+      active++;
+      let open = true;
+      const end = async (): Promise<IteratorReturnResult<undefined>> => {
+        if (open) {
+          open = false;
+          active--;
+          await events.return?.();
+        }
+        return { value: undefined, done: true };
+      };
+      return {
+        async next() {
+          while (open) {
+            const next = await events.next();
+            if (next.done) break;
+            const [event] = next.value;
+            if (!table || event.tableName === table) return { value: event, done: false };
+          }
+          return end();
+        },
+        return: end,
+        [Symbol.asyncIterator]() {
+          return this;
+        },
+      };
     },
-    async close() {
-      closed = true;
-      await client?.end();
-    },
+    activeSubscriptions: () => active,
   };
 }

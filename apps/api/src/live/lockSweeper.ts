@@ -1,10 +1,15 @@
 import type { PrismaClient } from '@tablelock/db';
 import { deleteExpiredIdempotencyKeys, expireLeases } from '@tablelock/lock';
 import type { Logger } from 'pino';
+import { isDatabaseUnreachable } from '../databaseUnreachable';
 
 export interface LockSweeperOptions {
   prisma: PrismaClient;
   logger: Logger;
+  /** Told how many locks each round released. */
+  onExpired?: (count: number) => void;
+  /** Told when a round found the database unreachable (instead of logging each failure). */
+  onUnreachable?: (error: unknown) => void;
   /** How often to look for expired leases: well under the promised 5 s. */
   intervalMs?: number;
 }
@@ -16,17 +21,27 @@ const IDEMPOTENCY_SWEEP_EVERY = 600;
  * few minutes). Every API process runs one; the conditional writes make them agree. A round
  * starts only after the previous one ended. Returns a function that stops it.
  */
-export function startLockSweeper({ prisma, logger, intervalMs = 1000 }: LockSweeperOptions) {
+export function startLockSweeper({
+  prisma,
+  logger,
+  onExpired,
+  onUnreachable,
+  intervalMs = 1000,
+}: LockSweeperOptions) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let round = 0;
   const sweep = async () => {
     try {
       const expired = await expireLeases(prisma);
-      if (expired.length > 0) logger.info({ tables: expired }, 'expired locks released');
+      if (expired.length > 0) {
+        logger.info({ tables: expired }, 'expired locks released');
+        onExpired?.(expired.length);
+      }
       if (round++ % IDEMPOTENCY_SWEEP_EVERY === 0) await deleteExpiredIdempotencyKeys(prisma);
     } catch (error) {
-      logger.error({ err: error }, 'lock sweep failed');
+      if (onUnreachable && isDatabaseUnreachable(error)) onUnreachable(error);
+      else logger.error({ err: error }, 'lock sweep failed');
     }
   };
   const schedule = () => {

@@ -1,76 +1,131 @@
 import type { Server } from 'node:http';
-import { parse as parseCookies } from 'cookie';
 import {
   type DocumentNode,
   GraphQLError,
   type GraphQLSchema,
   getOperationAST,
   parse,
+  validate,
 } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
-import { authenticate, type Credentials } from '../auth/authenticate';
-import { SESSION_COOKIE } from '../auth/sessionCookie';
+import { authenticate } from '../auth/authenticate';
 import type { ApiContext, ApiServices } from '../context';
+import { MAX_TOKENS, subscriptionValidationRules } from '../operationLimits';
+import { connectionCredentials } from './connectionCredentials';
+import { type ConnectionStanding, createLiveConnections } from './liveConnections';
+
+/**
+ * The largest WebSocket frame read; a larger one closes the connection (1009) before it is
+ * buffered whole or parsed, authenticated or not. A subscription document within MAX_TOKENS
+ * takes a few KiB.
+ */
+export const MAX_FRAME_BYTES = 64 * 1024;
+
+/** Subscriptions open at once on one connection; each event costs work per subscription. */
+export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 20;
+
+/** What graphql-ws keeps per connection for us (a type, as graphql-ws wants a record). */
+type ConnectionState = {
+  context?: ApiContext;
+  standing?: ConnectionStanding;
+};
 
 /**
  * graphql-ws on the same port and path as HTTP GraphQL, for subscriptions only. A connection
- * must authenticate: browsers by their session cookie (sent with the upgrade request, accepted
- * only from the app's own origin), other systems by `{ authorization: "Bearer <key>" }` in the
- * connection parameters. Returns a function that closes all connections.
+ * must authenticate when it opens (see connectionCredentials) and is closed (4403) when its
+ * credentials end or change. Returns a function that closes all connections.
  */
 export function startSubscriptionServer(
   httpServer: Server,
   schema: GraphQLSchema,
   services: ApiServices,
+  isAllowedHost: (host: string | undefined) => boolean,
 ): () => Promise<void> {
-  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
-  const server = useServer<Record<string, unknown>, { identity?: ApiContext }>(
+  const wsServer = new WebSocketServer({
+    server: httpServer,
+    path: '/graphql',
+    maxPayload: MAX_FRAME_BYTES,
+    // The same Host allow-list as HTTP (DNS rebinding), before the upgrade is accepted.
+    verifyClient: ({ req }, accept) => accept(isAllowedHost(req.headers.host), 403, 'Unknown host'),
+  });
+  const connections = createLiveConnections(services);
+  const stopRechecks = services.credentialChanges.subscribe(connections.recheck);
+  const server = useServer<Record<string, unknown>, ConnectionState>(
     {
       schema,
       async onConnect(ctx) {
-        const request = ctx.extra.request;
-        const authorization = ctx.connectionParams?.authorization;
-        const cookie = parseCookies(request.headers.cookie ?? '')[SESSION_COOKIE] ?? null;
-        const sameOrigin =
-          !request.headers.origin || new URL(request.headers.origin).host === request.headers.host;
-        const credentials: Credentials = {
-          authorization: typeof authorization === 'string' ? authorization : null,
-          sessionToken: sameOrigin ? cookie : null,
-        };
+        const { request, socket } = ctx.extra;
+        const credentials = connectionCredentials(request, ctx.connectionParams);
         const identity = await authenticate(services, credentials);
-        if (!identity.principal) return false;
-        (ctx.extra as { identity?: ApiContext }).identity = {
-          ...services,
-          ...identity,
+        if (!identity.principal || socket.readyState !== socket.OPEN) return false;
+        const standing = connections.admit({
+          principal: identity.principal,
           credentials,
-        };
+          close: (code, reason) => socket.close(code, reason),
+        });
+        if (!standing) return false;
+        socket.once('close', standing.remove);
+        ctx.extra.standing = standing;
+        ctx.extra.context = { ...services, ...identity };
         return true;
       },
-      context: (ctx) => (ctx.extra as { identity?: ApiContext }).identity,
-      onSubscribe(_ctx, _id, payload) {
-        let document: DocumentNode;
-        try {
-          document = parse(payload.query);
-        } catch (error) {
-          return [error as GraphQLError];
-        }
-        const operation = getOperationAST(document, payload.operationName);
-        if (operation?.operation !== 'subscription') {
+      onSubscribe(ctx, _id, payload) {
+        if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_CONNECTION) {
           return [
             new GraphQLError(
-              'Only subscriptions go over WebSocket; send queries and mutations over HTTP.',
-              {
-                extensions: { code: 'BAD_USER_INPUT' },
-              },
+              `At most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} subscriptions at once on one connection.`,
+              { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } },
             ),
           ];
         }
+        let document: DocumentNode;
+        try {
+          document = parse(payload.query, { maxTokens: MAX_TOKENS });
+        } catch (error) {
+          return [withCode(error as GraphQLError, 'GRAPHQL_PARSE_FAILED')];
+        }
+        const invalid = validate(schema, document, subscriptionValidationRules);
+        if (invalid.length > 0) {
+          return invalid.map((error) => withCode(error, 'GRAPHQL_VALIDATION_FAILED'));
+        }
+        if (getOperationAST(document, payload.operationName)?.operation !== 'subscription') {
+          return [
+            new GraphQLError(
+              'Only subscriptions go over WebSocket; send queries and mutations over HTTP.',
+              { extensions: { code: 'BAD_USER_INPUT' } },
+            ),
+          ];
+        }
+        return {
+          schema,
+          document,
+          operationName: payload.operationName,
+          variableValues: payload.variables,
+          contextValue: ctx.extra.context,
+        };
+      },
+      async onNext(ctx) {
+        // Held while a credential change is checked; a connection that fails the check is
+        // closed by then, and graphql-ws sends nothing on a closed socket.
+        await ctx.extra.standing?.holds();
       },
     },
     wsServer,
   );
   return async () => {
+    stopRechecks();
     await server.dispose();
   };
+}
+
+/** The error with an `extensions.code`, as Apollo gives parse and validation errors over HTTP. */
+function withCode(error: GraphQLError, code: string): GraphQLError {
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    originalError: error,
+    extensions: { ...error.extensions, code },
+  });
 }

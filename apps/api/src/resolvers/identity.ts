@@ -5,15 +5,17 @@ import {
   listApiKeys,
   listUsers,
   logIn,
-  revokeApiKey,
+  logOut,
   revokeSession,
-  updateUser,
 } from '@tablelock/identity';
 import { releaseLocksOf } from '@tablelock/lock';
+import { revokeApiKeyReleasingLocks } from '../accounts/revokeApiKeyReleasingLocks';
+import { updateUserReleasingLocks } from '../accounts/updateUserReleasingLocks';
 import { requireRole } from '../auth/requireRole';
 import { SESSION_COOKIE, sessionCookieOptions } from '../auth/sessionCookie';
 import type { ApiContext } from '../context';
 import type { MutationResolvers, QueryResolvers } from '../generated/graphql';
+import { requestOrigin, securityAudit } from './securityAudit';
 
 export const me: QueryResolvers['me'] = (_parent, _args, { principal }) => principal;
 
@@ -33,27 +35,34 @@ export const login: MutationResolvers['login'] = async (
   context,
 ) => {
   const { request, response } = httpExchange(context);
-  const { principal, token } = await logIn(context.prisma, context.loginThrottle, {
-    username,
-    password,
-    ip: request.ip ?? 'unknown',
-    sessionTtlSeconds: context.sessionTtlSeconds,
-  });
+  const { principal, token } = await logIn(
+    context.prisma,
+    context.loginThrottle,
+    {
+      username,
+      password,
+      ip: request.ip ?? 'unknown',
+      sessionTtlSeconds: context.sessionTtlSeconds,
+    },
+    context.logger,
+  );
   // A new login replaces the session the browser had (no session fixation).
   if (context.sessionToken) await revokeSession(context.prisma, context.sessionToken);
   response.cookie(SESSION_COOKIE, token, sessionCookieOptions(request, context.sessionTtlSeconds));
   return principal;
 };
 
-/** Ends the session and releases the user's locks: a user who logged out edits nothing. */
+/**
+ * Ends the session and releases the user's locks: a user who logged out edits nothing. The
+ * cookie is cleared whether or not it named a live session.
+ */
 export const logout: MutationResolvers['logout'] = async (_parent, _args, context) => {
   const { request, response } = httpExchange(context);
   response.clearCookie(SESSION_COOKIE, sessionCookieOptions(request));
   if (!context.sessionToken) return false;
-  await revokeSession(context.prisma, context.sessionToken);
-  if (context.principal?.kind === 'user') {
-    await releaseLocksOf(context.prisma, context.principal.name, 'logout');
-  }
+  const username = await logOut(context.prisma, context.sessionToken, requestOrigin(context));
+  if (!username) return false;
+  await releaseLocksOf(context.prisma, { editor: username, actor: username, reason: 'logout' });
   return true;
 };
 
@@ -63,13 +72,13 @@ function httpExchange(context: ApiContext) {
 }
 
 export const createUserResolver: MutationResolvers['createUser'] = (_parent, args, context) => {
-  requireRole(context, 'admin');
-  return createUser(context.prisma, args);
+  const admin = requireRole(context, 'admin');
+  return createUser(context.prisma, args, securityAudit(context, admin));
 };
 
 export const updateUserResolver: MutationResolvers['updateUser'] = (_parent, args, context) => {
-  requireRole(context, 'admin');
-  return updateUser(context.prisma, args);
+  const admin = requireRole(context, 'admin');
+  return updateUserReleasingLocks(context.prisma, args, securityAudit(context, admin));
 };
 
 export const createApiKeyResolver: MutationResolvers['createApiKey'] = (
@@ -78,7 +87,7 @@ export const createApiKeyResolver: MutationResolvers['createApiKey'] = (
   context,
 ) => {
   const admin = requireRole(context, 'admin');
-  return createApiKey(context.prisma, { name, role, createdBy: admin.name });
+  return createApiKey(context.prisma, { name, role }, securityAudit(context, admin));
 };
 
 export const revokeApiKeyResolver: MutationResolvers['revokeApiKey'] = (
@@ -86,6 +95,6 @@ export const revokeApiKeyResolver: MutationResolvers['revokeApiKey'] = (
   { name },
   context,
 ) => {
-  requireRole(context, 'admin');
-  return revokeApiKey(context.prisma, name);
+  const admin = requireRole(context, 'admin');
+  return revokeApiKeyReleasingLocks(context.prisma, name, securityAudit(context, admin));
 };

@@ -22,13 +22,14 @@ import {
 import { lockChanged } from './lockChanged';
 import { FKResultTableStatus, ResultTableStatus } from './lockOutcome';
 import { RowPage, rows, saveRowsResolver } from './masterData';
+import { securityEvents } from './securityEvents';
 import { forceRelease, syncTableRegistryResolver, TableInfo, table, tables } from './tables';
 import { UpdateTableStatusWithLock } from './updateTableStatusWithLock';
 
 export const resolvers: Resolvers = {
   DateTime: DateTimeResolver,
   JSON: JSONResolver,
-  Query: { tables, table, me, users, apiKeys, rows, lockEvents },
+  Query: { tables, table, me, users, apiKeys, rows, lockEvents, securityEvents },
   Mutation: {
     UpdateTableStatusWithLock,
     syncTableRegistry: syncTableRegistryResolver,

@@ -21,13 +21,20 @@ export const RowPage: RowPageResolvers = {
 
 export const saveRowsResolver: MutationResolvers['saveRows'] = (_parent, args, context) => {
   const caller = requireRole(context, 'editor');
-  return runIdempotently(context.prisma, idempotentRequest(caller, args, 'saveRows'), (db) =>
-    saveRows(db, {
-      schema: context.masterSchema,
-      tableName: args.table,
-      holder: caller.name,
-      token: args.token,
-      changes: args.changes,
-    }),
+  return runIdempotently(
+    context.prisma,
+    idempotentRequest(caller, args, 'saveRows'),
+    async (db) => {
+      const result = await saveRows(db, {
+        schema: context.masterSchema,
+        tableName: args.table,
+        holder: caller.name,
+        token: args.token,
+        changes: args.changes,
+      });
+      if (result.saved)
+        context.metrics.recordSave(result.inserted + result.updated + result.deleted);
+      return result;
+    },
   );
 };

@@ -6,9 +6,12 @@ import {
   DEMO_PASSWORD,
   type LoginThrottleOptions,
 } from '@tablelock/identity';
-import type { TestDatabase } from '@tablelock/test-support';
+import { TEST_AUDIT, type TestDatabase } from '@tablelock/test-support';
 import { type Logger, pino } from 'pino';
-import { startLockChangeFeed } from '../../src/live/lockChangeFeed';
+import { watchDatabaseAvailability } from '../../src/databaseAvailability';
+import { startLiveFeeds } from '../../src/live/liveFeeds';
+import { createApiMetrics } from '../../src/metrics/apiMetrics';
+import { createReadinessCheck } from '../../src/readiness';
 import { startApiServer } from '../../src/server';
 
 export interface GraphQLResponse<T> {
@@ -48,10 +51,12 @@ export async function startTestApi(
     trustProxy?: number | string[];
     /** Silent unless a test wants to see what the server logs. */
     logger?: Logger;
+    metricsToken?: string;
   } = {},
 ): Promise<TestApi> {
   const logger = options.logger ?? pino({ level: 'silent' });
-  const lockChanges = await startLockChangeFeed(database.url, logger);
+  const live = await startLiveFeeds(database.url, logger);
+  const databaseAvailability = watchDatabaseAvailability(database.prisma, logger);
   const server = await startApiServer({
     services: {
       prisma: database.prisma,
@@ -59,12 +64,17 @@ export async function startTestApi(
       logger,
       loginThrottle: createLoginThrottle(options.loginThrottle ?? DEFAULT_LOGIN_THROTTLE),
       sessionTtlSeconds: options.sessionTtlSeconds ?? 3600,
-      lockChanges,
+      lockChanges: live.lockChanges,
+      credentialChanges: live.credentialChanges,
+      metrics: createApiMetrics(database.prisma, live.lockChanges.activeSubscriptions),
+      databaseAvailability,
     },
     port: 0,
     host: '127.0.0.1',
     allowedHosts: options.allowedHosts ?? [],
     trustProxy: options.trustProxy ?? false,
+    readiness: createReadinessCheck(database.prisma, live.isListening),
+    ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
   });
   const client = (name: string | null, headers: Record<string, string>): TestClient => ({
     name,
@@ -99,12 +109,13 @@ export async function startTestApi(
       return client(username, { cookie });
     },
     async withApiKey(name, role) {
-      const { secret } = await createApiKey(database.prisma, { name, role, createdBy: 'test' });
+      const { secret } = await createApiKey(database.prisma, { name, role }, TEST_AUDIT);
       return client(`key:${name}`, { authorization: `Bearer ${secret}` });
     },
     async stop() {
       await server.stop();
-      await lockChanges.close();
+      databaseAvailability.stop();
+      await live.close();
     },
   };
 }

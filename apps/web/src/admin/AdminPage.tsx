@@ -13,16 +13,21 @@ import { LoadingState } from '../ui/LoadingState';
 import { useNotify } from '../ui/Notices';
 import { TableLinks } from '../ui/TableLinks';
 import { useNow } from '../ui/useNow';
+import { AdminHistoryTabs } from './AdminHistoryTabs';
 import { forceReleaseMutation } from './adminOperations';
 import { LockBreakDialog } from './LockBreakDialog';
 import { LockHistory } from './LockHistory';
+import { SecurityEvents } from './SecurityEvents';
 
 // Renewals move lease ends every 10 s without an event (announcing each would flood the
 // history), so this page alone also polls, to keep the lease ends it shows true.
 const LEASE_WATCH_MS = 10_000;
 
-/** Admins only: every lock held now, a way to end or take over one, and the history. */
-export function AdminPage() {
+/**
+ * Admins only: every lock held now, a way to end or take over one, and below them one of the
+ * histories: the lock history or the security events.
+ */
+export function AdminPage({ history }: { history: 'locks' | 'security' }) {
   const { t } = useTranslation();
   const format = useFormatters();
   const now = useNow();
@@ -138,7 +143,12 @@ export function AdminPage() {
         </table>
         {held.length === 0 && <p className="empty-state">{t('admin.noLocks')}</p>}
       </div>
-      <LockHistory tableNames={tables.data.map((table) => table.name)} />
+      <AdminHistoryTabs />
+      {history === 'locks' ? (
+        <LockHistory tableNames={tables.data.map((table) => table.name)} />
+      ) : (
+        <SecurityEvents />
+      )}
       {target && (
         <LockBreakDialog
           kind="forceRelease"

@@ -19,3 +19,22 @@ export const lockEventsQuery = graphql(`
     }
   }
 `);
+
+export const securityEventsQuery = graphql(`
+  query SecurityEvents($filter: SecurityEventFilter, $offset: Int!, $limit: Int!) {
+    securityEvents(filter: $filter, offset: $offset, limit: $limit) {
+      total
+      events {
+        id
+        at
+        action
+        actor
+        subject
+        ip
+        role
+        previousRole
+        loginFailure
+      }
+    }
+  }
+`);

@@ -1,7 +1,12 @@
-import type { LockAction, LockEventFilter } from '../generated/graphql';
+import type {
+  LockAction,
+  LockEventFilter,
+  SecurityAction,
+  SecurityEventFilter,
+} from '../generated/graphql';
 
-// A record, so that the compiler insists on every action the API knows.
-const ACTION_SET: Record<LockAction, true> = {
+// Records, so that the compiler insists on every action the API knows.
+const LOCK_ACTION_SET: Record<LockAction, true> = {
   acquire: true,
   release: true,
   expire: true,
@@ -10,40 +15,56 @@ const ACTION_SET: Record<LockAction, true> = {
   denied: true,
   save: true,
 };
-export const LOCK_ACTIONS = Object.keys(ACTION_SET) as LockAction[];
+export const LOCK_ACTIONS = Object.keys(LOCK_ACTION_SET) as LockAction[];
 
-function isLockAction(value: string): value is LockAction {
-  return Object.hasOwn(ACTION_SET, value);
-}
+const SECURITY_ACTION_SET: Record<SecurityAction, true> = {
+  login: true,
+  login_failed: true,
+  logout: true,
+  user_created: true,
+  role_changed: true,
+  password_changed: true,
+  user_disabled: true,
+  user_enabled: true,
+  api_key_created: true,
+  api_key_revoked: true,
+};
+export const SECURITY_ACTIONS = Object.keys(SECURITY_ACTION_SET) as SecurityAction[];
 
 /**
- * The audit history's filters as the admin set them. They live in the page's URL, so a reload
- * or a shared link shows the same history; `from` and `to` are `datetime-local` values (the
- * user's local time, to the minute).
+ * An audit history's filters as the admin set them (the lock history's or the security
+ * events'). They live in the page's URL, so a reload or a shared link shows the same history;
+ * `from` and `to` are `datetime-local` values (the user's local time, to the minute).
  */
-export interface HistoryFilters {
+export interface HistoryFilters<Action extends string> {
+  /** Lock history only. */
   table: string;
   user: string;
-  actions: LockAction[];
+  actions: Action[];
   from: string;
   to: string;
   /** 1-based. */
   page: number;
 }
 
-export function readHistoryFilters(params: URLSearchParams): HistoryFilters {
+/** The filters in `params`; actions other than `known` (another history's) are ignored. */
+export function readHistoryFilters<Action extends string>(
+  params: URLSearchParams,
+  known: readonly Action[],
+): HistoryFilters<Action> {
   const page = Number.parseInt(params.get('page') ?? '', 10);
+  const isKnown = (value: string): value is Action => (known as readonly string[]).includes(value);
   return {
     table: params.get('table') ?? '',
     user: params.get('user') ?? '',
-    actions: params.getAll('action').filter(isLockAction),
+    actions: params.getAll('action').filter(isKnown),
     from: params.get('from') ?? '',
     to: params.get('to') ?? '',
     page: Number.isInteger(page) && page > 1 ? page : 1,
   };
 }
 
-export function writeHistoryFilters(filters: HistoryFilters): URLSearchParams {
+export function writeHistoryFilters(filters: HistoryFilters<string>): URLSearchParams {
   const params = new URLSearchParams();
   for (const key of ['table', 'user', 'from', 'to'] as const) {
     if (filters[key] !== '') params.set(key, filters[key]);
@@ -63,14 +84,23 @@ function instant(local: string, minutes = 0): string | null {
     : new Date(time + minutes * MINUTE_MS).toISOString();
 }
 
-/** The filters as the API takes them. */
-export function toLockEventFilter(filters: HistoryFilters): LockEventFilter {
+/** What both histories filter on, as the API takes it. */
+function commonFilter<Action extends string>(filters: HistoryFilters<Action>) {
   return {
-    table: filters.table || null,
     user: filters.user.trim() || null,
     actions: filters.actions.length > 0 ? filters.actions : null,
     from: instant(filters.from),
     // The API's `to` is exclusive and the field shows minutes: "until 10:05" includes 10:05:59.
     to: instant(filters.to, 1),
   };
+}
+
+export function toLockEventFilter(filters: HistoryFilters<LockAction>): LockEventFilter {
+  return { table: filters.table || null, ...commonFilter(filters) };
+}
+
+export function toSecurityEventFilter(
+  filters: HistoryFilters<SecurityAction>,
+): SecurityEventFilter {
+  return commonFilter(filters);
 }

@@ -1,5 +1,6 @@
 export const SESSION_QUERY_KEY = ['session'] as const;
 export const TABLES_QUERY_KEY = ['tables'] as const;
 export const LOCK_EVENTS_QUERY_KEY = ['lockEvents'] as const;
+export const SECURITY_EVENTS_QUERY_KEY = ['securityEvents'] as const;
 export const ROWS_QUERY_KEY = ['rows'] as const;
 export const rowsQueryKey = (table: string) => [...ROWS_QUERY_KEY, table] as const;

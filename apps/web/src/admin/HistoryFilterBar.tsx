@@ -1,22 +1,27 @@
 import { useTranslation } from 'react-i18next';
-import { type HistoryFilters, LOCK_ACTIONS } from './historyFilters';
+import type { HistoryFilters } from './historyFilters';
 
-interface LockHistoryFiltersProps {
-  filters: HistoryFilters;
-  tableNames: readonly string[];
-  onChange: (change: Partial<HistoryFilters>) => void;
+interface HistoryFilterBarProps<Action extends string> {
+  filters: HistoryFilters<Action>;
+  /** The actions to filter by, and how each is called. */
+  actions: readonly Action[];
+  actionLabel: (action: Action) => string;
+  /** What the user field matches, as its placeholder says. */
+  userPlaceholder: string;
+  /** The tables to filter by; no table filter without them. */
+  tableNames?: readonly string[];
+  onChange: (change: Partial<HistoryFilters<Action>>) => void;
 }
 
-const NO_FILTERS = {
-  table: '',
-  user: '',
-  actions: [],
-  from: '',
-  to: '',
-} satisfies Partial<HistoryFilters>;
-
-/** Narrows the audit history by table, user, actions and time; applied as they change. */
-export function LockHistoryFilters({ filters, tableNames, onChange }: LockHistoryFiltersProps) {
+/** Narrows an audit history by table, user, actions and time; applied as they change. */
+export function HistoryFilterBar<Action extends string>({
+  filters,
+  actions,
+  actionLabel,
+  userPlaceholder,
+  tableNames,
+  onChange,
+}: HistoryFilterBarProps<Action>) {
   const { t } = useTranslation();
   const filtered =
     filters.table !== '' ||
@@ -24,7 +29,7 @@ export function LockHistoryFilters({ filters, tableNames, onChange }: LockHistor
     filters.actions.length > 0 ||
     filters.from !== '' ||
     filters.to !== '';
-  const toggle = (action: (typeof LOCK_ACTIONS)[number]) =>
+  const toggle = (action: Action) =>
     onChange({
       actions: filters.actions.includes(action)
         ? filters.actions.filter((candidate) => candidate !== action)
@@ -33,26 +38,28 @@ export function LockHistoryFilters({ filters, tableNames, onChange }: LockHistor
   return (
     <search className="history-filters" aria-label={t('history.filters.label')}>
       <div className="filter-bar">
-        <label className="inline-field">
-          <span>{t('history.filters.table')}</span>
-          <select
-            value={filters.table}
-            onChange={(event) => onChange({ table: event.target.value })}
-          >
-            <option value="">{t('history.filters.allTables')}</option>
-            {tableNames.map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </select>
-        </label>
+        {tableNames && (
+          <label className="inline-field">
+            <span>{t('history.filters.table')}</span>
+            <select
+              value={filters.table}
+              onChange={(event) => onChange({ table: event.target.value })}
+            >
+              <option value="">{t('history.filters.allTables')}</option>
+              {tableNames.map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <label className="inline-field">
           <span>{t('history.filters.user')}</span>
           <input
             type="search"
             value={filters.user}
-            placeholder={t('history.filters.userPlaceholder')}
+            placeholder={userPlaceholder}
             onChange={(event) => onChange({ user: event.target.value })}
           />
         </label>
@@ -78,7 +85,7 @@ export function LockHistoryFilters({ filters, tableNames, onChange }: LockHistor
           <button
             type="button"
             className="button subtle small"
-            onClick={() => onChange(NO_FILTERS)}
+            onClick={() => onChange({ table: '', user: '', actions: [], from: '', to: '' })}
           >
             {t('history.filters.clear')}
           </button>
@@ -88,7 +95,7 @@ export function LockHistoryFilters({ filters, tableNames, onChange }: LockHistor
         <span className="toggle-group-label" aria-hidden="true">
           {t('history.filters.actions')}
         </span>
-        {LOCK_ACTIONS.map((action) => (
+        {actions.map((action) => (
           <button
             key={action}
             type="button"
@@ -96,7 +103,7 @@ export function LockHistoryFilters({ filters, tableNames, onChange }: LockHistor
             aria-pressed={filters.actions.includes(action)}
             onClick={() => toggle(action)}
           >
-            {t(`lockActions.${action}`)}
+            {actionLabel(action)}
           </button>
         ))}
       </fieldset>

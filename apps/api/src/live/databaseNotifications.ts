@@ -1,0 +1,78 @@
+import pg from 'pg';
+import type { Logger } from 'pino';
+
+/** Postgres notifications (NOTIFY) on the channels this process listens to. */
+export interface DatabaseNotifications {
+  /** Calls `onPayload` with each notification on `channel`, in the order they were committed. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<void>;
+  /**
+   * Calls `onReconnected` each time the connection is back after it dropped: notifications sent
+   * in between are lost, so listeners may need to catch up.
+   */
+  onReconnected(onReconnected: () => void): void;
+  /** Whether the LISTEN connection is up now (notifications are being heard). */
+  isListening(): boolean;
+  close(): Promise<void>;
+}
+
+const RECONNECT_DELAY_MS = 1000;
+
+/**
+ * One `pg` connection of this process that LISTENs on every channel asked for (Prisma Client
+ * cannot LISTEN), reconnecting if it drops. One connection for all channels, so notifications
+ * reach their listeners in commit order whatever the channel.
+ */
+export async function startDatabaseNotifications(
+  databaseUrl: string,
+  logger: Logger,
+): Promise<DatabaseNotifications> {
+  const listeners = new Map<string, (payload: string) => void>();
+  const reconnectListeners: (() => void)[] = [];
+  let client: pg.Client | undefined;
+  let closed = false;
+
+  async function connect(): Promise<pg.Client> {
+    const next = new pg.Client({ connectionString: databaseUrl });
+    next.on('notification', (message) => {
+      if (message.payload !== undefined) listeners.get(message.channel)?.(message.payload);
+    });
+    next.on('error', (error) => {
+      if (client === next) client = undefined;
+      logger.warn({ err: error }, 'database notifications lost their connection; reconnecting');
+      void next.end().catch(() => {});
+      if (!closed) setTimeout(reconnect, RECONNECT_DELAY_MS);
+    });
+    await next.connect();
+    for (const channel of listeners.keys()) await next.query(`LISTEN ${channel}`);
+    return next;
+  }
+  const reconnect = () => {
+    connect().then(
+      (next) => {
+        if (closed) return void next.end();
+        client = next;
+        for (const onReconnected of reconnectListeners) onReconnected();
+      },
+      (error: unknown) => {
+        logger.warn({ err: error }, 'database notifications cannot connect; retrying');
+        if (!closed) setTimeout(reconnect, RECONNECT_DELAY_MS);
+      },
+    );
+  };
+  client = await connect();
+
+  return {
+    async listen(channel, onPayload) {
+      listeners.set(channel, onPayload);
+      await client?.query(`LISTEN ${channel}`);
+    },
+    onReconnected(onReconnected) {
+      reconnectListeners.push(onReconnected);
+    },
+    isListening: () => client !== undefined && !closed,
+    async close() {
+      closed = true;
+      await client?.end();
+    },
+  };
+}

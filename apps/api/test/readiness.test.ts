@@ -1,0 +1,68 @@
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createPrismaClient, migrationsDir } from '@tablelock/db';
+import { createTestDatabase, freePort, type TestDatabase } from '@tablelock/test-support';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLiveFeeds } from '../src/live/liveFeeds';
+import { createReadinessCheck } from '../src/readiness';
+import { startTestApi, type TestApi } from './support/testApi';
+
+let database: TestDatabase;
+let api: TestApi;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  api = await startTestApi(database);
+});
+afterAll(async () => {
+  await api.stop();
+  await database.close();
+});
+
+const listening = () => true;
+
+describe('/readyz', () => {
+  it('is 200 when the database answers, migrations are applied and the feed listens', async () => {
+    const response = await fetch(`${api.url}/readyz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ready' });
+  });
+
+  it('is not ready while a migration of this version is not applied', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'tablelock-migrations-'));
+    try {
+      await cp(migrationsDir, directory, { recursive: true });
+      await mkdir(join(directory, '29990101000000_from_the_future'));
+      await writeFile(join(directory, '29990101000000_from_the_future/migration.sql'), 'SELECT 1;');
+      const check = createReadinessCheck(database.prisma, listening, directory);
+      expect(await check()).toEqual({
+        ready: false,
+        reason: 'migrations not applied: 29990101000000_from_the_future',
+      });
+    } finally {
+      await rm(directory, { recursive: true });
+    }
+  });
+
+  it('is not ready when the database does not answer', async () => {
+    const nowhere = createPrismaClient(`postgresql://tablelock@127.0.0.1:${await freePort()}/none`);
+    try {
+      expect(await createReadinessCheck(nowhere, listening)()).toEqual({
+        ready: false,
+        reason: 'the database does not answer',
+      });
+    } finally {
+      await nowhere.$disconnect();
+    }
+  });
+
+  it('is not ready once the live feed stops listening', async () => {
+    const live = await startLiveFeeds(database.url, pino({ level: 'silent' }));
+    const check = createReadinessCheck(database.prisma, live.isListening);
+    expect(await check()).toEqual({ ready: true });
+    await live.close();
+    expect(await check()).toEqual({ ready: false, reason: 'the live feed is not listening' });
+  });
+});

@@ -1,0 +1,136 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+
+/** One `node src/main.ts` on the embedded Postgres, as `npm start` runs it. */
+export interface EmbeddedApiProcess {
+  url: string;
+  child: ChildProcess;
+  /** Everything it wrote to stdout and stderr so far. */
+  output(): string;
+  /** Resolves when it has exited, with its status (null when a signal ended it). */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const API_DIR = new URL('../..', import.meta.url).pathname;
+const POLL_MS = 100;
+
+/** Starts the API on the cluster under `dataDir`/postgres; `started` gets it at once, for cleanup. */
+export function startEmbeddedApi(
+  settings: { dataDir: string; port: number; embeddedPort: number },
+  started: EmbeddedApiProcess[],
+): EmbeddedApiProcess {
+  // Never an external database, whatever the caller's environment says.
+  const { DATABASE_URL: _external, ...env } = process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: API_DIR,
+    env: {
+      ...env,
+      TABLELOCK_DATA_DIR: settings.dataDir,
+      PORT: String(settings.port),
+      EMBEDDED_PG_PORT: String(settings.embeddedPort),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const chunks: string[] = [];
+  child.stdout?.on('data', (chunk) => chunks.push(String(chunk)));
+  child.stderr?.on('data', (chunk) => chunks.push(String(chunk)));
+  const api: EmbeddedApiProcess = {
+    url: `http://127.0.0.1:${settings.port}`,
+    child,
+    output: () => chunks.join(''),
+    exited: once(child, 'exit').then(([code, signal]) => ({ code, signal })),
+  };
+  started.push(api);
+  return api;
+}
+
+/** Polls `condition` until it holds; fails after `timeoutMs` with `what`. */
+export async function waitFor(
+  what: string,
+  timeoutMs: number,
+  condition: () => boolean | Promise<boolean>,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+function hasExited(api: EmbeddedApiProcess): boolean {
+  return api.child.exitCode !== null || api.child.signalCode !== null;
+}
+
+/** Waits until `/healthz` answers; fails at once, with its output, if the process exits. */
+export async function waitUntilServing(api: EmbeddedApiProcess, timeoutMs = 60_000): Promise<void> {
+  await waitFor(`API at ${api.url} healthy`, timeoutMs, async () => {
+    if (hasExited(api)) throw new Error(`the API exited during its start:\n${api.output()}`);
+    return fetch(`${api.url}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
+  });
+}
+
+/** The demo user alice logs in: a GraphQL operation that needs the database. */
+export async function logInAsAlice(api: EmbeddedApiProcess): Promise<unknown> {
+  const response = await fetch(`${api.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      query: 'mutation { login(username: "alice", password: "tablelock-demo") { name role } }',
+    }),
+  });
+  return response.json();
+}
+
+/** The pid in the cluster's postmaster.pid, if there is one. */
+export async function postmasterPid(clusterDir: string): Promise<number | undefined> {
+  const content = await readFile(`${clusterDir}/postmaster.pid`, 'utf8').catch(() => undefined);
+  return content === undefined ? undefined : Number(content.split('\n')[0]);
+}
+
+/**
+ * Whether `pid` runs (Linux: /proc). A zombie does not: an orphan that exited waits there until
+ * the machine's init reaps it, which here can take a while.
+ */
+export function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !['Z', 'X'].includes(stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3));
+  } catch {
+    return false;
+  }
+}
+
+/** The command line of `pid` (Linux: /proc), empty when it is gone. */
+export function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+  } catch {
+    return '';
+  }
+}
+
+/** The processes `pid` started that are still running (Linux: /proc). */
+export async function childrenOf(pid: number): Promise<number[]> {
+  const list = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
+  return list.split(' ').filter(Boolean).map(Number);
+}
+
+/** Sends `signal` and waits for the exit; SIGKILL if it is still running after `timeoutMs`. */
+export async function stopProcess(
+  api: EmbeddedApiProcess,
+  signal: NodeJS.Signals = 'SIGKILL',
+  timeoutMs = 15_000,
+): Promise<void> {
+  if (hasExited(api)) return;
+  api.child.kill(signal);
+  const killer = setTimeout(() => api.child.kill('SIGKILL'), timeoutMs);
+  await api.exited;
+  clearTimeout(killer);
+}

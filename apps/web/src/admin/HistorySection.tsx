@@ -1,0 +1,62 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { describeError } from '../ui/describeError';
+import { Pager } from '../ui/Pager';
+import { HistoryFilterBar } from './HistoryFilterBar';
+import type { HistoryPage } from './useHistoryPage';
+
+interface HistorySectionProps<Action extends string, Event> {
+  /** The section's heading, for assistive technology: the tab above shows it. */
+  title: string;
+  subtitle: string;
+  history: HistoryPage<Action, Event>;
+  /** What the filter bar offers (see HistoryFilterBar). */
+  filterBar: {
+    actions: readonly Action[];
+    actionLabel: (action: Action) => string;
+    userPlaceholder: string;
+    tableNames?: readonly string[];
+  };
+  /** The table of `history`'s events. */
+  children: ReactNode;
+}
+
+/** An audit history: its filters, a page of its events, and the way through the pages. */
+export function HistorySection<Action extends string, Event>({
+  title,
+  subtitle,
+  history,
+  filterBar,
+  children,
+}: HistorySectionProps<Action, Event>) {
+  const { t } = useTranslation();
+  const { filters, show, query } = history;
+  return (
+    <section className="page-section" aria-label={title}>
+      <p className="muted">{subtitle}</p>
+      {/* Another filter starts again at the newest events. */}
+      <HistoryFilterBar
+        {...filterBar}
+        filters={filters}
+        onChange={(change) => show({ ...filters, ...change, page: 1 })}
+      />
+      <div className="card table-card">
+        {children}
+        {query.isError && (
+          <p className="banner banner-error" role="alert">
+            {describeError(query.error, t)}
+          </p>
+        )}
+        {query.isSuccess && query.data.events.length === 0 && (
+          <p className="empty-state">{t('history.empty')}</p>
+        )}
+      </div>
+      <Pager
+        page={filters.page}
+        pageSize={history.pageSize}
+        total={query.data?.total ?? 0}
+        onPage={(page) => show({ ...filters, page })}
+      />
+    </section>
+  );
+}
