@@ -7,6 +7,7 @@ import {
 } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { acquire, callLock } from './support/lockApi';
+import { postGraphql, type AnyResponse as Response } from './support/postGraphql';
 import { lockInvariantViolations, readRegistry } from './support/registry';
 import {
   type GraphQLResponse,
@@ -38,25 +39,8 @@ const LOGIN =
   'mutation($u: String!, $p: String!) { login(username: $u, password: $p) { kind name role } }';
 const TABLES = '{ tables { name } }';
 
-type Response = GraphQLResponse<Record<string, unknown>>;
-
-/** A POST to /graphql with exactly these headers, returning the raw Set-Cookie headers too. */
-async function post(
-  url: string,
-  headers: Record<string, string>,
-  query: string,
-  variables?: Record<string, unknown>,
-): Promise<{ body: Response; setCookies: string[] }> {
-  const response = await fetch(`${url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ query, variables }),
-  });
-  return { body: (await response.json()) as Response, setCookies: response.headers.getSetCookie() };
-}
-
 const logIn = (username: string, password: string, url = api.url) =>
-  post(url, {}, LOGIN, { u: username, p: password });
+  postGraphql(url, {}, LOGIN, { u: username, p: password });
 
 const errorCode = (response: GraphQLResponse<unknown>) => response.errors?.[0]?.extensions?.code;
 
@@ -72,17 +56,17 @@ describe('sessions', () => {
     expect(setCookie).toMatch(/;\s*Path=\//i);
     const cookie = { cookie: setCookie?.split(';')[0] ?? '' };
 
-    const me = await post(api.url, cookie, '{ me { kind name role } }');
+    const me = await postGraphql(api.url, cookie, '{ me { kind name role } }');
     expect(me.body.data?.me).toEqual({ kind: 'user', name: 'alice', role: 'editor' });
 
-    const logout = await post(api.url, cookie, 'mutation { logout }');
+    const logout = await postGraphql(api.url, cookie, 'mutation { logout }');
     expect(logout.body).toEqual({ data: { logout: true } });
     expect(logout.setCookies).toContainEqual(
       expect.stringMatching(/^tablelock_session=;.*Expires=Thu, 01 Jan 1970/),
     );
 
     // A client that keeps sending the old cookie (a copy, a stolen one) is turned away.
-    const after = await post(api.url, cookie, TABLES);
+    const after = await postGraphql(api.url, cookie, TABLES);
     expect(errorCode(after.body)).toBe('UNAUTHENTICATED');
     expect(after.body.errors?.[0]?.message).toMatch(/session has ended/);
     expect(after.body.data ?? null).toBeNull();
@@ -215,7 +199,7 @@ describe('API keys', () => {
     expect(created.data?.createApiKey.apiKey).toEqual({ name: 'nightly-import', role: 'editor' });
 
     const bearer = { authorization: `Bearer ${secret}` };
-    const me = await post(api.url, bearer, '{ me { kind name role } }');
+    const me = await postGraphql(api.url, bearer, '{ me { kind name role } }');
     expect(me.body.data?.me).toEqual({
       kind: 'apiKey',
       name: 'key:nightly-import',
@@ -250,7 +234,7 @@ describe('API keys', () => {
       'mutation { revokeApiKey(name: "nightly-import") { revokedAt } }',
     );
     expect(revoked.errors).toBeUndefined();
-    const after = await post(api.url, bearer, TABLES);
+    const after = await postGraphql(api.url, bearer, TABLES);
     expect(errorCode(after.body)).toBe('UNAUTHENTICATED');
     expect(after.body.data ?? null).toBeNull();
   });
@@ -264,7 +248,7 @@ describe('API keys', () => {
     async (_label, authorization) => {
       const alice = await api.loginAs('alice');
       expect((await alice.graphql(TABLES)).errors).toBeUndefined();
-      const response = await post(api.url, { ...alice.headers, authorization }, TABLES);
+      const response = await postGraphql(api.url, { ...alice.headers, authorization }, TABLES);
       expect(errorCode(response.body)).toBe('UNAUTHENTICATED');
       expect(response.body.data ?? null).toBeNull();
     },

@@ -1,6 +1,7 @@
 import { DEMO_PASSWORD } from '@tablelock/identity';
 import { createTestDatabase, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postGraphql, type AnyResponse as Response } from './support/postGraphql';
 import {
   type GraphQLResponse,
   startTestApi,
@@ -25,25 +26,8 @@ afterAll(async () => {
 const LOGIN =
   'mutation($u: String!, $p: String!) { login(username: $u, password: $p) { kind name role } }';
 
-type Response = GraphQLResponse<Record<string, unknown>>;
-
-/** A POST to /graphql with exactly these headers, returning the raw Set-Cookie headers too. */
-async function post(
-  url: string,
-  headers: Record<string, string>,
-  query: string,
-  variables?: Record<string, unknown>,
-): Promise<{ body: Response; setCookies: string[] }> {
-  const response = await fetch(`${url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ query, variables }),
-  });
-  return { body: (await response.json()) as Response, setCookies: response.headers.getSetCookie() };
-}
-
 const logIn = (username: string, password: string, url = api.url, headers = {}) =>
-  post(url, headers, LOGIN, { u: username, p: password });
+  postGraphql(url, headers, LOGIN, { u: username, p: password });
 
 const errorCode = (response: GraphQLResponse<unknown>) => response.errors?.[0]?.extensions?.code;
 
@@ -79,7 +63,11 @@ describe('a session cookie that no longer works', () => {
     const [cookie, ...others] = sessionCookies(login.setCookies);
     expect(others).toEqual([]);
     expect(cookie).not.toMatch(CLEARED);
-    const me = await post(api.url, { cookie: cookie?.split(';')[0] ?? '' }, '{ me { name } }');
+    const me = await postGraphql(
+      api.url,
+      { cookie: cookie?.split(';')[0] ?? '' },
+      '{ me { name } }',
+    );
     expect(me.body).toEqual({ data: { me: { name: 'reset-me' } } });
   });
 
@@ -99,14 +87,14 @@ describe('a session cookie that no longer works', () => {
   });
 
   it('is cleared by logout, which answers that no session ended', async () => {
-    const logout = await post(api.url, GARBAGE, 'mutation { logout }');
+    const logout = await postGraphql(api.url, GARBAGE, 'mutation { logout }');
     expect(logout.body).toEqual({ data: { logout: false } });
     expect(sessionCookies(logout.setCookies)).toEqual([expect.stringMatching(CLEARED)]);
   });
 
   it('is cleared by any other operation, which is UNAUTHENTICATED (me too, as the web app expects)', async () => {
     for (const query of ['{ me { name } }', '{ tables { name } }']) {
-      const response = await post(api.url, GARBAGE, query);
+      const response = await postGraphql(api.url, GARBAGE, query);
       expect(errorCode(response.body), query).toBe('UNAUTHENTICATED');
       expect(response.body.errors?.[0]?.message).toMatch(/session has ended/);
       expect(sessionCookies(response.setCookies), query).toEqual([expect.stringMatching(CLEARED)]);
@@ -115,7 +103,7 @@ describe('a session cookie that no longer works', () => {
 
   it('a live session cookie is left alone', async () => {
     const alice = await api.loginAs('alice');
-    const me = await post(api.url, alice.headers, '{ me { name } }');
+    const me = await postGraphql(api.url, alice.headers, '{ me { name } }');
     expect(me.body).toEqual({ data: { me: { name: 'alice' } } });
     expect(me.setCookies).toEqual([]);
   });
