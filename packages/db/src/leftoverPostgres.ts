@@ -15,10 +15,11 @@ const POLL_MS = 100;
 /**
  * Frees the cluster in `dataDir` for a Postgres of this process, going by its postmaster.pid:
  * - no such file, or one naming a process that is gone: nothing to do (Postgres replaces it);
- * - a process that is not a Postgres on this directory (its pid reused): the file is removed;
- * - a Postgres that a crashed run left running: stopped (fast shutdown: SIGINT, as
- *   `pg_ctl stop -m fast`), and waited for;
- * - a Postgres whose starter still runs: left alone, and this start refused.
+ * - unreadable, or naming a process that is no Postgres (its pid reused): the file is removed;
+ * - a Postgres on this directory that a crashed run left running: stopped (fast shutdown:
+ *   SIGINT, as `pg_ctl stop -m fast`), and waited for;
+ * - a Postgres on this directory whose starter still runs: left alone, and this start refused;
+ * - any other Postgres: left to Postgres, which refuses to start while it runs.
  * `notice` gets a sentence for each thing done.
  */
 export async function clearLeftoverPostgres(
@@ -29,8 +30,13 @@ export async function clearLeftoverPostgres(
   const content = await readFile(lockFile, 'utf8').catch(() => undefined);
   if (content === undefined) return;
   const pid = Number(content.split('\n')[0]);
-  const holder =
-    Number.isInteger(pid) && pid > 0 ? await runningProcess(pid).catch(() => null) : undefined;
+  // Left empty or cut short by a crash, say: Postgres would refuse to start with it.
+  if (!Number.isInteger(pid) || pid <= 0) {
+    await rm(lockFile, { force: true });
+    notice('removed a stale postmaster.pid that names no process');
+    return;
+  }
+  const holder = await runningProcess(pid).catch(() => null);
   if (holder === null) {
     notice(`cannot tell whether pid ${pid} of postmaster.pid runs; leaving it to Postgres`);
     return;
@@ -39,18 +45,23 @@ export async function clearLeftoverPostgres(
     notice(`found a stale postmaster.pid (pid ${pid} is not running); Postgres replaces it`);
     return;
   }
-  if (!holder.command.includes(`-D ${dataDir} `)) {
+  if (!/(^|\/)postgres(\s|$)/.test(holder.command)) {
     await rm(lockFile, { force: true });
-    notice(`removed a stale postmaster.pid (pid ${pid} is not a Postgres on ${dataDir})`);
+    notice(`removed a stale postmaster.pid (pid ${pid} is now another program, not Postgres)`);
     return;
   }
+  if (!holder.command.includes(`-D ${dataDir} `)) return;
   const starter = Number(new RegExp(`${STARTER_SETTING}=(\\d+)`).exec(holder.command)?.[1]);
   if (starter === holder.parentPid) {
     throw new StartupError(
       `Another tablelock process (pid ${starter}) is already running on ${dataDir}; stop it first, or give this one its own TABLELOCK_DATA_DIR and ports (EMBEDDED_PG_PORT, PORT).`,
     );
   }
-  process.kill(pid, 'SIGINT');
+  try {
+    process.kill(pid, 'SIGINT');
+  } catch {
+    // Gone in the meantime, or not ours to signal: the wait below tells which.
+  }
   const deadline = Date.now() + LEFTOVER_STOP_TIMEOUT_MS;
   while (await runningProcess(pid)) {
     if (Date.now() > deadline) {

@@ -17,6 +17,10 @@ export function explainPostgresStartFailure(
     return `The data directory ${cluster.dataDir} holds a PostgreSQL ${versions[1]} cluster, which PostgreSQL ${versions[2]} cannot open; upgrade it with pg_upgrade, or move it away (or set TABLELOCK_DATA_DIR to another directory) to start with a new one.`;
   }
   if (output.includes('No space left on device')) return diskFullMessage(cluster.dataDir);
+  const holder = /Is another postmaster \(PID (\d+)\) running/.exec(output);
+  if (holder) {
+    return `Another Postgres (pid ${holder[1]}) runs on ${cluster.dataDir}; stop it, or if that pid is no Postgres, delete ${cluster.dataDir}/postmaster.pid, and start again.`;
+  }
   const said =
     /(?:FATAL|PANIC):\s+(.+)/.exec(output)?.[1] ??
     output.split('\n').findLast((line) => line.trim() !== '') ??
