@@ -49,7 +49,10 @@ export interface ApiServerOptions {
 
 const MAX_BODY = '100kb';
 
-/** Serves GraphQL at `/graphql` (HTTP, and WebSocket for subscriptions) and a health check at `/healthz` on one port. */
+/**
+ * Serves, on one port: GraphQL at `/graphql` (HTTP, and WebSocket for subscriptions), the probes
+ * `/healthz` and `/readyz`, Prometheus `/metrics`, and the web app at every other page address.
+ */
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const app = express();
   app.disable('x-powered-by');
