@@ -1,0 +1,46 @@
+// A lock holder in a process of its own, as another system's job would be: it acquires
+// `table`, renews the lease every 5 s, and saves one row when told to on stdin. A test pauses
+// it (SIGSTOP) to show what happens to a holder that stops renewing. Prints one JSON line per step.
+const [url, authorization, table, rowJson] = process.argv.slice(2);
+
+async function graphql(query, variables) {
+  const response = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization },
+    body: JSON.stringify({ query, variables }),
+  });
+  return response.json();
+}
+
+const say = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
+
+const acquired = await graphql(
+  'mutation($t: String!) { acquireTableLock(table: $t, leaseSeconds: 15) { token } }',
+  { t: table },
+);
+const token = acquired.data?.acquireTableLock?.token;
+say({ step: 'acquired', token, errors: acquired.errors });
+
+const renewal = setInterval(async () => {
+  const renewed = await graphql(
+    'mutation($t: String!, $k: String!) { renewTableLock(table: $t, token: $k, leaseSeconds: 15) { token } }',
+    { t: table, k: token },
+  );
+  say({ step: 'renewed', code: renewed.errors?.[0]?.extensions?.code ?? null });
+}, 5_000);
+
+process.stdin.setEncoding('utf8');
+for await (const chunk of process.stdin) {
+  if (!chunk.includes('save')) continue;
+  const saved = await graphql(
+    'mutation($t: String!, $k: String!, $c: RowChanges!) { saveRows(table: $t, token: $k, changes: $c) { saved } }',
+    { t: table, k: token, c: { inserts: [{ values: JSON.parse(rowJson) }] } },
+  );
+  say({
+    step: 'saved',
+    saved: saved.data?.saveRows?.saved ?? null,
+    code: saved.errors?.[0]?.extensions?.code ?? null,
+  });
+  clearInterval(renewal);
+  break;
+}
