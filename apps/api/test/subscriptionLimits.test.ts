@@ -225,9 +225,41 @@ describe('credentials are checked per connection, not per event', () => {
         WHERE datname = current_database() AND query LIKE 'LISTEN%'`;
       await database.prisma.$executeRaw`
         UPDATE tablelock.api_key SET revoked_at = now() WHERE name = 'lost-notification'`;
-      expect(await raceTimeout(socket.closed, 10_000)).toMatchObject({ code: 4403 });
+      // Told to reconnect (1012, changes were missed), or closed as forbidden, whichever the
+      // process gets to first; either way the key gets nothing more, and cannot come back.
+      expect([1012, 4403]).toContain((await raceTimeout(socket.closed, 10_000)).code);
+      const again = await openConnection({ url: api.url, connectionParams: bearer(lost) });
+      expect(again.outcome).toMatchObject({ code: 4403 });
     } finally {
       await socket.dispose();
+    }
+  });
+
+  // Whatever committed while the process was not listening reached no subscriber: every client
+  // is told to reconnect, which is when it refetches what it shows.
+  it('once the LISTEN connection is back, every live connection is closed with 1012, and new ones get events', async () => {
+    const first = openLiveSocket({ url: api.url, connectionParams: bearer(watcher) });
+    const second = openLiveSocket({ url: api.url, headers: alice.headers });
+    try {
+      for (const socket of [first, second]) {
+        const subscription = socket.subscribe(LOCK_CHANGED);
+        await probeUntil(database.prisma, () => subscription.messages.some(isProbe));
+      }
+      await database.prisma.$executeRaw`
+        SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE datname = current_database() AND query LIKE 'LISTEN%'`;
+      expect(await raceTimeout(first.closed, 10_000)).toMatchObject({ code: 1012 });
+      expect(await raceTimeout(second.closed, 10_000)).toMatchObject({ code: 1012 });
+      const after = openLiveSocket({ url: api.url, connectionParams: bearer(watcher) });
+      try {
+        const subscription = after.subscribe(LOCK_CHANGED);
+        await probeUntil(database.prisma, () => subscription.messages.some(isProbe));
+      } finally {
+        await after.dispose();
+      }
+    } finally {
+      await first.dispose();
+      await second.dispose();
     }
   });
 });

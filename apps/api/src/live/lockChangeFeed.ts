@@ -8,6 +8,11 @@ export interface LockChangeFeed {
   subscribe(table?: string | null): AsyncIterableIterator<LockEventRecord>;
   /** Subscriptions open now on this process. */
   activeSubscriptions(): number;
+  /**
+   * Calls `onMissed` whenever changes may have gone unannounced: the LISTEN connection dropped
+   * and is back, and whatever committed in between reached no subscriber.
+   */
+  onMissed(onMissed: () => void): void;
 }
 
 /**
@@ -56,5 +61,6 @@ export async function startLockChangeFeed(
       };
     },
     activeSubscriptions: () => active,
+    onMissed: (onMissed) => notifications.onReconnected(onMissed),
   };
 }

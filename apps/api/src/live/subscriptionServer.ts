@@ -25,6 +25,10 @@ export const MAX_FRAME_BYTES = 64 * 1024;
 /** Subscriptions open at once on one connection; each event costs work per subscription. */
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 20;
 
+/** RFC 6455 "service restart": the client reconnects (and so refreshes). */
+export const SERVICE_RESTART = 1012;
+const MISSED_CHANGES = 'Lock changes may have been missed; reconnect and refresh.';
+
 /** What graphql-ws keeps per connection for us (a type, as graphql-ws wants a record). */
 type ConnectionState = {
   context?: ApiContext;
@@ -50,6 +54,11 @@ export function startSubscriptionServer(
     verifyClient: ({ req }, accept) => accept(isAllowedHost(req.headers.host), 403, 'Unknown host'),
   });
   const connections = createLiveConnections(services);
+  // Clients refetch what they show when they connect: a reconnect is how they learn that
+  // anything may have changed while this process heard nothing.
+  services.lockChanges.onMissed(() => {
+    for (const socket of wsServer.clients) socket.close(SERVICE_RESTART, MISSED_CHANGES);
+  });
   const stopRechecks = services.credentialChanges.subscribe(connections.recheck);
   const server = useServer<Record<string, unknown>, ConnectionState>(
     {
