@@ -9,8 +9,12 @@ import type { DatabaseNotifications } from './databaseNotifications';
  */
 const CREDENTIALS_CHANNEL = 'tablelock_credentials';
 
-/** Whose credentials changed; `anyone` when announcements may have been lost. */
-export type CredentialChange = Pick<Principal, 'kind' | 'id'> | { kind: 'anyone' };
+/**
+ * Whose credentials changed. Announcements missed while the LISTEN connection was down are
+ * covered by the subscription server, which then closes every connection (each reconnects and
+ * is authenticated anew).
+ */
+export type CredentialChange = Pick<Principal, 'kind' | 'id'>;
 
 /** Credential changes as they commit, made by any process on the same database. */
 export interface CredentialChangeFeed {
@@ -48,7 +52,6 @@ export async function startCredentialChangeFeed(
     const change = parseAnnouncement(payload);
     if (change) publish(change);
   });
-  notifications.onReconnected(() => publish({ kind: 'anyone' }));
   return {
     subscribe(onChange) {
       subscribers.add(onChange);

@@ -58,8 +58,9 @@ interface Entry {
 
 /**
  * Credentials are checked when a connection opens, not per event: afterwards a connection is
- * checked again only when the database announces a change to its principal's credentials, when
- * those announcements may have been missed, and (for a session) when the session expires.
+ * checked again only when the database announces a change to its principal's credentials and
+ * (for a session) when the session expires. When announcements may have been missed, the
+ * subscription server closes every connection instead.
  */
 export function createLiveConnections(services: ApiServices): LiveConnections {
   const byPrincipal = new Map<string, Set<Entry>>();
@@ -146,11 +147,7 @@ export function createLiveConnections(services: ApiServices): LiveConnections {
       };
     },
     recheck(change) {
-      const entries =
-        change.kind === 'anyone'
-          ? [...byPrincipal.values()].flatMap((set) => [...set])
-          : [...(byPrincipal.get(keyOf(change)) ?? [])];
-      for (const entry of entries) void recheckEntry(entry);
+      for (const entry of byPrincipal.get(keyOf(change)) ?? []) void recheckEntry(entry);
     },
   };
 }

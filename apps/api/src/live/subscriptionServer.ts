@@ -54,8 +54,9 @@ export function startSubscriptionServer(
     verifyClient: ({ req }, accept) => accept(isAllowedHost(req.headers.host), 403, 'Unknown host'),
   });
   const connections = createLiveConnections(services);
-  // Clients refetch what they show when they connect: a reconnect is how they learn that
-  // anything may have changed while this process heard nothing.
+  // Lock and credential changes share the one LISTEN connection: after a gap in it, anything may
+  // have changed. Clients refetch what they show when they connect, and a reconnect is
+  // authenticated anew, so closing every connection covers both.
   services.lockChanges.onMissed(() => {
     for (const socket of wsServer.clients) socket.close(SERVICE_RESTART, MISSED_CHANGES);
   });
