@@ -45,7 +45,7 @@ export async function pendingMigrations(
   db: Queryable,
   directory = migrationsDir,
 ): Promise<string[]> {
-  const names = (await readMigrations(directory)).map((migration) => migration.name);
+  const names = await readMigrationNames(directory);
   const applied = await db.$queryRaw<{ name: string }[]>`
     SELECT migration_name AS name FROM _prisma_migrations
     WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
@@ -79,12 +79,17 @@ async function applyMigration(tx: TransactionClient, migration: Migration): Prom
   return true;
 }
 
-async function readMigrations(directory: string): Promise<Migration[]> {
+/** The migrations' folder names, in the order they apply. */
+async function readMigrationNames(directory: string): Promise<string[]> {
   const entries = await readdir(directory, { withFileTypes: true });
-  const names = entries
+  return entries
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name)
     .sort();
+}
+
+async function readMigrations(directory: string): Promise<Migration[]> {
+  const names = await readMigrationNames(directory);
   return Promise.all(
     names.map(async (name) => {
       const sql = await readFile(join(directory, name, 'migration.sql'), 'utf8');
