@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler } from 'express';
+import { requestIdOf } from './requestId';
 
 /**
  * Answers errors that reach Express itself (a body too large or not JSON, mostly) the way
@@ -13,6 +14,7 @@ export const refuseBadBody: ErrorRequestHandler = (error, _request, response, ne
       : status < 500
         ? ['The request body is not valid JSON.', 'BAD_REQUEST']
         : ['Internal server error', 'INTERNAL_SERVER_ERROR'];
-  const requestId = response.locals.requestId as string | undefined;
-  response.status(status).json({ errors: [{ message, extensions: { code, requestId } }] });
+  response
+    .status(status)
+    .json({ errors: [{ message, extensions: { code, requestId: requestIdOf(response) } }] });
 };
