@@ -1,6 +1,5 @@
 import type { Prisma, Queryable, Role, SecurityAction } from '@tablelock/db';
-import { z } from 'zod';
-import { IdentityError } from './identityError';
+import { requireHistoryPage } from '@tablelock/errors';
 import { type SecurityEventDetails, securityEventDetails } from './securityEvent';
 
 /** One entry of the security audit, as read. */
@@ -29,21 +28,13 @@ export interface SecurityEventPage {
   total: number;
 }
 
-const MAX_PAGE = 200;
-const paging = z.object({
-  offset: z.number().int().min(0),
-  limit: z.number().int().min(1).max(MAX_PAGE),
-});
-
 /** A page of the security audit, newest first, filtered by user, actions and time. */
 export async function readSecurityEvents(
   db: Queryable,
   filter: SecurityEventFilter,
   page: { offset: number; limit: number },
 ): Promise<SecurityEventPage> {
-  if (!paging.safeParse(page).success) {
-    throw new IdentityError('BAD_USER_INPUT', `offset ≥ 0 and 1 ≤ limit ≤ ${MAX_PAGE}.`);
-  }
+  requireHistoryPage(page);
   const where: Prisma.SecurityEventWhereInput = {
     ...(filter.user ? { OR: [{ actor: filter.user }, { subject: filter.user }] } : {}),
     ...(filter.actions?.length ? { action: { in: filter.actions } } : {}),

@@ -1,6 +1,5 @@
 import { type LockAction, Prisma, type Queryable } from '@tablelock/db';
-import { z } from 'zod';
-import { LockError } from './lockError';
+import { requireHistoryPage } from '@tablelock/errors';
 
 /** One entry of the audit history, as read or as announced. */
 export interface LockEventRecord {
@@ -31,21 +30,13 @@ export interface LockEventPage {
   total: number;
 }
 
-const MAX_PAGE = 200;
-const paging = z.object({
-  offset: z.number().int().min(0),
-  limit: z.number().int().min(1).max(MAX_PAGE),
-});
-
 /** A page of the audit history, newest first, filtered by table, user, actions and time. */
 export async function readLockEvents(
   db: Queryable,
   filter: LockEventFilter,
   page: { offset: number; limit: number },
 ): Promise<LockEventPage> {
-  if (!paging.safeParse(page).success) {
-    throw new LockError('BAD_USER_INPUT', `offset ≥ 0 and 1 ≤ limit ≤ ${MAX_PAGE}.`);
-  }
+  requireHistoryPage(page);
   const conditions = [
     filter.table ? Prisma.sql`table_name = ${filter.table}` : null,
     filter.user ? Prisma.sql`(actor = ${filter.user} OR editor = ${filter.user})` : null,
