@@ -1,6 +1,5 @@
 import {
   createPrismaClient,
-  disableEmbeddedPostgresSignalHandlers,
   explainStartupFailure,
   loadDemoData,
   type OpenDatabase,
@@ -91,8 +90,8 @@ async function stop() {
   await stopWithin(7_000, 'embedded Postgres', () => database?.close(), logger);
 }
 
-// This process stops its servers itself, embedded Postgres included, from the very start.
-disableEmbeddedPostgresSignalHandlers();
+// This process stops its servers itself, embedded Postgres included, from the very start
+// (@tablelock/db leaves signals and exit codes to it).
 let stopping = false;
 async function shutdown(signal: NodeJS.Signals) {
   if (stopping) return;

