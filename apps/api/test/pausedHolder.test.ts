@@ -30,10 +30,14 @@ type HolderLine = { step: string; token?: string; code?: string | null; saved?: 
 /** The holder's output lines, as they come. */
 function linesOf(child: ChildProcessWithoutNullStreams) {
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
   return async (step: string): Promise<HolderLine> => {
     for (;;) {
       const { value, done } = await lines.next();
-      if (done) throw new Error(`the holder ended before "${step}"`);
+      if (done) throw new Error(`the holder ended before "${step}": ${stderr}`);
       const line = JSON.parse(value) as HolderLine;
       if (line.step === step) return line;
     }

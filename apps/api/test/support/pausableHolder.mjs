@@ -3,13 +3,21 @@
 // it (SIGSTOP) to show what happens to a holder that stops renewing. Prints one JSON line per step.
 const [url, authorization, table, rowJson] = process.argv.slice(2);
 
-async function graphql(query, variables) {
-  const response = await fetch(`${url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization },
-    body: JSON.stringify({ query, variables }),
-  });
-  return response.json();
+// A keep-alive connection the server closed while this process was paused fails the first
+// request sent on it, before the server sees it: such a request is sent once more.
+async function graphql(query, variables, attempt = 1) {
+  try {
+    const response = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization },
+      body: JSON.stringify({ query, variables }),
+    });
+    return await response.json();
+  } catch (error) {
+    if (attempt > 1)
+      return { errors: [{ message: String(error), extensions: { code: 'NETWORK' } }] };
+    return graphql(query, variables, attempt + 1);
+  }
 }
 
 const say = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
