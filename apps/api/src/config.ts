@@ -47,6 +47,11 @@ const environment = z.object({
   TABLELOCK_DATA_DIR: z.string().default(`${repoRoot}.data`),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * How long a stop (SIGTERM, SIGINT) lets requests in flight finish before it cuts them. The
+   * whole stop takes at most 5 s more.
+   */
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(120).default(10),
   /** When set, `/metrics` answers only `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -65,6 +65,7 @@ async function start(database: OpenDatabase, prisma: PrismaClient) {
     trustProxy: config.TRUST_PROXY,
     allowedHosts: allowedHostsOf(config),
     readiness: createReadinessCheck(prisma, live.isListening),
+    drainMs: config.SHUTDOWN_DRAIN_SECONDS * 1000,
     ...(config.METRICS_TOKEN ? { metricsToken: config.METRICS_TOKEN } : {}),
   });
   return {
@@ -83,11 +84,15 @@ let database: OpenDatabase | undefined;
 let prisma: PrismaClient | undefined;
 let api: Awaited<ReturnType<typeof start>> | undefined;
 
-/** Every step is bounded (14 s in all): a hung one, say on a vanished database, cannot hold the exit. */
+/**
+ * Every step is bounded (the drain plus 5 s in all): a hung one, say on a vanished database,
+ * cannot hold the exit. A Postgres still stopping when the time is up is stopped by its watchdog.
+ */
 async function stop() {
-  await stopWithin(5_000, 'API server', () => api?.stop(), logger);
-  await stopWithin(2_000, 'database connections', () => prisma?.$disconnect(), logger);
-  await stopWithin(7_000, 'embedded Postgres', () => database?.close(), logger);
+  const drainMs = config.SHUTDOWN_DRAIN_SECONDS * 1000;
+  await stopWithin(drainMs + 1_000, 'API server', () => api?.stop(), logger);
+  await stopWithin(1_000, 'database connections', () => prisma?.$disconnect(), logger);
+  await stopWithin(3_000, 'embedded Postgres', () => database?.close(), logger);
 }
 
 // This process stops its servers itself, embedded Postgres included, from the very start
@@ -111,6 +116,13 @@ try {
     embeddedPort: config.EMBEDDED_PG_PORT,
     onLog: (message) => logger.debug({ postgres: message.trim() }),
     onNotice: (message) => logger.warn(message),
+    supervision: {
+      onDied: (pid) =>
+        logger.error({ pid }, 'embedded Postgres stopped unexpectedly; starting it again'),
+      onRestartFailed: (reason, retryInMs) =>
+        logger.warn({ reason, retryInMs }, 'embedded Postgres did not start; trying again'),
+      onRestarted: (pid, downMs) => logger.info({ pid, downMs }, 'embedded Postgres running again'),
+    },
   });
   prisma = createPrismaClient(database.url, {
     poolSize: config.DB_POOL_SIZE,

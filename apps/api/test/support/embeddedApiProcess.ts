@@ -18,7 +18,7 @@ const POLL_MS = 100;
 
 /** Starts the API on the cluster under `dataDir`/postgres; `started` gets it at once, for cleanup. */
 export function startEmbeddedApi(
-  settings: { dataDir: string; port: number; embeddedPort: number },
+  settings: { dataDir: string; port: number; embeddedPort: number; env?: NodeJS.ProcessEnv },
   started: EmbeddedApiProcess[],
 ): EmbeddedApiProcess {
   // Never an external database, whatever the caller's environment says.
@@ -32,6 +32,7 @@ export function startEmbeddedApi(
       EMBEDDED_PG_PORT: String(settings.embeddedPort),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
+      ...settings.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -61,8 +62,22 @@ export async function waitFor(
   }
 }
 
-function hasExited(api: EmbeddedApiProcess): boolean {
+export function hasExited(api: EmbeddedApiProcess): boolean {
   return api.child.exitCode !== null || api.child.signalCode !== null;
+}
+
+/** The process's pino lines (JSON), other output ignored. */
+export function logLines(api: EmbeddedApiProcess): { level: number; msg: string }[] {
+  return api
+    .output()
+    .split('\n')
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line)];
+      } catch {
+        return [];
+      }
+    });
 }
 
 /** Waits until `/healthz` answers; fails at once, with its output, if the process exits. */
@@ -133,4 +148,43 @@ export async function stopProcess(
   const killer = setTimeout(() => api.child.kill('SIGKILL'), timeoutMs);
   await api.exited;
   clearTimeout(killer);
+}
+
+/**
+ * After a test: kills the API processes it started and any Postgres they ran on `clusterDir`
+ * that still runs (a Postgres whose API was killed with its watchdog, say).
+ */
+export async function stopStartedProcesses(
+  started: EmbeddedApiProcess[],
+  postgresPids: Set<number>,
+  clusterDir: string,
+): Promise<void> {
+  await Promise.all(started.splice(0).map((api) => stopProcess(api, 'SIGKILL')));
+  for (const pid of postgresPids) {
+    // Only while that pid is still a Postgres on the tests' cluster: pids get reused.
+    if (isAlive(pid) && commandLine(pid).includes(clusterDir)) {
+      process.kill(pid, 'SIGINT');
+      await waitFor(`Postgres ${pid} stopped`, 15_000, () => !isAlive(pid)).catch(() =>
+        process.kill(pid, 'SIGKILL'),
+      );
+    }
+  }
+  postgresPids.clear();
+}
+
+/** Signs `username` (a demo user) in; the cookie header that carries the session. */
+export async function signIn(api: EmbeddedApiProcess, username: string): Promise<string> {
+  const response = await fetch(`${api.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      query:
+        'mutation($username: String!) { login(username: $username, password: "tablelock-demo") { name } }',
+      variables: { username },
+    }),
+  });
+  const cookie = response.headers.getSetCookie()[0]?.split(';')[0];
+  if (!response.ok || !cookie)
+    throw new Error(`${username} could not sign in: ${await response.text()}`);
+  return cookie;
 }
