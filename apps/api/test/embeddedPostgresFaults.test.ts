@@ -174,9 +174,11 @@ describe('SIGTERM under load', () => {
 
   it('lets the requests in flight finish, takes no new ones, and exits 0', async () => {
     const api = await serving();
-    const [alice, bob, admin] = await Promise.all(
-      ['alice', 'bob', 'admin'].map((user) => signIn(api, user)),
-    );
+    const [alice, bob, admin] = await Promise.all([
+      signIn(api, 'alice'),
+      signIn(api, 'bob'),
+      signIn(api, 'admin'),
+    ]);
     const aliceToken = await acquire(api, alice, 'products');
     await acquire(api, bob, 'warehouses');
     const blocker = await holdLockRows(['products', 'warehouses']);

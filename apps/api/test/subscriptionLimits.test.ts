@@ -3,10 +3,10 @@ import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@table
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  isProbe,
   type LiveSubscription,
   openConnection,
   openLiveSocket,
-  PROBE_ACTOR,
   probeUntil,
   type SubscriptionMessage,
 } from './support/liveSocket';
@@ -44,8 +44,6 @@ beforeEach(() => resetLockRegistry(database.prisma));
 const LOCK_CHANGED = 'subscription { lockChanged { id action table actor } }';
 const bearer = (client: TestClient) => ({ authorization: client.headers.authorization });
 
-const isProbe = (message: SubscriptionMessage) =>
-  'next' in message && (message.next.lockChanged as { actor?: string })?.actor === PROBE_ACTOR;
 const isError = (message: SubscriptionMessage) => 'errors' in message;
 const firstErrorOf = async (subscription: LiveSubscription) => {
   const message = await subscription.waitFor((m) => isError(m) || 'next' in m);

@@ -163,6 +163,10 @@ class Arrivals<T> {
 }
 
 export const PROBE_ACTOR = '__probe__';
+
+/** Whether `message` is one of probeUntil's probes, received on a `lockChanged { actor }` subscription. */
+export const isProbe = (message: SubscriptionMessage) =>
+  'next' in message && (message.next.lockChanged as { actor?: string })?.actor === PROBE_ACTOR;
 const PROBE_EVERY_MS = 100;
 const READY_TIMEOUT_MS = 10_000;
 
