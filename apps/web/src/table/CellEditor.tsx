@@ -1,5 +1,5 @@
 import type { CustomCellEditorProps } from 'ag-grid-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { parseBooleanText } from './booleanText';
 import type { GridRow } from './gridRow';
@@ -47,8 +47,7 @@ export function CellEditor(props: CellEditorProps) {
   const issue = validateValue(column, normalized, pending.isNew(data.id));
 
   // The grid reads the value only through onValueChange: report the starting text too.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the editor opens
-  useEffect(() => {
+  const opened = useEffectEvent(() => {
     onValueChange(normalized);
     const input = inputRef.current ?? selectRef.current;
     input?.focus();
@@ -57,7 +56,8 @@ export function CellEditor(props: CellEditorProps) {
       const end = inputRef.current.value.length;
       inputRef.current.setSelectionRange(end, end);
     }
-  }, []);
+  });
+  useEffect(() => opened(), []);
 
   const update = (next: string) => {
     setText(next);

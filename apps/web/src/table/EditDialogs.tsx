@@ -1,0 +1,67 @@
+import { useTranslation } from 'react-i18next';
+import { LockBreakDialog } from '../admin/LockBreakDialog';
+import type { TableInfo } from '../tables/useTables';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
+import { StartEditingDialog } from './StartEditingDialog';
+import type { EditDialog } from './useEditActions';
+
+interface EditDialogsProps {
+  open: EditDialog | null;
+  info: TableInfo;
+  tables: readonly TableInfo[];
+  busy: boolean;
+  unsaved: number;
+  /** Takes the lock: with a reason, over from whoever holds it. */
+  onTakeLock: (takeOverReason: string | null) => void;
+  onFinish: () => void;
+  onDiscard: () => void;
+  onCancel: () => void;
+}
+
+/** The confirmations of the edit session's steps, one open at a time. */
+export function EditDialogs({ open, info, busy, unsaved, onCancel, ...props }: EditDialogsProps) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <StartEditingDialog
+        open={open === 'start'}
+        table={info}
+        tables={props.tables}
+        busy={busy}
+        onConfirm={() => props.onTakeLock(null)}
+        onCancel={onCancel}
+      />
+      {open === 'takeOver' && (
+        <LockBreakDialog
+          kind="takeOver"
+          table={info}
+          busy={busy}
+          onConfirm={(reason) => props.onTakeLock(reason)}
+          onCancel={onCancel}
+        />
+      )}
+      <ConfirmDialog
+        open={open === 'finish'}
+        title={t('finishEditing.title')}
+        confirmLabel={t('finishEditing.confirm')}
+        cancelLabel={t('finishEditing.keepEditing')}
+        tone="danger"
+        busy={busy}
+        onConfirm={props.onFinish}
+        onCancel={onCancel}
+      >
+        <p>{t('finishEditing.unsaved', { count: unsaved })}</p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={open === 'discard'}
+        title={t('discard.title')}
+        confirmLabel={t('discard.confirm')}
+        tone="danger"
+        onConfirm={props.onDiscard}
+        onCancel={onCancel}
+      >
+        <p>{t('discard.message', { count: unsaved })}</p>
+      </ConfirmDialog>
+    </>
+  );
+}

@@ -1,0 +1,76 @@
+import { useTranslation } from 'react-i18next';
+import type { EditBlock } from '../tables/editBlock';
+import { editBlockMessage } from '../tables/editBlockMessage';
+
+interface SessionActionsProps {
+  /** What the session allows: starting (a viewer who may edit), or working on the edits. */
+  mode: 'start' | 'edit' | null;
+  /** Why starting is not possible now. */
+  block: EditBlock | null;
+  mayTakeOver: boolean;
+  lockLost: boolean;
+  busy: boolean;
+  unsaved: number;
+  invalid: number;
+  onStart: () => void;
+  onTakeOver: () => void;
+  onDiscard: () => void;
+  onSave: () => void;
+  onFinish: () => void;
+}
+
+/** The page header's buttons for the edit session. */
+export function SessionActions(props: SessionActionsProps) {
+  const { t } = useTranslation();
+  const { busy, unsaved } = props;
+  if (props.mode === 'start') {
+    return (
+      <>
+        {props.block && <span className="block-reason">{editBlockMessage(props.block, t)}</span>}
+        {props.mayTakeOver && (
+          <button
+            type="button"
+            className="button danger"
+            disabled={busy}
+            onClick={props.onTakeOver}
+          >
+            {t('takeOver.action')}
+          </button>
+        )}
+        <button
+          type="button"
+          className="button primary"
+          disabled={props.block !== null || busy}
+          onClick={props.onStart}
+        >
+          {t('table.startEditing')}
+        </button>
+      </>
+    );
+  }
+  if (props.mode !== 'edit') return null;
+  return (
+    <>
+      <button
+        type="button"
+        className="button subtle"
+        disabled={busy || unsaved === 0}
+        onClick={props.onDiscard}
+      >
+        {t('table.discard')}
+      </button>
+      <button
+        type="button"
+        className="button primary"
+        disabled={busy || props.lockLost || unsaved === 0 || props.invalid > 0}
+        title={t('table.saveShortcut')}
+        onClick={props.onSave}
+      >
+        {busy ? t('table.working') : t('table.save')}
+      </button>
+      <button type="button" className="button" disabled={busy} onClick={props.onFinish}>
+        {t('table.finishEditing')}
+      </button>
+    </>
+  );
+}

@@ -1,0 +1,141 @@
+import { useQueryClient } from '@tanstack/react-query';
+import type { GridApi } from 'ag-grid-community';
+import { type RefObject, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorCode } from '../api/GraphqlRequestError';
+import { graphqlRequest } from '../api/graphqlRequest';
+import type { TableInfo } from '../tables/useTables';
+import { describeError } from '../ui/describeError';
+import { useNotify } from '../ui/Notices';
+import type { GridRow } from './gridRow';
+import type { PendingChanges } from './PendingChanges';
+import { saveRowsMutation } from './rowOperations';
+import { startRefusal } from './startRefusal';
+import type { EditSessionHandle } from './useEditSession';
+import type { TableLock } from './useTableLock';
+
+export type EditDialog = 'start' | 'takeOver' | 'finish' | 'discard';
+
+interface EditActionsOptions {
+  info: TableInfo;
+  user: string;
+  pending: PendingChanges;
+  lock: TableLock;
+  edit: EditSessionHandle;
+  grid: RefObject<GridApi<GridRow> | null>;
+}
+
+/**
+ * What the user does with the session — take the lock, save, discard, give the lock back — each
+ * through its dialog where it has one, one at a time, and told how it went. Unsaved edits are
+ * never thrown away behind the user's back: not when a save fails, not when the lock is lost.
+ */
+export function useEditActions({ info, user, pending, lock, edit, grid }: EditActionsOptions) {
+  const { t } = useTranslation();
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const [dialog, setDialog] = useState<EditDialog | null>(null);
+  const { session, dispatch } = edit;
+  const refreshRows = () => grid.current?.refreshInfiniteCache();
+
+  /** Acquires the lock, or with a reason takes it over from whoever holds it. */
+  async function takeLock(takeOverReason: string | null) {
+    setBusy(true);
+    const previousEditor = info.editor;
+    try {
+      const token =
+        takeOverReason === null ? await lock.acquire() : await lock.takeOver(takeOverReason);
+      dispatch({ type: 'acquired', token });
+      notify(
+        'success',
+        previousEditor && previousEditor !== user
+          ? t('table.tookOver', { table: info.name, editor: previousEditor })
+          : t('table.started', { table: info.name }),
+      );
+    } catch (error) {
+      notify('error', await startRefusal(error, info.name, user, queryClient, t));
+    } finally {
+      setBusy(false);
+      setDialog(null);
+    }
+  }
+
+  async function save() {
+    grid.current?.stopEditing();
+    if (busy || pending.counts().total === 0) return;
+    if (session.kind === 'lost') {
+      notify('error', t('table.lockLostOnSave'));
+      return;
+    }
+    if (session.kind !== 'editing') return;
+    if (pending.invalidCells().length > 0) {
+      notify('error', t('table.fixInvalid'));
+      return;
+    }
+    setBusy(true);
+    const { changes, origins } = pending.toRowChanges();
+    try {
+      const { saveRows: result } = await graphqlRequest(saveRowsMutation, {
+        table: info.name,
+        token: session.token,
+        changes,
+      });
+      if (result.saved) {
+        pending.clear();
+        refreshRows();
+        notify('success', t('table.saved', result));
+      } else {
+        const unplaced = pending.setSaveErrors(result.rowErrors, origins);
+        const summary = t('table.saveRefused', { count: result.rowErrors.length });
+        notify('error', [summary, ...unplaced.map((error) => error.message)].join(' '));
+      }
+    } catch (error) {
+      if (errorCode(error) === 'LOCK_LOST' && error instanceof Error) {
+        await edit.lockRefused(session.token, error.message);
+        notify('error', t('table.lockLostOnSave'));
+      } else {
+        notify('error', describeError(error, t));
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  /** Gives the lock back (if this tab still holds it) and drops the unsaved edits. */
+  async function finish() {
+    setBusy(true);
+    try {
+      if (session.kind === 'editing') {
+        dispatch({ type: 'releasing' });
+        await lock.release(session.token);
+      }
+      dispatch({ type: 'released' });
+      refreshRows();
+      notify('success', t('table.finished', { table: info.name }));
+    } catch (error) {
+      dispatch({ type: 'releaseFailed' });
+      notify('error', describeError(error, t));
+    } finally {
+      setBusy(false);
+      setDialog(null);
+    }
+  }
+
+  return {
+    busy,
+    dialog,
+    openDialog: setDialog,
+    closeDialog: () => setDialog(null),
+    takeLock: (takeOverReason: string | null) => void takeLock(takeOverReason),
+    save: () => void save(),
+    finish: () => void finish(),
+    /** Finishing with unsaved edits asks first. */
+    stop: () => (pending.counts().total > 0 ? setDialog('finish') : void finish()),
+    discard: () => {
+      pending.clear();
+      refreshRows();
+      setDialog(null);
+    },
+  };
+}
