@@ -23,6 +23,7 @@ async function withDatabase<T>(
   const config = loadConfig(process.env);
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
+    directDatabaseUrl: config.DATABASE_DIRECT_URL,
     dataDir: `${config.TABLELOCK_DATA_DIR}/postgres`,
     embeddedPort: config.EMBEDDED_PG_PORT,
   });

@@ -43,6 +43,18 @@ const environment = z.object({
     .default(12),
   /** An external Postgres; without it the embedded one starts under TABLELOCK_DATA_DIR. */
   DATABASE_URL: z.string().url().optional(),
+  /**
+   * The same database without a connection pooler (PgBouncer) in between, for what needs a
+   * session of its own: the LISTEN connection of the live feed, and migrations. Defaults to
+   * DATABASE_URL; only used with it.
+   */
+  DATABASE_DIRECT_URL: z.string().url().optional(),
+  /**
+   * Keep the app's SQL texts as named prepared statements on each connection. Off behind
+   * PgBouncer before 1.21 (or with its max_prepared_statements = 0) in transaction mode: a
+   * statement prepared on one server connection is missing on the next.
+   */
+  DATABASE_PREPARED_STATEMENTS: z.stringbool().default(true),
   MASTER_SCHEMA: z.string().min(1).max(63).default('master'),
   TABLELOCK_DATA_DIR: z.string().default(`${repoRoot}.data`),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),

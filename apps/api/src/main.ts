@@ -39,7 +39,7 @@ async function start(database: OpenDatabase, prisma: PrismaClient) {
   }
   const sync = await syncTableRegistry(prisma, config.MASTER_SCHEMA);
   logger.info({ ...sync }, 'table registry in sync with the master schema');
-  const live = await startLiveFeeds(database.url, logger);
+  const live = await startLiveFeeds(database.directUrl, logger);
   const metrics = createApiMetrics(prisma, live.lockChanges.activeSubscriptions);
   const databaseAvailability = watchDatabaseAvailability(prisma, logger);
   const stopSweeper = startLockSweeper({
@@ -112,6 +112,7 @@ process.on('SIGTERM', shutdown);
 try {
   database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
+    directDatabaseUrl: config.DATABASE_DIRECT_URL,
     dataDir: embeddedDataDir,
     embeddedPort: config.EMBEDDED_PG_PORT,
     onLog: (message) => logger.debug({ postgres: message.trim() }),
@@ -126,7 +127,7 @@ try {
   });
   prisma = createPrismaClient(database.url, {
     poolSize: config.DB_POOL_SIZE,
-    preparedStatements: true,
+    preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
   });
   api = await start(database, prisma);
   logger.info({ embeddedPostgres: database.embedded }, `tablelock API ready at ${api.url}/graphql`);

@@ -8,6 +8,11 @@ import type { PostgresSupervision } from './postgresSupervisor';
 export interface OpenDatabaseOptions {
   /** An external Postgres; when absent, an embedded one is started under `dataDir`. */
   databaseUrl?: string;
+  /**
+   * The external Postgres without a connection pooler in between (defaults to `databaseUrl`):
+   * migrations run there, not on a pooled connection.
+   */
+  directDatabaseUrl?: string;
   dataDir: string;
   embeddedPort: number;
   /** What the embedded Postgres prints. */
@@ -20,6 +25,8 @@ export interface OpenDatabaseOptions {
 
 export interface OpenDatabase {
   url: string;
+  /** The database without a pooler in between, for sessions of their own (LISTEN). */
+  directUrl: string;
   /** True when this process started its own Postgres (the demo setup). */
   embedded: boolean;
   /** Stops the embedded Postgres, if this process started one. */
@@ -31,8 +38,9 @@ const EMBEDDED_DATABASE = 'tablelock';
 /** Connects to the configured Postgres (or starts the embedded one) and migrates it. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<OpenDatabase> {
   if (options.databaseUrl) {
-    await applyMigrations(options.databaseUrl);
-    return { url: options.databaseUrl, embedded: false, close: async () => {} };
+    const directUrl = options.directDatabaseUrl ?? options.databaseUrl;
+    await applyMigrations(directUrl);
+    return { url: options.databaseUrl, directUrl, embedded: false, close: async () => {} };
   }
   await mkdir(options.dataDir, { recursive: true });
   const server = await startEmbeddedPostgres({
@@ -46,7 +54,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<OpenDa
     await createDatabase(server.adminUrl, EMBEDDED_DATABASE);
     const url = withDatabase(server.adminUrl, EMBEDDED_DATABASE);
     await applyMigrations(url);
-    return { url, embedded: true, close: server.stop };
+    return { url, directUrl: url, embedded: true, close: server.stop };
   } catch (error) {
     await server.stop();
     throw error;

@@ -36,6 +36,7 @@ describe('openDatabase', () => {
     try {
       open = await openDatabase({ dataDir, embeddedPort: await freePort() });
       expect(open.embedded).toBe(true);
+      expect(open.directUrl).toBe(open.url);
       const firstUrl = open.url;
       const migrations = await withClient(firstUrl, async (prisma) => {
         await prisma.$executeRawUnsafe(
@@ -73,7 +74,7 @@ describe('openDatabase', () => {
     const dataDir = join(tmpdir(), `tablelock-unused-${randomUUID()}`);
 
     const open = await openDatabase({ databaseUrl: url, dataDir, embeddedPort: await freePort() });
-    expect(open).toMatchObject({ url, embedded: false });
+    expect(open).toMatchObject({ url, directUrl: url, embedded: false });
     expect(existsSync(dataDir)).toBe(false);
     await open.close();
 
@@ -81,6 +82,28 @@ describe('openDatabase', () => {
       const [registry] = await prisma.$queryRaw<{ regclass: string | null }[]>`
         SELECT to_regclass('tablelock.table_lock')::text AS regclass`;
       expect(registry?.regclass).toBe('tablelock.table_lock');
+    });
+  });
+
+  it('directDatabaseUrl: migrations run there, not through the (pooled) databaseUrl', async () => {
+    const name = `open_direct_${randomUUID().replaceAll('-', '')}`;
+    await createDatabase(inject('adminUrl'), name);
+    const directUrl = withDatabase(inject('adminUrl'), name);
+    // Nothing listens there: a migration through it would fail the open.
+    const pooledUrl = `postgresql://postgres:postgres@127.0.0.1:${await freePort()}/${name}`;
+    const dataDir = join(tmpdir(), `tablelock-unused-${randomUUID()}`);
+
+    const open = await openDatabase({
+      databaseUrl: pooledUrl,
+      directDatabaseUrl: directUrl,
+      dataDir,
+      embeddedPort: await freePort(),
+    });
+    expect(open).toMatchObject({ url: pooledUrl, directUrl, embedded: false });
+    await open.close();
+
+    await withClient(directUrl, async (prisma) => {
+      expect(await migrationRows(prisma)).not.toEqual([]);
     });
   });
 });

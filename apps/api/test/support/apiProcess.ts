@@ -17,12 +17,14 @@ const STOP_TIMEOUT_MS = 10_000;
 /**
  * Starts the API against `databaseUrl` (no demo data is loaded) and waits until it is healthy.
  * The process goes into `started` at once, so that the caller stops it even if it never gets healthy.
+ * `settings` are further environment variables (config.ts) for it.
  */
 export async function startApiProcess(
   name: string,
   databaseUrl: string,
   port: number,
   started: ApiProcess[],
+  settings: Record<string, string> = {},
 ): Promise<ApiProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: API_DIR,
@@ -32,6 +34,7 @@ export async function startApiProcess(
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      ...settings,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,0 +1,180 @@
+import { createApiKey } from '@tablelock/identity';
+import {
+  createTestDatabase,
+  resetLockRegistry,
+  TEST_AUDIT,
+  type TestDatabase,
+} from '@tablelock/test-support';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiProcess, stopApiProcess, twoPorts } from './apiProcess';
+import { subscribeLockChanges } from './lockChanges';
+import { lockInvariantViolations, readRegistry } from './registry';
+import type { GraphQLResponse } from './testApi';
+
+/**
+ * Starts API processes A and B (on `ports`) against `database`, each through startApiProcess
+ * with `started` so that the suite stops them whatever happens.
+ */
+export type StartTwoApiProcesses = (
+  database: TestDatabase,
+  ports: [number, number],
+  started: ApiProcess[],
+) => Promise<[ApiProcess, ApiProcess]>;
+
+const RACERS = 40;
+const ROUNDS = 5;
+
+const ACQUIRE = `mutation($table: String!) {
+  acquireTableLock(table: $table) { table editor token }
+}`;
+const RELEASE = `mutation($table: String!, $token: String!) {
+  releaseTableLock(table: $table, token: $token) { status }
+}`;
+
+interface Grant {
+  table: string;
+  editor: string;
+  token: string;
+}
+
+/**
+ * What several API instances on one database must get right together: a lock change made
+ * through one reaches subscribers of the other, and a race for one table across both has
+ * exactly one winner. `start` decides how the processes reach the database.
+ */
+export function describeTwoApiProcesses(title: string, start: StartTwoApiProcesses): void {
+  let database: TestDatabase;
+  const processes: ApiProcess[] = [];
+  let a: ApiProcess;
+  let b: ApiProcess;
+  let racers: { name: string; secret: string }[];
+  let watcherSecret: string;
+  let moverSecret: string;
+
+  async function call<T = Record<string, unknown>>(
+    api: ApiProcess,
+    secret: string,
+    query: string,
+    variables: Record<string, unknown>,
+  ): Promise<GraphQLResponse<T>> {
+    const response = await fetch(`${api.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+      body: JSON.stringify({ query, variables }),
+    });
+    return (await response.json()) as GraphQLResponse<T>;
+  }
+
+  async function newKey(name: string, role: 'viewer' | 'editor'): Promise<string> {
+    return (await createApiKey(database.prisma, { name, role }, TEST_AUDIT)).secret;
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    // DATABASE_URL mode loads no demo data; the test database copy has it, and its registry.
+    [a, b] = await start(database, await twoPorts(), processes);
+    // One after another: 40 transactions at once can outwait Prisma's 2 s for a connection
+    // from the test's pool of 10 on a busy machine.
+    racers = [];
+    for (let i = 0; i < RACERS; i++) {
+      racers.push({ name: `key:racer-${i}`, secret: await newKey(`racer-${i}`, 'editor') });
+    }
+    watcherSecret = await newKey('watcher', 'viewer');
+    moverSecret = await newKey('mover', 'editor');
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(processes.map(stopApiProcess));
+    for (const api of processes) {
+      expect(api.child.exitCode !== null || api.child.signalCode !== null, api.name).toBe(true);
+    }
+    await database?.close();
+  });
+
+  describe(title, () => {
+    it('a subscriber on A sees a lock taken and released through B', async () => {
+      await resetLockRegistry(database.prisma);
+      const changes = await subscribeLockChanges({
+        url: a.url,
+        connectionParams: { authorization: `Bearer ${watcherSecret}` },
+        prisma: database.prisma,
+      });
+      try {
+        const acquired = await call<{ acquireTableLock: Grant }>(b, moverSecret, ACQUIRE, {
+          table: 'warehouses',
+        });
+        const grant = acquired.data?.acquireTableLock;
+        expect(acquired.errors).toBeUndefined();
+        const seen = await changes.waitFor(
+          (change) => change.table === 'warehouses' && change.action === 'acquire',
+          5_000,
+        );
+        expect(seen).toMatchObject({
+          actor: 'key:mover',
+          editor: 'key:mover',
+          token: grant?.token,
+        });
+
+        const released = await call(b, moverSecret, RELEASE, {
+          table: 'warehouses',
+          token: grant?.token,
+        });
+        expect(released.errors).toBeUndefined();
+        const release = await changes.waitFor(
+          (change) => change.table === 'warehouses' && change.action === 'release',
+          5_000,
+        );
+        expect(release).toMatchObject({ actor: 'key:mover', token: grant?.token });
+      } finally {
+        await changes.close();
+      }
+    });
+
+    it(`a race for one table across both processes has exactly one winner (${ROUNDS} rounds of ${RACERS})`, async () => {
+      await resetLockRegistry(database.prisma);
+      for (let round = 0; round < ROUNDS; round++) {
+        const via = (i: number) => ((i + round) % 2 === 0 ? a : b);
+        const [before] = await database.prisma.$queryRaw<{ id: bigint }[]>`
+          SELECT coalesce(max(id), 0) AS id FROM tablelock.lock_event`;
+        const responses = await Promise.all(
+          racers.map((racer, i) =>
+            call<{ acquireTableLock: Grant }>(via(i), racer.secret, ACQUIRE, { table: 'products' }),
+          ),
+        );
+
+        const winners = racers.flatMap((racer, i) => {
+          const grant = responses[i]?.data?.acquireTableLock;
+          return grant ? [{ racer, grant, i }] : [];
+        });
+        expect(winners, `round ${round}`).toHaveLength(1);
+        const codes = responses.flatMap((response) =>
+          (response.errors ?? []).map((error) => error.extensions?.code),
+        );
+        expect(codes, `round ${round}`).toEqual(Array(RACERS - 1).fill('LOCK_CONFLICT'));
+        const [{ racer, grant, i }] = winners as [(typeof winners)[number]];
+        expect(grant.editor).toBe(racer.name);
+
+        const registry = await readRegistry(database.prisma);
+        expect(registry.get('products')).toMatchObject({ status: 'editing', editor: racer.name });
+        expect(lockInvariantViolations(registry)).toEqual([]);
+        const events = await database.prisma.$queryRaw<{ action: string; count: number }[]>`
+          SELECT action::text AS action, count(*)::int AS count FROM tablelock.lock_event
+          WHERE table_name = 'products' AND id > ${before?.id ?? 0n}
+          GROUP BY action ORDER BY action`;
+        expect(events, `round ${round}`).toEqual([
+          { action: 'acquire', count: 1 },
+          { action: 'denied', count: RACERS - 1 },
+        ]);
+
+        // Released through the process the winner did not use.
+        const released = await call(via(i + 1), racer.secret, RELEASE, {
+          table: 'products',
+          token: grant.token,
+        });
+        expect(released.errors, `round ${round}`).toBeUndefined();
+      }
+      const registry = await readRegistry(database.prisma);
+      expect([...registry.values()].filter((row) => row.status !== 'normal')).toEqual([]);
+    });
+  });
+}
