@@ -1,6 +1,8 @@
 import type { Queryable } from '@tablelock/db';
 import { changeTableLock } from './changeTableLock';
 import { type LockGrant, lockConflict, lockGrantOf } from './lockGrant';
+import { describeLockRefusal, type LockRefusal } from './lockRefusal';
+import { readEditors } from './lockRegistrySql';
 
 export interface AcquireTableLock {
   tableName: string;
@@ -33,16 +35,36 @@ export async function acquireTableLock(
     { actor },
   );
   if (!result.written) {
-    const conflict = lockConflict(request.tableName, result);
+    const refusal = result.refusal && (await withHolderEditors(db, result.refusal));
+    const conflict = lockConflict(request.tableName, refusal);
     // Written by the caller, after any transaction of its that this refusal rolls back.
     conflict.unrecordedEvent = {
       action: 'denied',
       tableName: request.tableName,
       actor,
       editor: request.editor,
-      reason: result.reason ?? null,
+      reason: refusal ? describeLockRefusal(request.tableName, refusal) : null,
     };
     throw conflict;
   }
   return lockGrantOf(result, request.tableName);
+}
+
+/**
+ * The refusal naming every editor in the way: a `locked` table's holders are not among the rows
+ * an acquisition reads, so their editors are looked up (only when refused).
+ */
+async function withHolderEditors(db: Queryable, refusal: LockRefusal): Promise<LockRefusal> {
+  if (refusal.kind !== 'lockedByEditing') return refusal;
+  const editors = await readEditors(
+    db,
+    refusal.blockers.map((blocker) => blocker.table),
+  );
+  return {
+    ...refusal,
+    blockers: refusal.blockers.map((blocker) => ({
+      ...blocker,
+      editor: blocker.editor ?? editors.get(blocker.table) ?? null,
+    })),
+  };
 }

@@ -1,5 +1,6 @@
 import type { LockAction, Queryable } from '@tablelock/db';
 import type { LockIntent } from './lockIntent';
+import { blockingTables, type LockRefusal } from './lockRefusal';
 import { compareAndSetLockRows, readLockScope, waitingForLocks } from './lockRegistrySql';
 import type { LockRow } from './lockRow';
 import { planLockChange } from './planLockChange';
@@ -11,7 +12,7 @@ export interface LockChangeResult {
   /** The rows involved: as written when `written`, else as they are now. */
   rows: Map<string, LockRow>;
   /** Why not, naming who is in the way, when not written. */
-  reason?: string;
+  refusal?: LockRefusal;
   /** The table's token and lease after the write (editing only). */
   fencingToken: string | null;
   leaseExpiresAt: Date | null;
@@ -81,12 +82,12 @@ async function planAndWrite(
     );
     const plan = planLockChange(intent, rows);
     if (!plan.granted) {
-      if (attempt === 0 && (await expireDeadLocks(db, plan.blockers))) continue;
+      if (attempt === 0 && (await expireDeadLocks(db, blockingTables(plan.refusal)))) continue;
       return {
         written: false,
         contended: false,
         rows,
-        reason: plan.reason,
+        refusal: plan.refusal,
         fencingToken: null,
         leaseExpiresAt: null,
       };
@@ -125,7 +126,7 @@ async function planAndWrite(
       written: false,
       contended: true,
       rows,
-      reason: 'another change to these tables was in progress; try again',
+      refusal: { kind: 'contended' },
       fencingToken: null,
       leaseExpiresAt: null,
     };

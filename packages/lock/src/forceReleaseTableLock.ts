@@ -22,6 +22,6 @@ export async function forceReleaseTableLock(
     { kind: 'forceRelease', tableName: request.tableName },
     { actor: request.actor, reason: request.reason },
   );
-  if (!result.written) throw lockConflict(request.tableName, result);
+  if (!result.written) throw lockConflict(request.tableName, result.refusal);
   return { tableName: request.tableName, editor: result.previous?.editor ?? null };
 }

@@ -1,4 +1,5 @@
 export { type AcquireTableLock, acquireTableLock } from './acquireTableLock';
+export type { Blocker, EditBlock } from './editBlock';
 export { expireLeases } from './expireLeases';
 export { parseFencingToken } from './fencingToken';
 export { type ForcedRelease, forceReleaseTableLock } from './forceReleaseTableLock';
@@ -11,6 +12,7 @@ export { leaseSeconds } from './lease';
 export { LockError, type LockErrorCode } from './lockError';
 export { LOCK_CHANNEL, type LockEventInput, recordLockEvent } from './lockEvent';
 export type { LockGrant } from './lockGrant';
+export type { LockRefusal } from './lockRefusal';
 export { compareAndSetQuery, lockScopeQuery } from './lockRegistrySql';
 export type { TableStatusChange } from './lockRequest';
 export type { LockRow, LockRowChange } from './lockRow';

@@ -1,16 +1,13 @@
+import { editBlockOf } from './editBlock';
 import { LockError } from './lockError';
 import type { LockIntent } from './lockIntent';
+import type { LockRefusal } from './lockRefusal';
 import type { LockRow, LockRowChange } from './lockRow';
 
 export type LockPlan =
   | { granted: true; changes: LockRowChange[] }
-  | {
-      granted: false;
-      /** Why, naming who is in the way. */
-      reason: string;
-      /** Editing tables in the way: if their leases ran out, expiring them frees the way. */
-      blockers: string[];
-    };
+  /** Why not, naming who is in the way. */
+  | { granted: false; refusal: LockRefusal };
 
 /**
  * The state machine: given the rows of every table involved (read in one snapshot), decides
@@ -29,7 +26,7 @@ export function planLockChange(intent: LockIntent, rows: ReadonlyMap<string, Loc
       return releaseAll(main, rows);
     case 'expire':
       if (main.status !== 'editing' || !main.leaseExpired) {
-        return { granted: false, reason: `${main.tableName}'s lease is not over`, blockers: [] };
+        return { granted: false, refusal: { kind: 'leaseRunning' } };
       }
       return releaseAll(main, rows);
     case 'renew':
@@ -70,31 +67,11 @@ function planAcquire(
   main: LockRow,
   rows: ReadonlyMap<string, LockRow>,
 ): LockPlan {
-  if (main.status === 'editing') {
-    return {
-      granted: false,
-      reason: `${main.tableName} is being edited by ${main.editor}`,
-      blockers: [main.tableName],
-    };
-  }
-  if (main.status === 'locked') {
-    return {
-      granted: false,
-      reason: `${main.tableName} is locked because ${holdersBeingEdited(main)}`,
-      blockers: main.lockedBy,
-    };
-  }
-  const fkRows = fkTablesOf(intent, main).map((name) => requireRow(rows, name));
-  const editedFks = fkRows.filter((row) => row.status === 'editing');
-  if (editedFks.length > 0) {
-    return {
-      granted: false,
-      reason: editedFks
-        .map((row) => `${row.tableName} (referenced) is being edited by ${row.editor}`)
-        .join('; '),
-      blockers: editedFks.map((row) => row.tableName),
-    };
-  }
+  // The tables it would lock matter only once the table itself is free.
+  const fkRows =
+    main.status === 'normal' ? fkTablesOf(intent, main).map((name) => requireRow(rows, name)) : [];
+  const block = editBlockOf(main, fkRows, (holder) => rows.get(holder)?.editor ?? null);
+  if (block) return { granted: false, refusal: block };
   return {
     granted: true,
     changes: [
@@ -122,9 +99,7 @@ function planRelease(
   main: LockRow,
   rows: ReadonlyMap<string, LockRow>,
 ): LockPlan {
-  if (main.status !== 'editing') {
-    return { granted: false, reason: `${main.tableName} is not being edited`, blockers: [] };
-  }
+  if (main.status !== 'editing') return { granted: false, refusal: { kind: 'notEditing' } };
   if (main.editor !== intent.editor) {
     throw new LockError(
       'FORBIDDEN',
@@ -135,13 +110,7 @@ function planRelease(
   const notHeld = intent.namedFkTables.filter(
     (name) => !requireRow(rows, name).lockedBy.includes(intent.tableName),
   );
-  if (notHeld.length > 0) {
-    return {
-      granted: false,
-      reason: `${notHeld.join(', ')} ${notHeld.length > 1 ? 'are' : 'is'} not locked by ${intent.tableName}`,
-      blockers: [],
-    };
-  }
+  if (notHeld.length > 0) return { granted: false, refusal: { kind: 'notHeld', tables: notHeld } };
   return releaseAll(main, rows);
 }
 

@@ -1,4 +1,5 @@
 import type { PrismaClient, TableStatus } from '@tablelock/db';
+import { type EditBlock, editBlockOf } from './editBlock';
 
 /** A master table as users see it: its lock state and its place in the FK graph. */
 export interface TableInfo {
@@ -15,16 +16,19 @@ export interface TableInfo {
   /** While `editing`: since when, and until when unless renewed (null: no expiry). */
   acquiredAt: Date | null;
   leaseExpiresAt: Date | null;
+  /** Why nobody can start editing it now (its editor aside), or null. */
+  editBlock: EditBlock | null;
 }
 
 /** All registered master tables, by name. */
 export async function readTables(prisma: PrismaClient): Promise<TableInfo[]> {
   const rows = await prisma.tableLock.findMany({ orderBy: { tableName: 'asc' } });
-  const editorOf = new Map(rows.map((row) => [row.tableName, row.editor]));
+  const byName = new Map(rows.map((row) => [row.tableName, row]));
+  const editorOf = (name: string) => byName.get(name)?.editor ?? null;
   return rows.map((row) => ({
     name: row.tableName,
     status: row.status,
-    editor: row.editor ?? editorOf.get(row.lockedBy[0] ?? '') ?? null,
+    editor: row.editor ?? editorOf(row.lockedBy[0] ?? ''),
     lockedBy: row.lockedBy,
     references: row.references,
     referencedBy: rows
@@ -34,5 +38,10 @@ export async function readTables(prisma: PrismaClient): Promise<TableInfo[]> {
     updatedAt: row.updatedAt,
     acquiredAt: row.acquiredAt,
     leaseExpiresAt: row.leaseExpiresAt,
+    editBlock: editBlockOf(
+      row,
+      row.references.flatMap((name) => byName.get(name) ?? []),
+      editorOf,
+    ),
   }));
 }

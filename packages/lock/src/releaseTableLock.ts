@@ -20,7 +20,7 @@ export async function releaseTableLock(
       },
       { actor: request.actor ?? request.editor, reason: request.reason ?? null },
     );
-    if (!result.written) throw lockConflict(request.tableName, result);
+    if (!result.written) throw lockConflict(request.tableName, result.refusal);
   } catch (error) {
     throw await explainLostLock(db, error, request.tableName, request.token);
   }

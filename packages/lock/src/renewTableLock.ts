@@ -14,7 +14,7 @@ export async function renewTableLock(
       { kind: 'renew', ...request },
       { actor: request.editor },
     );
-    if (!result.written) throw lockConflict(request.tableName, result);
+    if (!result.written) throw lockConflict(request.tableName, result.refusal);
     return lockGrantOf(result, request.tableName);
   } catch (error) {
     throw await explainLostLock(db, error, request.tableName, request.token);

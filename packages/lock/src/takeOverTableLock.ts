@@ -30,6 +30,6 @@ export async function takeOverTableLock(
     },
     { actor: request.editor, reason: request.reason },
   );
-  if (!result.written) throw lockConflict(request.tableName, result);
+  if (!result.written) throw lockConflict(request.tableName, result.refusal);
   return lockGrantOf(result, request.tableName);
 }

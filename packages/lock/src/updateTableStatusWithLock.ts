@@ -4,6 +4,7 @@ import { DEFAULT_LEASE_SECONDS } from './lease';
 import { LockError } from './lockError';
 import { recordLockEvent } from './lockEvent';
 import type { LockIntent } from './lockIntent';
+import { describeLockRefusal } from './lockRefusal';
 import { parseLockRequest, type TableStatusChange } from './lockRequest';
 import type { LockRow } from './lockRow';
 import { fkTablesOf } from './planLockChange';
@@ -49,7 +50,7 @@ export async function updateTableStatusWithLock(
         tableName: seed.tableName,
         actor: asker,
         editor: seed.editor,
-        reason: result.reason ?? null,
+        reason: result.refusal ? describeLockRefusal(seed.tableName, result.refusal) : null,
       },
       false,
     );

@@ -37,6 +37,11 @@ export const table: QueryResolvers['table'] = async (_parent, { name }, context)
 
 export const TableInfo: TableInfoResolvers = {
   locked_by: (info) => info.lockedBy[0] ?? null,
+  // The editor is not blocked by its own editing: it is editing already.
+  editBlock: (info, _args, context) =>
+    info.editBlock?.kind === 'beingEdited' && info.editor === context.principal?.name
+      ? null
+      : info.editBlock,
 };
 
 export const syncTableRegistryResolver: MutationResolvers['syncTableRegistry'] = (

@@ -1,8 +1,16 @@
+import type { EditBlock } from '../tables/editBlockMessage';
+
 /** One entry of a GraphQL response's `errors`. */
 export interface GraphqlErrorEntry {
   message: string;
   path?: ReadonlyArray<string | number>;
-  extensions?: { code?: string; retryAfterSeconds?: number };
+  extensions?: {
+    code?: string;
+    retryAfterSeconds?: number;
+    /** LOCK_CONFLICT: who is in the way (the facts of TableInfo.editBlock). */
+    editBlock?: EditBlock['kind'];
+    blockers?: EditBlock['blockers'];
+  };
 }
 
 /**

@@ -78,7 +78,9 @@ export const en = {
     beingEdited: 'Being edited by {{editor}}',
     locked_one: 'Locked because {{tables}} is being edited ({{editor}})',
     locked_other: 'Locked because {{tables}} are being edited',
-    referenceBeingEdited: '{{table}}, which it references, is being edited by {{editor}}',
+    referenceBeingEdited_one: '{{table}}, which it references, is being edited by {{editor}}',
+    referenceBeingEdited_other: 'Tables it references are being edited: {{tables}}',
+    tableEditedBy: '{{table}} ({{editor}})',
   },
   table: {
     summary: {

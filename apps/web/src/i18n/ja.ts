@@ -81,7 +81,8 @@ export const ja: TranslationOf<typeof en> = {
   editBlock: {
     beingEdited: '{{editor}} さんが編集中',
     locked_other: '{{tables}} の編集中のためロック中（{{editor}} さん）',
-    referenceBeingEdited: '参照先の {{table}} を {{editor}} さんが編集中',
+    referenceBeingEdited_other: '参照先の {{tables}} が編集中',
+    tableEditedBy: '{{table}}（{{editor}} さん）',
   },
   table: {
     summary: {

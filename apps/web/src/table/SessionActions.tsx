@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { EditBlock } from '../tables/editBlock';
-import { editBlockMessage } from '../tables/editBlockMessage';
+import { type EditBlock, editBlockMessage } from '../tables/editBlockMessage';
 
 interface SessionActionsProps {
   /** What the session allows: starting (a viewer who may edit), or working on the edits. */

@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next';
 import type { TableColumnsQuery } from '../generated/graphql';
 import { roleAtLeast } from '../session/roles';
 import type { SessionUser } from '../session/useSession';
-import { editBlock } from '../tables/editBlock';
 import { StatusBadge } from '../tables/StatusBadge';
 import type { TableInfo } from '../tables/useTables';
 import { describeError } from '../ui/describeError';
@@ -53,9 +52,9 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
 
   const mayEdit = roleAtLeast(user.role, 'editor') && page.editable;
   const holds = info.status === 'editing' && info.editor === user.name;
-  const block = editBlock(info, tables, user.name);
+  const block = info.editBlock;
   // An admin may take over a table someone else is editing (not one that is only FK-locked).
-  const mayTakeOver = mayEdit && roleAtLeast(user.role, 'admin') && block?.reason === 'beingEdited';
+  const mayTakeOver = mayEdit && roleAtLeast(user.role, 'admin') && block?.kind === 'beingEdited';
 
   const edit = useEditSession({
     table: info.name,

@@ -1,30 +1,23 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
-import { errorCode } from '../api/GraphqlRequestError';
+import { GraphqlRequestError } from '../api/GraphqlRequestError';
 import { TABLES_QUERY_KEY } from '../api/queryKeys';
-import { editBlock } from '../tables/editBlock';
 import { editBlockMessage } from '../tables/editBlockMessage';
-import { fetchTables } from '../tables/useTables';
 import { describeError } from '../ui/describeError';
 
 /**
- * Why starting to edit `table` failed: from fresh lock states where they explain it (someone
- * started first), else in the server's words.
+ * Why starting to edit a table failed: who is in the way, as the API's LOCK_CONFLICT names them
+ * (someone started first), else in the server's words. The lock states shown are refreshed.
  */
-export async function startRefusal(
-  error: unknown,
-  table: string,
-  user: string,
-  queryClient: QueryClient,
-  t: TFunction,
-): Promise<string> {
-  if (errorCode(error) !== 'LOCK_CONFLICT') return describeError(error, t);
-  const fresh = await queryClient
-    .fetchQuery({ queryKey: TABLES_QUERY_KEY, queryFn: fetchTables, staleTime: 0 })
-    .catch(() => []);
-  const now = fresh.find((candidate) => candidate.name === table);
-  const why = now && editBlock(now, fresh, user);
+export function startRefusal(error: unknown, queryClient: QueryClient, t: TFunction): string {
+  const conflict = error instanceof GraphqlRequestError && error.code === 'LOCK_CONFLICT';
+  if (!conflict) return describeError(error, t);
+  void queryClient.invalidateQueries({ queryKey: TABLES_QUERY_KEY });
+  const { editBlock, blockers } = error.errors[0]?.extensions ?? {};
   return t('table.startRefused', {
-    reason: why ? editBlockMessage(why, t) : describeError(error, t),
+    reason:
+      editBlock && blockers
+        ? editBlockMessage({ kind: editBlock, blockers }, t)
+        : describeError(error, t),
   });
 }

@@ -54,7 +54,7 @@ export function useEditActions({ info, user, pending, lock, edit, grid }: EditAc
           : t('table.started', { table: info.name }),
       );
     } catch (error) {
-      notify('error', await startRefusal(error, info.name, user, queryClient, t));
+      notify('error', startRefusal(error, queryClient, t));
     } finally {
       setBusy(false);
       setDialog(null);

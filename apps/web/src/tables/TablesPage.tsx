@@ -8,7 +8,6 @@ import { describeError } from '../ui/describeError';
 import { LoadingState } from '../ui/LoadingState';
 import { TableLinks } from '../ui/TableLinks';
 import { useNow } from '../ui/useNow';
-import { editBlock } from './editBlock';
 import { editBlockMessage } from './editBlockMessage';
 import { StatusBadge } from './StatusBadge';
 import { type TableInfo, useTables } from './useTables';
@@ -112,7 +111,6 @@ export function TablesPage() {
               <TableRow
                 key={table.name}
                 table={table}
-                all={all}
                 userName={user.name}
                 canEdit={roleAtLeast(user.role, 'editor')}
               />
@@ -127,19 +125,17 @@ export function TablesPage() {
 
 interface TableRowProps {
   table: TableInfo;
-  all: readonly TableInfo[];
   userName: string;
   canEdit: boolean;
 }
 
-function TableRow({ table, all, userName, canEdit }: TableRowProps) {
+function TableRow({ table, userName, canEdit }: TableRowProps) {
   const { t } = useTranslation();
   const format = useFormatters();
   const now = useNow();
   const navigate = useNavigate();
   const mine = table.status === 'editing' && table.editor === userName;
-  const block = editBlock(table, all, userName);
-  const reason = block && editBlockMessage(block, t);
+  const reason = table.editBlock && editBlockMessage(table.editBlock, t);
   const startEditing = () =>
     navigate(`/tables/${encodeURIComponent(table.name)}`, { state: { startEditing: true } });
 
@@ -181,7 +177,7 @@ function TableRow({ table, all, userName, canEdit }: TableRowProps) {
               <button
                 type="button"
                 className="button primary small"
-                disabled={block !== null}
+                disabled={table.editBlock !== null}
                 title={reason ?? undefined}
                 onClick={startEditing}
               >

@@ -1,22 +1,32 @@
 import type { TFunction } from 'i18next';
-import type { EditBlock } from './editBlock';
+import type { TablesQuery } from '../generated/graphql';
+
+/** Why the user cannot start editing a table now, as the API decides it (TableInfo.editBlock). */
+export type EditBlock = NonNullable<TablesQuery['tables'][number]['editBlock']>;
 
 /** The block as a sentence: "Being edited by alice", "Locked because products is being edited". */
 export function editBlockMessage(block: EditBlock, t: TFunction): string {
   const unknown = t('tables.someone');
-  switch (block.reason) {
+  const first = block.blockers[0];
+  switch (block.kind) {
     case 'beingEdited':
-      return t('editBlock.beingEdited', { editor: block.editor ?? unknown });
-    case 'locked':
+      return t('editBlock.beingEdited', { editor: first?.editor ?? unknown });
+    case 'lockedByEditing':
       return t('editBlock.locked', {
-        tables: block.holders.join(', '),
-        editor: block.editor ?? unknown,
-        count: block.holders.length,
+        tables: block.blockers.map((blocker) => blocker.table).join(', '),
+        editor: first?.editor ?? unknown,
+        count: block.blockers.length,
       });
     case 'referenceBeingEdited':
       return t('editBlock.referenceBeingEdited', {
-        table: block.table,
-        editor: block.editor ?? unknown,
+        table: first?.table,
+        editor: first?.editor ?? unknown,
+        tables: block.blockers
+          .map((blocker) =>
+            t('editBlock.tableEditedBy', { ...blocker, editor: blocker.editor ?? unknown }),
+          )
+          .join(', '),
+        count: block.blockers.length,
       });
   }
 }

@@ -13,6 +13,13 @@ export const tablesQuery = graphql(`
       updatedAt
       acquiredAt
       leaseExpiresAt
+      editBlock {
+        kind
+        blockers {
+          table
+          editor
+        }
+      }
     }
   }
 `);

@@ -1,0 +1,55 @@
+import { createInstance, type TFunction } from 'i18next';
+import { describe, expect, it } from 'vitest';
+import { en } from '../src/i18n/en';
+import { ja } from '../src/i18n/ja';
+import { type EditBlock, editBlockMessage } from '../src/tables/editBlockMessage';
+
+async function translator(language: 'en' | 'ja'): Promise<TFunction> {
+  const i18n = createInstance();
+  await i18n.init({
+    lng: language,
+    resources: { en: { translation: en }, ja: { translation: ja } },
+    interpolation: { escapeValue: false },
+  });
+  return i18n.t;
+}
+
+const blocks: [string, EditBlock, string, string][] = [
+  [
+    'being edited',
+    { kind: 'beingEdited', blockers: [{ table: 'products', editor: 'alice' }] },
+    'Being edited by alice',
+    'alice さんが編集中',
+  ],
+  [
+    'locked by one table',
+    { kind: 'lockedByEditing', blockers: [{ table: 'products', editor: 'alice' }] },
+    'Locked because products is being edited (alice)',
+    'products の編集中のためロック中（alice さん）',
+  ],
+  [
+    'a referenced table being edited',
+    { kind: 'referenceBeingEdited', blockers: [{ table: 'regions', editor: 'bob' }] },
+    'regions, which it references, is being edited by bob',
+    '参照先の regions（bob さん） が編集中',
+  ],
+  [
+    'two referenced tables, each with its editor',
+    {
+      kind: 'referenceBeingEdited',
+      blockers: [
+        { table: 'price_lists', editor: 'bob' },
+        { table: 'products', editor: null },
+      ],
+    },
+    'Tables it references are being edited: price_lists (bob), products (someone)',
+    '参照先の price_lists（bob さん）, products（他のユーザー さん） が編集中',
+  ],
+];
+
+describe('editBlockMessage: the API’s edit block in the user’s words', () => {
+  it.each(blocks)('%s', async (_, block, english, japanese) => {
+    expect(editBlockMessage(block, await translator('en'))).toBe(english);
+    expect(editBlockMessage(block, await translator('ja'))).toBe(japanese);
+  });
+});

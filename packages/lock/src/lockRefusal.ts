@@ -1,0 +1,50 @@
+import type { EditBlock } from './editBlock';
+
+/**
+ * Why a lock change was not made, as data (a result, not an error: someone else holds what it
+ * needs, or the state moved on). `describeLockRefusal` puts it into words.
+ */
+export type LockRefusal =
+  | EditBlock
+  /** A release of a table that nobody is editing. */
+  | { kind: 'notEditing' }
+  /** A legacy release naming referenced tables that this table does not hold. */
+  | { kind: 'notHeld'; tables: string[] }
+  /** An expiry of a lock whose lease is still running. */
+  | { kind: 'leaseRunning' }
+  /** Another change of the same rows was in progress. */
+  | { kind: 'contended' };
+
+/** The tables whose editing is in the way: if their leases ran out, expiring them frees it. */
+export function blockingTables(refusal: LockRefusal): string[] {
+  return 'blockers' in refusal ? refusal.blockers.map((blocker) => blocker.table) : [];
+}
+
+/** The refusal in English, for error messages and the audit history. */
+export function describeLockRefusal(tableName: string, refusal: LockRefusal): string {
+  switch (refusal.kind) {
+    case 'beingEdited':
+      return `${tableName} is being edited by ${editorText(refusal.blockers[0]?.editor)}`;
+    case 'lockedByEditing': {
+      const holders = refusal.blockers.map((blocker) => blocker.table);
+      return `${tableName} is locked because ${holders.join(', ')} ${holders.length > 1 ? 'are' : 'is'} being edited`;
+    }
+    case 'referenceBeingEdited':
+      return refusal.blockers
+        .map(
+          (blocker) =>
+            `${blocker.table} (referenced) is being edited by ${editorText(blocker.editor)}`,
+        )
+        .join('; ');
+    case 'notEditing':
+      return `${tableName} is not being edited`;
+    case 'notHeld':
+      return `${refusal.tables.join(', ')} ${refusal.tables.length > 1 ? 'are' : 'is'} not locked by ${tableName}`;
+    case 'leaseRunning':
+      return `${tableName}'s lease is not over`;
+    case 'contended':
+      return 'another change to these tables was in progress; try again';
+  }
+}
+
+const editorText = (editor: string | null | undefined) => editor ?? 'someone';
