@@ -1,3 +1,4 @@
+import type { IdempotencyErrorCode } from '@tablelock/idempotency';
 import type { IdentityErrorCode } from '@tablelock/identity';
 import type { LockErrorCode } from '@tablelock/lock';
 import type { MasterDataErrorCode } from '@tablelock/master-data';
@@ -8,4 +9,6 @@ import type { ErrorCode } from './generated/graphql';
  * list there): a new code fails the type check here until it is documented.
  */
 type Documented<Code extends ErrorCode> = Code;
-export type DomainErrorCode = Documented<LockErrorCode | IdentityErrorCode | MasterDataErrorCode>;
+export type DomainErrorCode = Documented<
+  LockErrorCode | IdentityErrorCode | MasterDataErrorCode | IdempotencyErrorCode
+>;

@@ -1,5 +1,5 @@
 import { createUser } from '@tablelock/identity';
-import { acquireTableLock } from '@tablelock/lock';
+import { acquireTableLock, grantedOrConflict } from '@tablelock/lock';
 import {
   createTestDatabase,
   resetLockRegistry,
@@ -168,11 +168,13 @@ const SHORT_LEASE_SECONDS = 1;
 
 describe('leases', () => {
   it('an expired lease frees the table: the next acquirer expires it and gets it', async () => {
-    const held = await acquireTableLock(database.prisma, {
-      tableName: 'regions',
-      editor: 'alice',
-      leaseSeconds: SHORT_LEASE_SECONDS,
-    });
+    const held = grantedOrConflict(
+      await acquireTableLock(database.prisma, {
+        tableName: 'regions',
+        editor: 'alice',
+        leaseSeconds: SHORT_LEASE_SECONDS,
+      }),
+    );
     const early = refusal(await bob.graphql(ACQUIRE, { table: 'regions' }));
     expect(early.code).toBe('LOCK_CONFLICT');
     expect(early.message).toContain('being edited by alice');
@@ -227,11 +229,13 @@ describe('leases', () => {
       prisma: database.prisma,
     });
     try {
-      const held = await acquireTableLock(database.prisma, {
-        tableName: 'warehouses',
-        editor: 'alice',
-        leaseSeconds: SHORT_LEASE_SECONDS,
-      });
+      const held = grantedOrConflict(
+        await acquireTableLock(database.prisma, {
+          tableName: 'warehouses',
+          editor: 'alice',
+          leaseSeconds: SHORT_LEASE_SECONDS,
+        }),
+      );
       expect(held.lockedTables).toEqual(['regions']);
 
       const expired = await changes.waitFor(
@@ -301,11 +305,13 @@ describe('leases', () => {
     expect(current.fencingToken?.toString()).toBe(again.token);
     expect(current.leaseExpiresAt?.toISOString()).toBe(again.leaseExpiresAt);
 
-    const short = await acquireTableLock(database.prisma, {
-      tableName: 'categories',
-      editor: 'alice',
-      leaseSeconds: SHORT_LEASE_SECONDS,
-    });
+    const short = grantedOrConflict(
+      await acquireTableLock(database.prisma, {
+        tableName: 'categories',
+        editor: 'alice',
+        leaseSeconds: SHORT_LEASE_SECONDS,
+      }),
+    );
     await poll('categories lease over', SHORT_LEASE_SECONDS * 1000 + 5_000, async () =>
       (await leaseOver('categories')) ? true : undefined,
     );

@@ -1,7 +1,8 @@
 import type { Queryable } from '@tablelock/db';
 import { changeTableLock } from './changeTableLock';
-import { type LockGrant, lockConflict, lockGrantOf } from './lockGrant';
-import { describeLockRefusal, type LockRefusal } from './lockRefusal';
+import type { LockAnswer } from './lockAnswer';
+import { type LockGrant, lockGrantOf } from './lockGrant';
+import type { LockRefusal } from './lockRefusal';
 import { readEditors } from './lockRegistrySql';
 
 export interface AcquireTableLock {
@@ -15,14 +16,12 @@ export interface AcquireTableLock {
 
 /**
  * Starts editing a table (and locks its FK targets) with a lease and a new fencing token.
- * Never waits: if anyone is in the way it is LOCK_CONFLICT, naming them; the error carries the
- * `denied` audit event for the caller to record (runIdempotently does).
+ * Never waits: if anyone is in the way it is refused at once, naming every one of them.
  */
 export async function acquireTableLock(
   db: Queryable,
   request: AcquireTableLock,
-): Promise<LockGrant> {
-  const actor = request.actor ?? request.editor;
+): Promise<LockAnswer<LockGrant>> {
   const result = await changeTableLock(
     db,
     {
@@ -32,22 +31,15 @@ export async function acquireTableLock(
       editor: request.editor,
       leaseSeconds: request.leaseSeconds,
     },
-    { actor },
+    { actor: request.actor ?? request.editor },
   );
   if (!result.written) {
-    const refusal = result.refusal && (await withHolderEditors(db, result.refusal));
-    const conflict = lockConflict(request.tableName, refusal);
-    // Written by the caller, after any transaction of its that this refusal rolls back.
-    conflict.unrecordedEvent = {
-      action: 'denied',
+    return {
+      refused: await withHolderEditors(db, result.refusal),
       tableName: request.tableName,
-      actor,
-      editor: request.editor,
-      reason: refusal ? describeLockRefusal(request.tableName, refusal) : null,
     };
-    throw conflict;
   }
-  return lockGrantOf(result, request.tableName);
+  return { granted: lockGrantOf(result, request.tableName) };
 }
 
 /**

@@ -1,24 +1,27 @@
 import type { LockAction, Queryable } from '@tablelock/db';
+import { recordLockEvent } from './lockEvent';
 import type { LockIntent } from './lockIntent';
-import { blockingTables, type LockRefusal } from './lockRefusal';
+import { blockingTables, describeLockRefusal, type LockRefusal } from './lockRefusal';
 import { compareAndSetLockRows, readLockScope, waitingForLocks } from './lockRegistrySql';
 import type { LockRow } from './lockRow';
 import { planLockChange } from './planLockChange';
 
-export interface LockChangeResult {
-  written: boolean;
+interface LockChangeOutcome {
   /** Not written because another transaction held or changed one of the rows meanwhile. */
   contended: boolean;
   /** The rows involved: as written when `written`, else as they are now. */
   rows: Map<string, LockRow>;
-  /** Why not, naming who is in the way, when not written. */
-  refusal?: LockRefusal;
   /** The table's token and lease after the write (editing only). */
   fencingToken: string | null;
   leaseExpiresAt: Date | null;
   /** The table's row as read before the write. */
   previous?: LockRow;
 }
+
+export type LockChangeResult =
+  | (LockChangeOutcome & { written: true })
+  /** `refusal`: why not, naming who is in the way. */
+  | (LockChangeOutcome & { written: false; refusal: LockRefusal });
 
 export interface LockChangeAudit {
   /** Who asks: recorded as the event's actor. */
@@ -49,22 +52,48 @@ const EVENT_ACTION: Record<LockIntent['kind'], LockAction | null> = {
   renew: null,
 };
 
+// A caller's attempt to take or give back a lock that is refused goes into the history (who
+// tried, and what stood in the way); the sweeper's and admins' refusals say nothing new.
+const RECORDS_DENIAL: Record<LockIntent['kind'], boolean> = {
+  acquire: true,
+  release: true,
+  renew: false,
+  forceRelease: false,
+  expire: false,
+  takeOver: false,
+};
+
 /**
  * Carries out one lock intent: reads the rows involved, lets the state machine decide, and
  * writes them with one conditional write that also records the audit event. An acquisition
  * blocked by editing whose lease has run out first expires it (as the sweeper would) and tries
  * once more, so a dead lock never stands in the way. An intent that may wait and found its
  * rows contended locks them in name order, waiting for their holders, and decides again on
- * what it finds then.
+ * what it finds then. A refused acquisition or release is recorded as `denied`.
  */
 export async function changeTableLock(
   db: Queryable,
   intent: LockIntent,
   audit: LockChangeAudit,
 ): Promise<LockChangeResult> {
-  const result = await planAndWrite(db, intent, audit, false);
-  if (!result.contended || !WAITS[intent.kind]) return result;
-  return waitingForLocks(db, (tx) => planAndWrite(tx, intent, audit, true));
+  let result = await planAndWrite(db, intent, audit, false);
+  if (result.contended && WAITS[intent.kind]) {
+    result = await waitingForLocks(db, (tx) => planAndWrite(tx, intent, audit, true));
+  }
+  if (!result.written && RECORDS_DENIAL[intent.kind]) {
+    await recordLockEvent(
+      db,
+      {
+        action: 'denied',
+        tableName: intent.tableName,
+        actor: audit.actor,
+        editor: 'editor' in intent ? intent.editor : null,
+        reason: describeLockRefusal(intent.tableName, result.refusal),
+      },
+      false,
+    );
+  }
+  return result;
 }
 
 async function planAndWrite(

@@ -1,12 +1,7 @@
 import type { Queryable } from '@tablelock/db';
 import { changeTableLock } from './changeTableLock';
-import { lockConflict } from './lockGrant';
-
-export interface ForcedRelease {
-  tableName: string;
-  /** Who was editing the table until now. */
-  editor: string | null;
-}
+import type { LockAnswer } from './lockAnswer';
+import { type ReleasedLock, releasedLockOf } from './releasedLock';
 
 /**
  * Ends whoever's editing of `tableName` with all its FK holds, as the holder's own release
@@ -16,12 +11,14 @@ export interface ForcedRelease {
 export async function forceReleaseTableLock(
   db: Queryable,
   request: { tableName: string; actor: string; reason: string },
-): Promise<ForcedRelease> {
+): Promise<LockAnswer<ReleasedLock>> {
   const result = await changeTableLock(
     db,
     { kind: 'forceRelease', tableName: request.tableName },
     { actor: request.actor, reason: request.reason },
   );
-  if (!result.written) throw lockConflict(request.tableName, result.refusal);
-  return { tableName: request.tableName, editor: result.previous?.editor ?? null };
+  if (!result.written) {
+    return { refused: result.refusal, tableName: request.tableName };
+  }
+  return { granted: releasedLockOf(result, request.tableName) };
 }

@@ -2,13 +2,9 @@ export { type AcquireTableLock, acquireTableLock } from './acquireTableLock';
 export type { Blocker, EditBlock } from './editBlock';
 export { expireLeases } from './expireLeases';
 export { parseFencingToken } from './fencingToken';
-export { type ForcedRelease, forceReleaseTableLock } from './forceReleaseTableLock';
-export {
-  deleteExpiredIdempotencyKeys,
-  type IdempotentRequest,
-  runIdempotently,
-} from './idempotency';
+export { forceReleaseTableLock } from './forceReleaseTableLock';
 export { leaseSeconds } from './lease';
+export { grantedOrConflict, isGranted, type LockAnswer } from './lockAnswer';
 export { LockError, type LockErrorCode } from './lockError';
 export { LOCK_CHANNEL, type LockEventInput, recordLockEvent } from './lockEvent';
 export type { LockGrant } from './lockGrant';
@@ -25,6 +21,7 @@ export {
   readLockEvents,
 } from './readLockEvents';
 export { readTables, type TableInfo } from './readTables';
+export type { ReleasedLock } from './releasedLock';
 export { releaseLocksOf } from './releaseLocksOf';
 export { releaseTableLock } from './releaseTableLock';
 export { renewTableLock } from './renewTableLock';

@@ -1,6 +1,4 @@
 import type { LockChangeResult } from './changeTableLock';
-import { LockError } from './lockError';
-import { describeLockRefusal, type LockRefusal } from './lockRefusal';
 
 /** What the holder gets from an acquisition, renewal or take-over. */
 export interface LockGrant {
@@ -29,15 +27,4 @@ export function lockGrantOf(result: LockChangeResult, tableName: string): LockGr
       .map((row) => row.tableName)
       .sort(),
   };
-}
-
-/**
- * The refusal of a lock operation that lost: someone holds what it needs. Who, as data too
- * (`editBlock`, `blockers`), for clients to show in their own words.
- */
-export function lockConflict(tableName: string, refusal: LockRefusal | undefined): LockError {
-  const details =
-    refusal && 'blockers' in refusal ? { editBlock: refusal.kind, blockers: refusal.blockers } : {};
-  const why = refusal ? describeLockRefusal(tableName, refusal) : 'it is in use';
-  return new LockError('LOCK_CONFLICT', `${tableName} cannot be locked: ${why}.`, details);
 }

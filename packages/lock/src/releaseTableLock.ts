@@ -1,13 +1,14 @@
 import type { Queryable } from '@tablelock/db';
 import { changeTableLock } from './changeTableLock';
-import { lockConflict } from './lockGrant';
+import type { LockAnswer } from './lockAnswer';
 import { explainLostLock } from './lostLock';
+import { type ReleasedLock, releasedLockOf } from './releasedLock';
 
 /** Finishes the holder's acquisition `token`, releasing its FK locks; LOCK_LOST if it is gone. */
 export async function releaseTableLock(
   db: Queryable,
   request: { tableName: string; editor: string; token: string; actor?: string; reason?: string },
-): Promise<void> {
+): Promise<LockAnswer<ReleasedLock>> {
   try {
     const result = await changeTableLock(
       db,
@@ -20,7 +21,10 @@ export async function releaseTableLock(
       },
       { actor: request.actor ?? request.editor, reason: request.reason ?? null },
     );
-    if (!result.written) throw lockConflict(request.tableName, result.refusal);
+    if (!result.written) {
+      return { refused: result.refusal, tableName: request.tableName };
+    }
+    return { granted: releasedLockOf(result, request.tableName) };
   } catch (error) {
     throw await explainLostLock(db, error, request.tableName, request.token);
   }

@@ -1,6 +1,7 @@
 import type { Queryable } from '@tablelock/db';
 import { changeTableLock } from './changeTableLock';
-import { type LockGrant, lockConflict, lockGrantOf } from './lockGrant';
+import type { LockAnswer } from './lockAnswer';
+import { type LockGrant, lockGrantOf } from './lockGrant';
 
 /**
  * Makes `editor` the holder of a table someone is editing, in one step: a new acquisition
@@ -18,7 +19,7 @@ export async function takeOverTableLock(
     leaseSeconds: number | null;
     anyHolder: boolean;
   },
-): Promise<LockGrant> {
+): Promise<LockAnswer<LockGrant>> {
   const result = await changeTableLock(
     db,
     {
@@ -30,6 +31,8 @@ export async function takeOverTableLock(
     },
     { actor: request.editor, reason: request.reason },
   );
-  if (!result.written) throw lockConflict(request.tableName, result.refusal);
-  return lockGrantOf(result, request.tableName);
+  if (!result.written) {
+    return { refused: result.refusal, tableName: request.tableName };
+  }
+  return { granted: lockGrantOf(result, request.tableName) };
 }

@@ -2,9 +2,7 @@ import type { PrismaClient, TableStatus } from '@tablelock/db';
 import { changeTableLock } from './changeTableLock';
 import { DEFAULT_LEASE_SECONDS } from './lease';
 import { LockError } from './lockError';
-import { recordLockEvent } from './lockEvent';
 import type { LockIntent } from './lockIntent';
-import { describeLockRefusal } from './lockRefusal';
 import { parseLockRequest, type TableStatusChange } from './lockRequest';
 import type { LockRow } from './lockRow';
 import { fkTablesOf } from './planLockChange';
@@ -42,19 +40,6 @@ export async function updateTableStatusWithLock(
       : { kind, ...request };
   const asker = actor ?? seed.editor;
   const result = await changeTableLock(prisma, intent, { actor: asker });
-  if (!result.written) {
-    await recordLockEvent(
-      prisma,
-      {
-        action: 'denied',
-        tableName: seed.tableName,
-        actor: asker,
-        editor: seed.editor,
-        reason: result.refusal ? describeLockRefusal(seed.tableName, result.refusal) : null,
-      },
-      false,
-    );
-  }
   return outcome(result.written, intent, result.rows);
 }
 

@@ -1,4 +1,4 @@
-import { acquireTableLock, releaseTableLock } from '@tablelock/lock';
+import { acquireTableLock, grantedOrConflict, releaseTableLock } from '@tablelock/lock';
 import {
   createTestDatabase,
   MASTER_SCHEMA,
@@ -17,11 +17,13 @@ beforeAll(async () => {
 afterAll(() => database.close());
 beforeEach(async () => {
   await resetLockRegistry(database.prisma);
-  const grant = await acquireTableLock(database.prisma, {
-    tableName: 'categories',
-    editor: 'alice',
-    leaseSeconds: 60,
-  });
+  const grant = grantedOrConflict(
+    await acquireTableLock(database.prisma, {
+      tableName: 'categories',
+      editor: 'alice',
+      leaseSeconds: 60,
+    }),
+  );
   token = grant.fencingToken;
 });
 

@@ -1,5 +1,6 @@
 import type { PrismaClient } from '@tablelock/db';
-import { deleteExpiredIdempotencyKeys, expireLeases } from '@tablelock/lock';
+import { deleteExpiredIdempotencyKeys } from '@tablelock/idempotency';
+import { expireLeases } from '@tablelock/lock';
 import type { Logger } from 'pino';
 import { isDatabaseUnreachable } from '../databaseUnreachable';
 

@@ -1,5 +1,5 @@
+import type { IdempotentRequest } from '@tablelock/idempotency';
 import type { Principal } from '@tablelock/identity';
-import type { IdempotentRequest } from '@tablelock/lock';
 
 /** The idempotency scope of a mutation call, if the caller sent a key; the key itself is not input. */
 export function idempotentRequest(

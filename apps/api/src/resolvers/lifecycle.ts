@@ -1,12 +1,12 @@
 import {
   acquireTableLock,
+  grantedOrConflict,
   type LockGrant as LockGrantModel,
   leaseSeconds,
   parseFencingToken,
   readLockEvents,
   releaseTableLock,
   renewTableLock,
-  runIdempotently,
   takeOverTableLock,
 } from '@tablelock/lock';
 import { requireRole } from '../auth/requireRole';
@@ -14,6 +14,7 @@ import type { ApiContext } from '../context';
 import type { LockGrantResolvers, MutationResolvers, QueryResolvers } from '../generated/graphql';
 import { idempotentRequest } from './idempotentRequest';
 import { requiredReason } from './requiredReason';
+import { runLockOperation } from './runLockOperation';
 import { tableInfo } from './tables';
 
 /** Only admin API keys (batch jobs) may hold a lock without expiry. */
@@ -33,7 +34,7 @@ export const acquireTableLockResolver: MutationResolvers['acquireTableLock'] = (
 ) => {
   const caller = requireRole(context, 'editor');
   const lease = leaseSeconds(args.leaseSeconds, mayBeUnlimited(context));
-  return runIdempotently(
+  return runLockOperation(
     context.prisma,
     idempotentRequest(caller, args, 'acquireTableLock'),
     (db) =>
@@ -42,18 +43,20 @@ export const acquireTableLockResolver: MutationResolvers['acquireTableLock'] = (
   );
 };
 
-export const renewTableLockResolver: MutationResolvers['renewTableLock'] = (
+export const renewTableLockResolver: MutationResolvers['renewTableLock'] = async (
   _parent,
   args,
   context,
 ) => {
   const caller = requireRole(context, 'editor');
-  return renewTableLock(context.prisma, {
-    tableName: args.table,
-    editor: caller.name,
-    token: parseFencingToken(args.token),
-    leaseSeconds: leaseSeconds(args.leaseSeconds, mayBeUnlimited(context)),
-  });
+  return grantedOrConflict(
+    await renewTableLock(context.prisma, {
+      tableName: args.table,
+      editor: caller.name,
+      token: parseFencingToken(args.token),
+      leaseSeconds: leaseSeconds(args.leaseSeconds, mayBeUnlimited(context)),
+    }),
+  );
 };
 
 export const releaseTableLockResolver: MutationResolvers['releaseTableLock'] = async (
@@ -63,8 +66,10 @@ export const releaseTableLockResolver: MutationResolvers['releaseTableLock'] = a
 ) => {
   const caller = requireRole(context, 'editor');
   const token = parseFencingToken(args.token);
-  await runIdempotently(context.prisma, idempotentRequest(caller, args, 'releaseTableLock'), (db) =>
-    releaseTableLock(db, { tableName: args.table, editor: caller.name, token }),
+  await runLockOperation(
+    context.prisma,
+    idempotentRequest(caller, args, 'releaseTableLock'),
+    (db) => releaseTableLock(db, { tableName: args.table, editor: caller.name, token }),
   );
   return tableInfo(context.prisma, args.table);
 };
@@ -76,7 +81,7 @@ export const takeOverTableLockResolver: MutationResolvers['takeOverTableLock'] =
 ) => {
   const caller = requireRole(context, 'editor');
   const lease = leaseSeconds(args.leaseSeconds, mayBeUnlimited(context));
-  return runIdempotently(
+  return runLockOperation(
     context.prisma,
     idempotentRequest(caller, args, 'takeOverTableLock'),
     (db) =>

@@ -1,4 +1,4 @@
-import { runIdempotently } from '@tablelock/lock';
+import { runIdempotently } from '@tablelock/idempotency';
 import { readRows, saveRows } from '@tablelock/master-data';
 import { requireRole } from '../auth/requireRole';
 import type { MutationResolvers, QueryResolvers, RowPageResolvers } from '../generated/graphql';

@@ -3,7 +3,6 @@ import {
   forceReleaseTableLock,
   LockError,
   readTables,
-  runIdempotently,
   syncTableRegistry,
   type TableInfo as TableInfoModel,
 } from '@tablelock/lock';
@@ -11,6 +10,7 @@ import { requireRole } from '../auth/requireRole';
 import type { MutationResolvers, QueryResolvers, TableInfoResolvers } from '../generated/graphql';
 import { idempotentRequest } from './idempotentRequest';
 import { requiredReason } from './requiredReason';
+import { runLockOperation } from './runLockOperation';
 
 /** One table's current state, or undefined if there is none of that name. */
 async function findTable(prisma: PrismaClient, name: string): Promise<TableInfoModel | undefined> {
@@ -56,7 +56,7 @@ export const syncTableRegistryResolver: MutationResolvers['syncTableRegistry'] =
 export const forceRelease: MutationResolvers['forceRelease'] = async (_parent, args, context) => {
   const admin = requireRole(context, 'admin');
   const reason = requiredReason(args.reason);
-  const released = await runIdempotently(
+  const released = await runLockOperation(
     context.prisma,
     idempotentRequest(admin, args, 'forceRelease'),
     (db) => forceReleaseTableLock(db, { tableName: args.table, actor: admin.name, reason }),

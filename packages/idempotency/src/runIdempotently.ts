@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { PrismaClient, Queryable } from '@tablelock/db';
-import { LockError } from './lockError';
-import { recordLockEvent } from './lockEvent';
+import { DomainError } from '@tablelock/errors';
+
+export type IdempotencyErrorCode = 'BAD_USER_INPUT' | 'IDEMPOTENCY_KEY_REUSED';
 
 /** A state-changing request made with an idempotency key. */
 export interface IdempotentRequest {
@@ -17,27 +18,31 @@ const MAX_KEY_LENGTH = 200;
 /** Keys are kept at least this long (the sweeper deletes older ones). */
 export const IDEMPOTENCY_RETENTION_HOURS = 24;
 
+export interface IdempotentRun<T> {
+  /** An answer as stored (JSON) back into its type: dates come back as strings. */
+  revive?: (stored: unknown) => T;
+  /**
+   * Whether an answer is kept for retries. One that is not (a refusal: someone else held what it
+   * needed) still commits what it wrote, its audit event say, and a retry runs again.
+   */
+  keep?: (answer: T) => boolean;
+}
+
 /**
  * Runs `operation` at most once per idempotency key: the first run's answer is stored in the
  * same transaction as its effect; a retry with the same key and input gets that answer without
  * acting again; the same key with other input is IDEMPOTENCY_KEY_REUSED. A run that throws
- * stores nothing, so its retry runs again; the audit event a refusal carries is written after
- * its transaction. Without a request, just runs it (and records its refusal's event).
+ * stores nothing (and writes nothing), so its retry runs again. Without a request, just runs it.
  */
 export async function runIdempotently<T>(
   prisma: PrismaClient,
   request: IdempotentRequest | null,
   operation: (db: Queryable) => Promise<T>,
-  revive: (stored: unknown) => T = (stored) => stored as T,
+  { revive = (stored) => stored as T, keep = () => true }: IdempotentRun<T> = {},
 ): Promise<T> {
-  if (!request) {
-    return operation(prisma).catch(async (error: unknown) => {
-      await recordCarriedEvent(prisma, error);
-      throw error;
-    });
-  }
+  if (!request) return operation(prisma);
   if (request.key.length === 0 || request.key.length > MAX_KEY_LENGTH) {
-    throw new LockError(
+    throw new DomainError<IdempotencyErrorCode>(
       'BAD_USER_INPUT',
       `idempotencyKey must have 1–${MAX_KEY_LENGTH} characters.`,
     );
@@ -51,7 +56,7 @@ export async function runIdempotently<T>(
     });
     if (!stored) return undefined;
     if (stored.requestHash !== requestHash) {
-      throw new LockError(
+      throw new DomainError<IdempotencyErrorCode>(
         'IDEMPOTENCY_KEY_REUSED',
         `idempotencyKey ${request.key} was used for a different request (${stored.operation}).`,
       );
@@ -64,6 +69,7 @@ export async function runIdempotently<T>(
     return await prisma.$transaction(
       async (tx) => {
         const result = await operation(tx);
+        if (!keep(result)) return result;
         await tx.idempotencyKey.create({
           data: {
             principal: request.principal,
@@ -78,19 +84,11 @@ export async function runIdempotently<T>(
       { timeout: 60_000 },
     );
   } catch (error) {
-    await recordCarriedEvent(prisma, error);
     // A concurrent first run with the same key committed first (this run then failed on its
     // changed rows, or on the key itself): answer as that run did.
     const concurrent = await replay();
     if (concurrent) return concurrent.result;
     throw error;
-  }
-}
-
-/** Writes the audit event a refusal carries, now that the transaction it failed in is over. */
-async function recordCarriedEvent(prisma: PrismaClient, error: unknown): Promise<void> {
-  if (error instanceof LockError && error.unrecordedEvent) {
-    await recordLockEvent(prisma, error.unrecordedEvent, false);
   }
 }
 
@@ -104,11 +102,4 @@ function stableJson(value: unknown): string {
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
-}
-
-/** Deletes idempotency keys past their retention; returns how many. */
-export async function deleteExpiredIdempotencyKeys(db: Queryable): Promise<number> {
-  return db.$executeRaw`
-    DELETE FROM tablelock.idempotency_key
-    WHERE created_at < now() - make_interval(hours => ${IDEMPOTENCY_RETENTION_HOURS + 1})`;
 }

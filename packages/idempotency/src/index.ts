@@ -1,0 +1,7 @@
+export { deleteExpiredIdempotencyKeys } from './deleteExpiredIdempotencyKeys';
+export {
+  type IdempotencyErrorCode,
+  type IdempotentRequest,
+  type IdempotentRun,
+  runIdempotently,
+} from './runIdempotently';

@@ -1,0 +1,29 @@
+import { LockError } from './lockError';
+import { describeLockRefusal, type LockRefusal } from './lockRefusal';
+
+/**
+ * What a lock operation answers: granted (with what it gives), or refused, saying why. A refusal
+ * is a result, not an error — someone else holds what it needs, and a later try may succeed —
+ * and it is already in the audit history when the operation returns.
+ */
+export type LockAnswer<T> = { granted: T } | { refused: LockRefusal; tableName: string };
+
+export function isGranted<T>(answer: LockAnswer<T>): answer is { granted: T } {
+  return 'granted' in answer;
+}
+
+/**
+ * What the answer grants; a refusal becomes LOCK_CONFLICT, in words for people and as data
+ * (`editBlock`, `blockers`: who is in the way) for clients to show in their own.
+ */
+export function grantedOrConflict<T>(answer: LockAnswer<T>): T {
+  if (isGranted(answer)) return answer.granted;
+  const { refused, tableName } = answer;
+  const details =
+    'blockers' in refused ? { editBlock: refused.kind, blockers: refused.blockers } : {};
+  throw new LockError(
+    'LOCK_CONFLICT',
+    `Refused: ${describeLockRefusal(tableName, refused)}.`,
+    details,
+  );
+}
