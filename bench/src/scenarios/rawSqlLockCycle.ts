@@ -5,7 +5,7 @@ import {
   type LockRow,
   type LockRowChange,
   lockScopeQuery,
-} from '@tablelock/lock';
+} from '@tablelock/lock/sql';
 import type pg from 'pg';
 import { benchPair } from '../benchDatabase';
 import type { Operation } from '../runClosedLoop';

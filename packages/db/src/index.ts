@@ -9,6 +9,7 @@ export { Prisma } from './generated/prisma/client';
 export { LockAction, Role, SecurityAction, TableStatus } from './generated/prisma/enums';
 export { loadDemoData } from './loadDemoData';
 export { type OpenDatabase, openDatabase } from './openDatabase';
+export { postgresErrorCode } from './postgresErrorCode';
 export type { PostgresSupervision } from './postgresSupervisor';
 export {
   type ConnectionPoolUsage,

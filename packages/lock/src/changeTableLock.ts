@@ -5,6 +5,7 @@ import { blockingTables, describeLockRefusal, type LockRefusal } from './lockRef
 import { compareAndSetLockRows, readLockScope, waitingForLocks } from './lockRegistrySql';
 import type { LockRow } from './lockRow';
 import { planLockChange } from './planLockChange';
+import { TABLE_LOCK } from './registryTables';
 
 interface LockChangeOutcome {
   /** Not written because another transaction held or changed one of the rows meanwhile. */
@@ -166,7 +167,7 @@ async function planAndWrite(
 export async function expireDeadLocks(db: Queryable, tables: string[]): Promise<boolean> {
   if (tables.length === 0) return false;
   const dead = await db.$queryRaw<{ table_name: string }[]>`
-    SELECT table_name FROM tablelock.table_lock
+    SELECT table_name FROM ${TABLE_LOCK}
     WHERE table_name = ANY(${tables}::text[]) AND status = 'editing' AND lease_expires_at <= now()`;
   let expired = false;
   for (const { table_name } of dead) {

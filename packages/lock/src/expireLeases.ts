@@ -1,5 +1,6 @@
 import type { Queryable } from '@tablelock/db';
 import { changeTableLock } from './changeTableLock';
+import { TABLE_LOCK } from './registryTables';
 
 /**
  * The sweeper's round: releases every editing lock whose lease has run out (database clock),
@@ -9,7 +10,7 @@ import { changeTableLock } from './changeTableLock';
  */
 export async function expireLeases(db: Queryable): Promise<string[]> {
   const due = await db.$queryRaw<{ table_name: string }[]>`
-    SELECT table_name FROM tablelock.table_lock
+    SELECT table_name FROM ${TABLE_LOCK}
     WHERE status = 'editing' AND lease_expires_at <= now()
     ORDER BY lease_expires_at`;
   const expired: string[] = [];

@@ -9,9 +9,7 @@ export { LockError, type LockErrorCode } from './lockError';
 export { LOCK_CHANNEL, type LockEventInput, recordLockEvent } from './lockEvent';
 export type { LockGrant } from './lockGrant';
 export type { LockRefusal } from './lockRefusal';
-export { compareAndSetQuery, lockScopeQuery } from './lockRegistrySql';
 export type { TableStatusChange } from './lockRequest';
-export type { LockRow, LockRowChange } from './lockRow';
 export { assertHoldsLock } from './lostLock';
 export {
   type LockEventFilter,
@@ -20,7 +18,8 @@ export {
   parseAnnouncedEvent,
   readLockEvents,
 } from './readLockEvents';
-export { readTables, type TableInfo } from './readTables';
+export { type LockGauges, readLockGauges } from './readLockGauges';
+export { isRegisteredTable, readTables, type TableInfo } from './readTables';
 export type { ReleasedLock } from './releasedLock';
 export { releaseLocksOf } from './releaseLocksOf';
 export { releaseTableLock } from './releaseTableLock';

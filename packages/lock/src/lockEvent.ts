@@ -1,5 +1,6 @@
 import type { LockAction, Queryable } from '@tablelock/db';
 import { Prisma } from '@tablelock/db';
+import { LOCK_ACTION_TYPE, LOCK_EVENT } from './registryTables';
 
 /** What the audit history records about one lock operation. */
 export interface LockEventInput {
@@ -22,7 +23,7 @@ export const EVENT_COLUMNS = Prisma.sql`(action, table_name, actor, editor, toke
 
 /** The event's values, in EVENT_COLUMNS order; `token` is an SQL expression (a write may learn it only as it runs). */
 export function eventValues(event: LockEventInput, token: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`${event.action}::tablelock."LockAction", ${event.tableName}, ${event.actor},
+  return Prisma.sql`${event.action}::${LOCK_ACTION_TYPE}, ${event.tableName}, ${event.actor},
     ${event.editor}, ${token}, ${event.reason ?? null}, ${event.rowsChanged ?? null}::int,
     ${event.details ? JSON.stringify(event.details) : null}::jsonb`;
 }
@@ -43,7 +44,7 @@ export async function recordLockEvent(
   event: LockEventInput,
   announce = true,
 ): Promise<void> {
-  const inserted = Prisma.sql`INSERT INTO tablelock.lock_event ${EVENT_COLUMNS}
+  const inserted = Prisma.sql`INSERT INTO ${LOCK_EVENT} ${EVENT_COLUMNS}
     VALUES (${eventValues(event, Prisma.sql`${event.token ?? null}::bigint`)})`;
   await (announce
     ? db.$executeRaw`WITH event AS (${inserted} RETURNING *) SELECT ${NOTIFY_EVENT} FROM event`

@@ -1,7 +1,19 @@
-import { inTransaction, Prisma, type Queryable, type TableStatus } from '@tablelock/db';
+import {
+  inTransaction,
+  Prisma,
+  postgresErrorCode,
+  type Queryable,
+  type TableStatus,
+} from '@tablelock/db';
 import { LockError } from './lockError';
 import { EVENT_COLUMNS, eventValues, type LockEventInput, NOTIFY_EVENT } from './lockEvent';
 import type { LockRow, LockRowChange } from './lockRow';
+import {
+  FENCING_TOKEN_SEQUENCE,
+  LOCK_EVENT,
+  TABLE_LOCK,
+  TABLE_STATUS_TYPE,
+} from './registryTables';
 
 type LockScopeRow = Pick<LockRow, 'status' | 'editor' | 'references' | 'version'> & {
   table_name: string;
@@ -25,9 +37,9 @@ export function lockScopeQuery(
   return Prisma.sql`
     SELECT table_name, status::text AS status, editor, locked_by, "references", version,
            fencing_token::text AS fencing_token, coalesce(lease_expires_at <= now(), false) AS lease_expired
-    FROM tablelock.table_lock
+    FROM ${TABLE_LOCK}
     WHERE table_name = ANY(${[tableName, ...namedFkTables]}::text[])
-       OR table_name IN (SELECT unnest("references") FROM tablelock.table_lock WHERE table_name = ${tableName})
+       OR table_name IN (SELECT unnest("references") FROM ${TABLE_LOCK} WHERE table_name = ${tableName})
        OR ${tableName} = ANY(locked_by)
     ${lockRows ? Prisma.sql`ORDER BY table_name FOR UPDATE` : Prisma.empty}`;
 }
@@ -101,17 +113,17 @@ export function compareAndSetQuery(
     WITH expected AS (
       SELECT * FROM jsonb_to_recordset(${expectedJson}::jsonb) AS e(table_name text, version int)
     ), claimed AS (
-      SELECT t.table_name FROM tablelock.table_lock AS t
+      SELECT t.table_name FROM ${TABLE_LOCK} AS t
       JOIN expected AS e ON e.table_name = t.table_name AND e.version = t.version
       ORDER BY t.table_name
       FOR UPDATE OF t SKIP LOCKED
     ), granted AS (
       SELECT count(*) = ${expected.length} AS ok FROM claimed
     ), written AS (
-      UPDATE tablelock.table_lock AS t
+      UPDATE ${TABLE_LOCK} AS t
       SET status = u.status, editor = u.editor, locked_by = u.locked_by,
           fencing_token = CASE WHEN u.status <> 'editing' THEN NULL
-                               WHEN u.new_acquisition THEN nextval('tablelock.fencing_token_seq')
+                               WHEN u.new_acquisition THEN nextval(${FENCING_TOKEN_SEQUENCE})
                                ELSE t.fencing_token END,
           acquired_at = CASE WHEN u.status <> 'editing' THEN NULL
                              WHEN u.new_acquisition THEN now() ELSE t.acquired_at END,
@@ -120,7 +132,7 @@ export function compareAndSetQuery(
                                   ELSE t.lease_expires_at END,
           version = t.version + 1, updated_at = now()
       FROM jsonb_to_recordset(${changesJson}::jsonb)
-             AS u(table_name text, status tablelock."TableStatus", editor text, locked_by text[],
+             AS u(table_name text, status ${TABLE_STATUS_TYPE}, editor text, locked_by text[],
                   new_acquisition boolean, set_lease boolean, lease_seconds int),
            granted
       WHERE granted.ok AND t.table_name = u.table_name
@@ -128,14 +140,14 @@ export function compareAndSetQuery(
     ), event AS (
       ${
         event
-          ? Prisma.sql`INSERT INTO tablelock.lock_event ${EVENT_COLUMNS}
+          ? Prisma.sql`INSERT INTO ${LOCK_EVENT} ${EVENT_COLUMNS}
               SELECT ${eventValues(
                 event,
                 Prisma.sql`coalesce((SELECT fencing_token FROM written WHERE table_name = ${mainTable}), ${previousToken ?? null}::bigint)`,
               )}
               FROM granted WHERE granted.ok
               RETURNING *`
-          : Prisma.sql`SELECT * FROM tablelock.lock_event WHERE false`
+          : Prisma.sql`SELECT * FROM ${LOCK_EVENT} WHERE false`
       }
     ), announced AS (
       SELECT ${NOTIFY_EVENT} FROM event
@@ -146,7 +158,7 @@ export function compareAndSetQuery(
            (SELECT fencing_token::text FROM written WHERE table_name = ${mainTable}) AS fencing_token,
            (SELECT lease_expires_at FROM written WHERE table_name = ${mainTable}) AS lease_expires_at,
            (SELECT coalesce(jsonb_object_agg(t.table_name, t.status), '{}')
-            FROM tablelock.table_lock AS t JOIN expected AS e ON e.table_name = t.table_name
+            FROM ${TABLE_LOCK} AS t JOIN expected AS e ON e.table_name = t.table_name
            ) AS statuses`;
 }
 
@@ -170,7 +182,7 @@ export function waitingForLocks<T>(db: Queryable, work: (tx: Queryable) => Promi
     await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
     return work(tx);
   }).catch((error: unknown) => {
-    if (postgresCode(error) === '55P03') {
+    if (postgresErrorCode(error) === '55P03') {
       throw new LockError('LOCK_CONFLICT', 'The lock is busy (a save is running); try again.');
     }
     throw error;
@@ -198,15 +210,10 @@ export async function compareAndSetLockRows(
   };
 }
 
-function postgresCode(error: unknown): string | undefined {
-  return (error as { meta?: { driverAdapterError?: { cause?: { originalCode?: string } } } })?.meta
-    ?.driverAdapterError?.cause?.originalCode;
-}
-
 /** Who edits each of `tables` now (those being edited). */
 export async function readEditors(db: Queryable, tables: string[]): Promise<Map<string, string>> {
   const rows = await db.$queryRaw<{ table_name: string; editor: string }[]>`
-    SELECT table_name, editor FROM tablelock.table_lock
+    SELECT table_name, editor FROM ${TABLE_LOCK}
     WHERE table_name = ANY(${tables}::text[]) AND editor IS NOT NULL`;
   return new Map(rows.map((row) => [row.table_name, row.editor]));
 }

@@ -1,5 +1,6 @@
 import type { Queryable, TransactionClient } from '@tablelock/db';
 import { LockError } from './lockError';
+import { LOCK_EVENT, TABLE_LOCK } from './registryTables';
 
 /**
  * Why an acquisition (`token`) of `tableName` no longer holds the lock: expired, released,
@@ -19,7 +20,7 @@ export async function describeLostLock(
       editor: string | null;
     }[]
   >`
-    SELECT action::text AS action, actor, reason, details, editor FROM tablelock.lock_event
+    SELECT action::text AS action, actor, reason, details, editor FROM ${LOCK_EVENT}
     WHERE table_name = ${tableName} AND token IS NOT NULL
       AND (token = ${token}::bigint AND action IN ('release', 'expire', 'force_release')
            OR token > ${token}::bigint AND action = 'take_over')
@@ -37,7 +38,7 @@ export async function describeLostLock(
   }
   const [current] = await db.$queryRaw<{ expired: boolean; mine: boolean }[]>`
     SELECT coalesce(lease_expires_at <= now(), false) AS expired, fencing_token = ${token}::bigint AS mine
-    FROM tablelock.table_lock WHERE table_name = ${tableName}`;
+    FROM ${TABLE_LOCK} WHERE table_name = ${tableName}`;
   if (current?.mine && current.expired) {
     return `your lock on ${tableName} expired: its lease ran out without renewal`;
   }
@@ -58,7 +59,7 @@ export async function assertHoldsLock(
   const [row] = await tx.$queryRaw<{ holds: boolean }[]>`
     SELECT status = 'editing' AND editor = ${lock.editor} AND fencing_token = ${lock.token}::bigint
            AND coalesce(lease_expires_at > now(), true) AS holds
-    FROM tablelock.table_lock WHERE table_name = ${lock.tableName} FOR SHARE`;
+    FROM ${TABLE_LOCK} WHERE table_name = ${lock.tableName} FOR SHARE`;
   if (!row) throw new LockError('TABLE_NOT_FOUND', `No master table is named ${lock.tableName}.`);
   if (!row.holds) {
     const why = await describeLostLock(tx, lock.tableName, lock.token);

@@ -1,5 +1,6 @@
 import { type LockAction, Prisma, type Queryable } from '@tablelock/db';
 import { requireHistoryPage } from '@tablelock/errors';
+import { LOCK_EVENT } from './registryTables';
 
 /** One entry of the audit history, as read or as announced. */
 export interface LockEventRecord {
@@ -51,11 +52,9 @@ export async function readLockEvents(
       SELECT id::text AS id, at, action::text AS action, table_name AS "tableName", actor, editor,
              token::text AS token, reason, rows_changed AS "rowsChanged",
              details->>'previousEditor' AS "previousEditor"
-      FROM tablelock.lock_event ${where}
+      FROM ${LOCK_EVENT} ${where}
       ORDER BY lock_event.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
-    db.$queryRaw<
-      { total: number }[]
-    >`SELECT count(*)::int AS total FROM tablelock.lock_event ${where}`,
+    db.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM ${LOCK_EVENT} ${where}`,
   ]);
   return { events, total: count?.total ?? 0 };
 }

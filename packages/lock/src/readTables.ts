@@ -1,5 +1,6 @@
-import type { PrismaClient, TableStatus } from '@tablelock/db';
+import type { PrismaClient, Queryable, TableStatus } from '@tablelock/db';
 import { type EditBlock, editBlockOf } from './editBlock';
+import { TABLE_LOCK } from './registryTables';
 
 /** A master table as users see it: its lock state and its place in the FK graph. */
 export interface TableInfo {
@@ -44,4 +45,11 @@ export async function readTables(prisma: PrismaClient): Promise<TableInfo[]> {
       editorOf,
     ),
   }));
+}
+
+/** Whether `tableName` is a master table of the registry (so lockable, and editable). */
+export async function isRegisteredTable(db: Queryable, tableName: string): Promise<boolean> {
+  const [registered] = await db.$queryRaw<unknown[]>`
+    SELECT 1 FROM ${TABLE_LOCK} WHERE table_name = ${tableName}`;
+  return registered !== undefined;
 }

@@ -1,5 +1,6 @@
 import type { Queryable } from '@tablelock/db';
 import { changeTableLock } from './changeTableLock';
+import { TABLE_LOCK } from './registryTables';
 
 /**
  * Releases every lock `editor` holds, recorded as `actor`'s with `reason`: the user at logout,
@@ -12,7 +13,7 @@ export async function releaseLocksOf(
 ): Promise<string[]> {
   const { editor, actor, reason } = request;
   const held = await db.$queryRaw<{ table_name: string }[]>`
-    SELECT table_name FROM tablelock.table_lock WHERE status = 'editing' AND editor = ${editor}`;
+    SELECT table_name FROM ${TABLE_LOCK} WHERE status = 'editing' AND editor = ${editor}`;
   const released: string[] = [];
   for (const { table_name: tableName } of held) {
     const result = await changeTableLock(

@@ -1,5 +1,6 @@
 import type { PrismaClient } from '@tablelock/db';
 import { discoverForeignKeys } from './discoverForeignKeys';
+import { TABLE_LOCK } from './registryTables';
 
 export interface RegistrySync {
   added: string[];
@@ -42,7 +43,7 @@ export async function syncTableRegistry(
         referencesChanged.map(([table_name, references]) => ({ table_name, references })),
       );
       await tx.$executeRaw`
-        UPDATE tablelock.table_lock AS t
+        UPDATE ${TABLE_LOCK} AS t
         SET "references" = u."references", version = t.version + 1, updated_at = now()
         FROM jsonb_to_recordset(${payload}::jsonb) AS u(table_name text, "references" text[])
         WHERE t.table_name = u.table_name`;
@@ -50,14 +51,14 @@ export async function syncTableRegistry(
     if (removed.length > 0) {
       await tx.tableLock.deleteMany({ where: { tableName: { in: removed } } });
       await tx.$executeRaw`
-        UPDATE tablelock.table_lock AS t
+        UPDATE ${TABLE_LOCK} AS t
         SET locked_by = kept.locked_by,
             status = CASE WHEN cardinality(kept.locked_by) = 0 THEN 'normal' ELSE t.status END,
             version = t.version + 1, updated_at = now()
         FROM (SELECT table_name,
                      ARRAY(SELECT h FROM unnest(locked_by) AS h
                            WHERE h <> ALL(${removed}::text[]) ORDER BY h) AS locked_by
-              FROM tablelock.table_lock
+              FROM ${TABLE_LOCK}
               WHERE locked_by && ${removed}::text[]) AS kept
         WHERE t.table_name = kept.table_name`;
     }

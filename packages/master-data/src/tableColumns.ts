@@ -1,4 +1,5 @@
 import { type Queryable, quoteIdentifier } from '@tablelock/db';
+import { isRegisteredTable } from '@tablelock/lock';
 import { MasterDataError } from './masterDataError';
 
 export type ColumnKind =
@@ -56,9 +57,7 @@ export async function readMasterTable(
   schema: string,
   table: string,
 ): Promise<MasterTable> {
-  const [registered] = await db.$queryRaw<unknown[]>`
-    SELECT 1 FROM tablelock.table_lock WHERE table_name = ${table}`;
-  const rows = registered
+  const rows = (await isRegisteredTable(db, table))
     ? await db.$queryRaw<
         (Omit<TableColumn, 'kind' | 'primaryKey'> & {
           typeName: string;

@@ -1,4 +1,5 @@
 import { connectionPoolUsage, type PrismaClient } from '@tablelock/db';
+import { readLockGauges } from '@tablelock/lock';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 export type LockOperationResult = 'granted' | 'refused' | 'error';
@@ -103,18 +104,11 @@ export function createApiMetrics(prisma: PrismaClient, liveSubscriptions: () => 
   /** Reads the lock state for the gauges; a database that does not answer is `database_up 0`. */
   async function readLockState() {
     try {
-      const [counts, [oldest]] = await Promise.all([
-        prisma.$queryRaw<{ status: string; count: number }[]>`
-          SELECT status::text AS status, count(*)::int AS count
-          FROM tablelock.table_lock GROUP BY status`,
-        prisma.$queryRaw<{ age: number | null }[]>`
-          SELECT extract(epoch FROM now() - min(acquired_at))::float8 AS age
-          FROM tablelock.table_lock WHERE status = 'editing'`,
-      ]);
-      for (const status of ['normal', 'editing', 'locked']) {
-        tables.set({ status }, counts.find((row) => row.status === status)?.count ?? 0);
+      const gauges = await readLockGauges(prisma);
+      for (const [status, count] of Object.entries(gauges.tablesByStatus)) {
+        tables.set({ status }, count);
       }
-      oldestLockAge.set(oldest?.age ?? 0);
+      oldestLockAge.set(gauges.oldestLockAgeSeconds);
       databaseUp.set(1);
     } catch {
       databaseUp.set(0);

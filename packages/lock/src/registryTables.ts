@@ -1,0 +1,15 @@
+import { Prisma } from '@tablelock/db';
+
+/** The schema of tablelock's own tables (`@@schema("tablelock")` in prisma/schema.prisma). */
+export const REGISTRY_SCHEMA = 'tablelock';
+
+const qualified = (name: string) => Prisma.raw(`${REGISTRY_SCHEMA}.${name}`);
+
+/** The lock registry: one row per master table. */
+export const TABLE_LOCK = qualified('table_lock');
+/** The audit history of lock changes, denied attempts and saves. */
+export const LOCK_EVENT = qualified('lock_event');
+export const TABLE_STATUS_TYPE = qualified('"TableStatus"');
+export const LOCK_ACTION_TYPE = qualified('"LockAction"');
+/** Where fencing tokens come from: it only ever grows. */
+export const FENCING_TOKEN_SEQUENCE = Prisma.raw(`'${REGISTRY_SCHEMA}.fencing_token_seq'`);
