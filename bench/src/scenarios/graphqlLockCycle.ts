@@ -4,7 +4,7 @@ import type { Operation } from '../runClosedLoop';
 
 /**
  * The same acquire + release of client `i`'s table pair as the raw SQL floor, through
- * UpdateTableStatusWithLock over HTTP keep-alive, sent as a seed client sends it.
+ * UpdateTableStatusWithLock over HTTP keep-alive, sent as a legacy client sends it.
  */
 export function graphqlLockCycle(api: GraphQLClient, apiKeys: string[]): Operation {
   return async (client) => {

@@ -7,7 +7,7 @@ export type LockIntent =
   | {
       kind: 'acquire';
       tableName: string;
-      /** FK tables the caller named (seed clients do), besides the discovered ones. */
+      /** FK tables the caller named (legacy clients do), besides the discovered ones. */
       namedFkTables: string[];
       editor: string;
       /** Null: no expiry. */

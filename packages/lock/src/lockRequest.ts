@@ -10,7 +10,7 @@ const MAX_EDITOR_LENGTH = 200;
 const tableName = z.string().min(1).max(MAX_TABLE_NAME_LENGTH);
 const status = z.enum(TableStatus);
 
-/** The seed's `UpdateTableStatusWithLockInput`, in the domain's spelling. */
+/** The legacy contract's `UpdateTableStatusWithLockInput`, in the domain's spelling. */
 export const tableStatusChangeSchema = z
   .object({
     tableName,
@@ -25,8 +25,8 @@ export const tableStatusChangeSchema = z
 
 export type TableStatusChange = z.input<typeof tableStatusChangeSchema>;
 
-/** What a valid seed request asks for: an acquisition or a release (the lease is added later). */
-export interface SeedLockIntent {
+/** What a valid legacy request asks for: an acquisition or a release (the lease is added later). */
+export interface LegacyLockIntent {
   kind: 'acquire' | 'release';
   tableName: string;
   /** FK tables the caller named, in the caller's order, without repeats. */
@@ -35,7 +35,7 @@ export interface SeedLockIntent {
 }
 
 /** Validates a change request and says what it means; anything impossible is a LockError. */
-export function parseLockRequest(change: TableStatusChange): SeedLockIntent {
+export function parseLockRequest(change: TableStatusChange): LegacyLockIntent {
   const parsed = tableStatusChangeSchema.safeParse(change);
   if (!parsed.success) {
     throw new LockError('BAD_USER_INPUT', z.prettifyError(parsed.error));
@@ -62,7 +62,7 @@ export function parseLockRequest(change: TableStatusChange): SeedLockIntent {
   return { kind, tableName: input.tableName, namedFkTables, editor: input.editor };
 }
 
-function mainTransition(from: TableStatus, to: TableStatus): SeedLockIntent['kind'] {
+function mainTransition(from: TableStatus, to: TableStatus): LegacyLockIntent['kind'] {
   if (from === 'normal' && to === 'editing') return 'acquire';
   if (from === 'editing' && to === 'normal') return 'release';
   throw new LockError(
@@ -73,7 +73,7 @@ function mainTransition(from: TableStatus, to: TableStatus): SeedLockIntent['kin
 
 // `locked` is a shared mode: an acquisition joins the holders of an already locked FK table, so
 // `normal → locked` and `locked → locked` both mean "lock it for me too".
-function checkFkTransition(kind: SeedLockIntent['kind'], from: TableStatus, to: TableStatus): void {
+function checkFkTransition(kind: LegacyLockIntent['kind'], from: TableStatus, to: TableStatus): void {
   const valid =
     kind === 'acquire'
       ? to === 'locked' && (from === 'normal' || from === 'locked')

@@ -20,8 +20,8 @@ export interface LockOutcome {
 }
 
 /**
- * The seed's `UpdateTableStatusWithLock`: moves a table and its FK tables all or nothing, like
- * the seed's transaction of conditional writes. Never waits on a database lock: a contended
+ * The legacy contract's `UpdateTableStatusWithLock`: moves a table and its FK tables all or nothing, like
+ * the legacy system's transaction of conditional writes. Never waits on a database lock: a contended
  * call loses at once (`lockResult: false`, recorded as a denied attempt). Acquisitions get the
  * default lease. Refusals that no retry can fix (bad input, unknown table, impossible
  * transition, releasing someone else's lock) throw a LockError. `actor` is who asks, when not
@@ -32,13 +32,13 @@ export async function updateTableStatusWithLock(
   change: TableStatusChange,
   actor?: string,
 ): Promise<LockOutcome> {
-  const seed = parseLockRequest(change);
-  const { kind, ...request } = seed;
+  const legacy = parseLockRequest(change);
+  const { kind, ...request } = legacy;
   const intent: LockIntent =
     kind === 'acquire'
       ? { kind, ...request, leaseSeconds: DEFAULT_LEASE_SECONDS }
       : { kind, ...request };
-  const asker = actor ?? seed.editor;
+  const asker = actor ?? legacy.editor;
   const result = await changeTableLock(prisma, intent, { actor: asker });
   return outcome(result.written, intent, result.rows);
 }

@@ -3,7 +3,7 @@ import type {
   ResultTableStatusResolvers,
 } from '../generated/graphql';
 
-// The seed's result types spell fields in snake_case; the domain in camelCase.
+// The legacy contract's result types spell fields in snake_case; the domain in camelCase.
 
 export const ResultTableStatus: ResultTableStatusResolvers = {
   lock_result: (outcome) => outcome.lockResult,

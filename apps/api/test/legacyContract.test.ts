@@ -2,8 +2,8 @@ import { buildSchema, printType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { typeDefs } from '../src/schema';
 
-// DESIGN §4, verbatim: clients written against the seed must work unchanged.
-const SEED_SDL = `
+// The legacy system's SDL, verbatim: its clients must work unchanged.
+const LEGACY_SDL = `
 enum TableStatus { normal editing locked }
 
 input UpdateTableStatusWithLockInput {
@@ -25,8 +25,8 @@ type Mutation {
   UpdateTableStatusWithLock(input: UpdateTableStatusWithLockInput!): ResultTableStatus
 }`;
 
-describe('the seed contract', () => {
-  const seed = buildSchema(SEED_SDL);
+describe('the legacy contract', () => {
+  const legacy = buildSchema(LEGACY_SDL);
   // Built from the API's SDL files in this module's graphql realm, so printType can compare.
   const schema = buildSchema(typeDefs.join('\n'));
 
@@ -35,17 +35,17 @@ describe('the seed contract', () => {
     'UpdateTableStatusWithLockInput',
     'FKResultTableStatus',
     'ResultTableStatus',
-  ])('type %s is exactly the seed’s', (name) => {
+  ])('type %s is exactly the legacy system’s', (name) => {
     const ours = schema.getType(name);
-    const theirs = seed.getType(name);
+    const theirs = legacy.getType(name);
     expect(ours && theirs).toBeTruthy();
     if (!ours || !theirs) return;
     expect(printType(ours)).toBe(printType(theirs));
   });
 
-  it('has the seed mutation with the seed signature', () => {
+  it('has the legacy mutation with the legacy signature', () => {
     const ours = schema.getMutationType()?.getFields().UpdateTableStatusWithLock;
-    const theirs = seed.getMutationType()?.getFields().UpdateTableStatusWithLock;
+    const theirs = legacy.getMutationType()?.getFields().UpdateTableStatusWithLock;
     expect(String(ours?.type)).toBe(String(theirs?.type));
     expect(ours?.args.map((arg) => `${arg.name}: ${arg.type}`)).toEqual(
       theirs?.args.map((arg) => `${arg.name}: ${arg.type}`),
