@@ -1,4 +1,5 @@
 import { createUser, DEMO_PASSWORD, updateUser } from '@tablelock/identity';
+import { lockInvariantViolations } from '@tablelock/lock';
 import {
   createTestDatabase,
   resetLockRegistry,
@@ -8,7 +9,7 @@ import {
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { acquire, callLock } from './support/lockApi';
 import { postGraphql, type AnyResponse as Response } from './support/postGraphql';
-import { lockInvariantViolations, readRegistry } from './support/registry';
+import { readRegistry } from './support/registry';
 import {
   type GraphQLResponse,
   startTestApi,

@@ -1,4 +1,5 @@
 import { createApiKey } from '@tablelock/identity';
+import { lockInvariantViolations } from '@tablelock/lock';
 import {
   createTestDatabase,
   resetLockRegistry,
@@ -8,7 +9,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiProcess, startApiProcess, stopApiProcess, twoPorts } from './support/apiProcess';
 import { subscribeLockChanges } from './support/lockChanges';
-import { lockInvariantViolations, readRegistry } from './support/registry';
+import { readRegistry } from './support/registry';
 import type { GraphQLResponse } from './support/testApi';
 
 const RACERS = 40;

@@ -1,7 +1,8 @@
+import { lockInvariantViolations } from '@tablelock/lock';
 import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { acquire, callLock, release } from './support/lockApi';
-import { lockInvariantViolations, readRegistry } from './support/registry';
+import { readRegistry } from './support/registry';
 import { startTestApi, type TestApi, type TestClient } from './support/testApi';
 
 let database: TestDatabase;

@@ -11,6 +11,7 @@ export { leaseSeconds } from './lease';
 export { LockError, type LockErrorCode } from './lockError';
 export { LOCK_CHANNEL, type LockEventInput, recordLockEvent } from './lockEvent';
 export type { LockGrant } from './lockGrant';
+export { type InvariantRow, lockInvariantViolations } from './lockInvariants';
 export { compareAndSetQuery, lockScopeQuery } from './lockRegistrySql';
 export type { TableStatusChange } from './lockRequest';
 export type { LockRow, LockRowChange } from './lockRow';
