@@ -7,7 +7,7 @@ import {
   type TestDatabase,
 } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { acquire, callLock } from './support/lockApi';
+import { acquireBySeedMutation, callLock } from './support/lockApi';
 import { postGraphql, type AnyResponse as Response } from './support/postGraphql';
 import { readRegistry } from './support/registry';
 import {
@@ -334,7 +334,7 @@ describe("releasing someone else's lock", () => {
   it('is FORBIDDEN to another editor; an admin force-releases it with its FK holds, given a reason', async () => {
     const alice = await api.loginAs('alice');
     const bob = await api.loginAs('bob');
-    await acquire(alice, 'products');
+    await acquireBySeedMutation(alice, 'products');
     const held = await readRegistry(database.prisma);
     expect(held.get('currencies')).toMatchObject({ status: 'locked', lockedBy: ['products'] });
 
@@ -363,7 +363,7 @@ describe("releasing someone else's lock", () => {
   ])(
     'a force-release with %s reason is BAD_USER_INPUT and the lock stays',
     async (_label, reason) => {
-      await acquire(await api.loginAs('alice'), 'products');
+      await acquireBySeedMutation(await api.loginAs('alice'), 'products');
       const held = await readRegistry(database.prisma);
       const response = await admin.graphql(FORCE_RELEASE, { r: reason });
       expect(errorCode(response)).toBe('BAD_USER_INPUT');
