@@ -7,7 +7,7 @@ import {
   type TestDatabase,
 } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { acquire } from './support/lockApi';
+import { acquireByLegacyMutation } from './support/lockApi';
 import { readRegistry } from './support/registry';
 import {
   type GraphQLResponse,
@@ -191,7 +191,7 @@ const OPERATIONS: Record<string, () => Promise<Attempt>> = {
     },
   }),
   forceRelease: async () => {
-    await acquire(bob, 'currencies');
+    await acquireByLegacyMutation(bob, 'currencies');
     return {
       send: (client) =>
         client.graphql(

@@ -1,4 +1,5 @@
 import { createUser, DEMO_PASSWORD, updateUser } from '@tablelock/identity';
+import { lockInvariantViolations } from '@tablelock/lock';
 import {
   createTestDatabase,
   resetLockRegistry,
@@ -6,9 +7,9 @@ import {
   type TestDatabase,
 } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { acquire, callLock } from './support/lockApi';
+import { acquireByLegacyMutation, callLock } from './support/lockApi';
 import { postGraphql, type AnyResponse as Response } from './support/postGraphql';
-import { lockInvariantViolations, readRegistry } from './support/registry';
+import { readRegistry } from './support/registry';
 import {
   type GraphQLResponse,
   startTestApi,
@@ -333,7 +334,7 @@ describe("releasing someone else's lock", () => {
   it('is FORBIDDEN to another editor; an admin force-releases it with its FK holds, given a reason', async () => {
     const alice = await api.loginAs('alice');
     const bob = await api.loginAs('bob');
-    await acquire(alice, 'products');
+    await acquireByLegacyMutation(alice, 'products');
     const held = await readRegistry(database.prisma);
     expect(held.get('currencies')).toMatchObject({ status: 'locked', lockedBy: ['products'] });
 
@@ -362,7 +363,7 @@ describe("releasing someone else's lock", () => {
   ])(
     'a force-release with %s reason is BAD_USER_INPUT and the lock stays',
     async (_label, reason) => {
-      await acquire(await api.loginAs('alice'), 'products');
+      await acquireByLegacyMutation(await api.loginAs('alice'), 'products');
       const held = await readRegistry(database.prisma);
       const response = await admin.graphql(FORCE_RELEASE, { r: reason });
       expect(errorCode(response)).toBe('BAD_USER_INPUT');

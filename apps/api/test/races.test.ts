@@ -1,7 +1,8 @@
+import { lockInvariantViolations } from '@tablelock/lock';
 import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { acquire, callLock, release } from './support/lockApi';
-import { lockInvariantViolations, readRegistry } from './support/registry';
+import { acquireByLegacyMutation, callLock, releaseByLegacyMutation } from './support/lockApi';
+import { readRegistry } from './support/registry';
 import { startTestApi, type TestApi, type TestClient } from './support/testApi';
 
 let database: TestDatabase;
@@ -28,7 +29,7 @@ beforeEach(() => resetLockRegistry(database.prisma));
 
 /** The holder's release: it never loses to someone else being busy (no retry, ever). */
 async function releaseAsHolder(client: TestClient, table: string): Promise<void> {
-  const result = await release(client, table);
+  const result = await releaseByLegacyMutation(client, table);
   if (!result.lock_result) {
     throw new Error(`${client.name}'s release of ${table} was refused (${result.current_status})`);
   }
@@ -94,7 +95,7 @@ describe('races', () => {
       let turn = 0;
       while (Date.now() < deadline) {
         const table = tables[(id * 7 + turn++) % tables.length] as string;
-        const result = await acquire(client, table);
+        const result = await acquireByLegacyMutation(client, table);
         if (result.lock_result) {
           grants++;
           await releaseAsHolder(client, table);

@@ -1,6 +1,11 @@
 import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { acquire, callLock, lock, release } from './support/lockApi';
+import {
+  acquireByLegacyMutation,
+  callLock,
+  lock,
+  releaseByLegacyMutation,
+} from './support/lockApi';
 import { readRegistry } from './support/registry';
 import { startTestApi, type TestApi, type TestClient } from './support/testApi';
 
@@ -35,7 +40,7 @@ const registry = () => readRegistry(database.prisma);
 describe('UpdateTableStatusWithLock (DESIGN §4)', () => {
   it('moves a table normal → editing and records the editor', async () => {
     const before = await registry();
-    const result = await acquire(alice, 'currencies');
+    const result = await acquireByLegacyMutation(alice, 'currencies');
     expect(result).toEqual({ lock_result: true, current_status: 'editing', fk_current_status: [] });
     const row = (await registry()).get('currencies');
     expect(row).toMatchObject({ status: 'editing', editor: 'alice', lockedBy: [] });
@@ -43,7 +48,7 @@ describe('UpdateTableStatusWithLock (DESIGN §4)', () => {
   });
 
   it('locks the FK targets discovered from the catalog, with the table as holder', async () => {
-    const result = await acquire(alice, 'products');
+    const result = await acquireByLegacyMutation(alice, 'products');
     expect(result.lock_result).toBe(true);
     expect(result.fk_current_status).toEqual([
       { table_name: 'categories', current_status: 'locked' },
@@ -81,9 +86,9 @@ describe('UpdateTableStatusWithLock (DESIGN §4)', () => {
   });
 
   it('answers false and changes nothing when the table is not in current_status', async () => {
-    await acquire(alice, 'products');
+    await acquireByLegacyMutation(alice, 'products');
     const before = await registry();
-    const result = await acquire(bob, 'products');
+    const result = await acquireByLegacyMutation(bob, 'products');
     expect(result).toEqual({
       lock_result: false,
       current_status: 'editing',
@@ -97,9 +102,9 @@ describe('UpdateTableStatusWithLock (DESIGN §4)', () => {
   });
 
   it('is all or nothing: a failing FK condition leaves the table and the other FKs unchanged', async () => {
-    await acquire(bob, 'suppliers');
+    await acquireByLegacyMutation(bob, 'suppliers');
     const before = await registry();
-    const result = await acquire(alice, 'products');
+    const result = await acquireByLegacyMutation(alice, 'products');
     expect(result.lock_result).toBe(false);
     expect(result.current_status).toBe('normal');
     expect(result.fk_current_status).toContainEqual({
@@ -110,8 +115,8 @@ describe('UpdateTableStatusWithLock (DESIGN §4)', () => {
   });
 
   it('refuses to edit a table that is locked because a referencing table is being edited', async () => {
-    await acquire(alice, 'products');
-    const result = await acquire(bob, 'suppliers');
+    await acquireByLegacyMutation(alice, 'products');
+    const result = await acquireByLegacyMutation(bob, 'suppliers');
     expect(result).toMatchObject({ lock_result: false, current_status: 'locked' });
     expect((await registry()).get('suppliers')?.status).toBe('locked');
   });
@@ -121,32 +126,32 @@ describe('UpdateTableStatusWithLock (DESIGN §4)', () => {
     await database.prisma.$transaction(async (tx) => {
       await tx.$queryRaw`SELECT 1 FROM tablelock.table_lock WHERE table_name = 'suppliers' FOR UPDATE`;
       // Were the call to wait for that row lock, it would wait for this very transaction.
-      const result = await acquire(alice, 'products');
+      const result = await acquireByLegacyMutation(alice, 'products');
       expect(result).toMatchObject({ lock_result: false, current_status: 'normal' });
     });
     expect(await registry()).toEqual(before);
   });
 
   it('shares FK locks: two tables edited at once both hold their common target', async () => {
-    expect((await acquire(alice, 'price_lists')).lock_result).toBe(true);
-    expect((await acquire(bob, 'suppliers')).lock_result).toBe(true);
+    expect((await acquireByLegacyMutation(alice, 'price_lists')).lock_result).toBe(true);
+    expect((await acquireByLegacyMutation(bob, 'suppliers')).lock_result).toBe(true);
     expect((await registry()).get('currencies')).toMatchObject({
       status: 'locked',
       lockedBy: ['price_lists', 'suppliers'],
     });
 
-    expect((await release(alice, 'price_lists')).lock_result).toBe(true);
+    expect((await releaseByLegacyMutation(alice, 'price_lists')).lock_result).toBe(true);
     expect((await registry()).get('currencies')).toMatchObject({
       status: 'locked',
       lockedBy: ['suppliers'],
     });
 
-    expect((await release(bob, 'suppliers')).lock_result).toBe(true);
+    expect((await releaseByLegacyMutation(bob, 'suppliers')).lock_result).toBe(true);
     expect((await registry()).get('currencies')).toMatchObject({ status: 'normal', lockedBy: [] });
   });
 
   it('accepts locked → locked for FK tables, adding a holder', async () => {
-    await acquire(alice, 'price_lists');
+    await acquireByLegacyMutation(alice, 'price_lists');
     const result = await lock(bob, {
       table_name: 'products',
       current_status: 'normal',
@@ -161,8 +166,8 @@ describe('UpdateTableStatusWithLock (DESIGN §4)', () => {
   });
 
   it('releases the table and every FK hold it has, and only its own', async () => {
-    await acquire(alice, 'products');
-    await acquire(bob, 'price_lists');
+    await acquireByLegacyMutation(alice, 'products');
+    await acquireByLegacyMutation(bob, 'price_lists');
     const result = await lock(alice, {
       table_name: 'products',
       current_status: 'editing',
@@ -187,7 +192,7 @@ describe('UpdateTableStatusWithLock (DESIGN §4)', () => {
   });
 
   it('lets only the holder release: anyone else is FORBIDDEN and nothing changes', async () => {
-    await acquire(alice, 'products');
+    await acquireByLegacyMutation(alice, 'products');
     const before = await registry();
     const response = await callLock(bob, {
       table_name: 'products',
@@ -201,12 +206,12 @@ describe('UpdateTableStatusWithLock (DESIGN §4)', () => {
   });
 
   it('answers false to a release of a table that is not being edited', async () => {
-    const result = await release(alice, 'products');
+    const result = await releaseByLegacyMutation(alice, 'products');
     expect(result).toMatchObject({ lock_result: false, current_status: 'normal' });
   });
 
   it('answers false to a release naming an FK table this table does not hold', async () => {
-    await acquire(alice, 'price_lists');
+    await acquireByLegacyMutation(alice, 'price_lists');
     const before = await registry();
     const result = await lock(alice, {
       table_name: 'price_lists',
@@ -222,7 +227,7 @@ describe('UpdateTableStatusWithLock (DESIGN §4)', () => {
   });
 
   it('ignores self-references: a self-referencing table is not locked by itself', async () => {
-    const result = await acquire(alice, 'regions');
+    const result = await acquireByLegacyMutation(alice, 'regions');
     expect(result).toEqual({ lock_result: true, current_status: 'editing', fk_current_status: [] });
     expect((await registry()).get('regions')).toMatchObject({ status: 'editing', lockedBy: [] });
   });
@@ -288,8 +293,8 @@ describe('UpdateTableStatusWithLock (DESIGN §4)', () => {
   );
 
   it('shows holders in the tables query: locked_by is the first, lockedBy all of them', async () => {
-    await acquire(bob, 'suppliers');
-    await acquire(alice, 'price_lists');
+    await acquireByLegacyMutation(bob, 'suppliers');
+    await acquireByLegacyMutation(alice, 'price_lists');
     const response = await alice.graphql<{
       table: { status: string; editor: string; locked_by: string; lockedBy: string[] };
     }>('{ table(name: "currencies") { status editor locked_by lockedBy } }');

@@ -8,6 +8,7 @@ export { grantedOrConflict, isGranted, type LockAnswer } from './lockAnswer';
 export { LockError, type LockErrorCode } from './lockError';
 export { LOCK_CHANNEL, type LockEventInput, recordLockEvent } from './lockEvent';
 export type { LockGrant } from './lockGrant';
+export { type InvariantRow, lockInvariantViolations } from './lockInvariants';
 export type { LockRefusal } from './lockRefusal';
 export type { TableStatusChange } from './lockRequest';
 export { assertHoldsLock } from './lostLock';

@@ -73,7 +73,11 @@ function mainTransition(from: TableStatus, to: TableStatus): LegacyLockIntent['k
 
 // `locked` is a shared mode: an acquisition joins the holders of an already locked FK table, so
 // `normal → locked` and `locked → locked` both mean "lock it for me too".
-function checkFkTransition(kind: LegacyLockIntent['kind'], from: TableStatus, to: TableStatus): void {
+function checkFkTransition(
+  kind: LegacyLockIntent['kind'],
+  from: TableStatus,
+  to: TableStatus,
+): void {
   const valid =
     kind === 'acquire'
       ? to === 'locked' && (from === 'normal' || from === 'locked')

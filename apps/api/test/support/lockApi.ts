@@ -1,40 +1,39 @@
-import type { TableStatus } from '@tablelock/db';
-import type { GraphQLResponse, TestClient } from './testApi';
+import { graphql } from '../generated';
+import type {
+  UpdateTableStatusWithLockInput,
+  UpdateTableStatusWithLockMutation,
+} from '../generated/graphql';
+import { execute, type GraphQLResponse, type TestClient } from './testApi';
 
-export interface LockInput {
-  table_name: string;
-  current_status: TableStatus;
-  target_status: TableStatus;
-  fk_table_name?: string[];
-  fk_current_status?: TableStatus;
-  fk_target_status?: TableStatus;
-  editor?: string;
-}
+// The legacy contract's mutation, typed from the API's SDL by codegen.
 
-export interface LockResult {
-  lock_result: boolean;
-  current_status: TableStatus | null;
-  fk_current_status: { table_name: string; current_status: TableStatus }[] | null;
-}
+export type LockInput = UpdateTableStatusWithLockInput;
+export type LockResult = NonNullable<
+  UpdateTableStatusWithLockMutation['UpdateTableStatusWithLock']
+>;
 
-const MUTATION = `
-  mutation Lock($input: UpdateTableStatusWithLockInput!) {
+const updateTableStatusWithLockMutation = graphql(`
+  mutation UpdateTableStatusWithLock($input: UpdateTableStatusWithLockInput!) {
     UpdateTableStatusWithLock(input: $input) {
       lock_result
       current_status
-      fk_current_status { table_name current_status }
+      fk_current_status {
+        table_name
+        current_status
+      }
     }
-  }`;
+  }
+`);
 
-/** Calls the seed mutation and returns the whole response (data and errors). */
-export async function callLock(
+/** Calls the legacy mutation and returns the whole response (data and errors). */
+export function callLock(
   client: TestClient,
   input: LockInput,
-): Promise<GraphQLResponse<{ UpdateTableStatusWithLock: LockResult | null }>> {
-  return client.graphql(MUTATION, { input });
+): Promise<GraphQLResponse<UpdateTableStatusWithLockMutation>> {
+  return execute(client, updateTableStatusWithLockMutation, { input });
 }
 
-/** Calls the seed mutation and returns its result, failing the test on any GraphQL error. */
+/** Calls the legacy mutation and returns its result, failing the test on any GraphQL error. */
 export async function lock(client: TestClient, input: LockInput): Promise<LockResult> {
   const response = await callLock(client, input);
   const result = response.data?.UpdateTableStatusWithLock;
@@ -44,8 +43,8 @@ export async function lock(client: TestClient, input: LockInput): Promise<LockRe
   return result;
 }
 
-/** Starts editing `table` as the client, sending `editor` as seed clients do. */
-export const acquire = (client: TestClient, table: string) =>
+/** Starts editing `table` through the legacy mutation, sending `editor` as legacy clients do. */
+export const acquireByLegacyMutation = (client: TestClient, table: string) =>
   lock(client, {
     table_name: table,
     current_status: 'normal',
@@ -53,7 +52,8 @@ export const acquire = (client: TestClient, table: string) =>
     editor: client.name ?? undefined,
   });
 
-export const release = (client: TestClient, table: string) =>
+/** Finishes editing `table` through the legacy mutation, as its holder. */
+export const releaseByLegacyMutation = (client: TestClient, table: string) =>
   lock(client, {
     table_name: table,
     current_status: 'editing',

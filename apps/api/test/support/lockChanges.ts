@@ -3,20 +3,14 @@ import type { PrismaClient } from '@tablelock/db';
 import { LOCK_CHANNEL } from '@tablelock/lock';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { graphql } from '../generated';
+import type {
+  LockChangedSubscription,
+  LockChangedSubscriptionVariables,
+} from '../generated/graphql';
 
 /** A `lockChanged` event as a subscriber receives it. */
-export interface LockChange {
-  id: string;
-  at: string;
-  action: string;
-  table: string;
-  actor: string;
-  editor: string | null;
-  token: string | null;
-  reason: string | null;
-  rowsChanged: number | null;
-  previousEditor: string | null;
-}
+export type LockChange = LockChangedSubscription['lockChanged'];
 
 export interface LockChanges {
   /** Every change received so far, oldest first. */
@@ -38,9 +32,22 @@ export interface LockChangesOptions {
   prisma: PrismaClient;
 }
 
-const SUBSCRIPTION = `subscription($table: String) {
-  lockChanged(table: $table) { id at action table actor editor token reason rowsChanged previousEditor }
-}`;
+const lockChangedSubscription = graphql(`
+  subscription LockChanged($table: String) {
+    lockChanged(table: $table) {
+      id
+      at
+      action
+      table
+      actor
+      editor
+      token
+      reason
+      rowsChanged
+      previousEditor
+    }
+  }
+`);
 
 const PROBE_ACTOR = '__probe__';
 const READY_TIMEOUT_MS = 10_000;
@@ -73,8 +80,9 @@ export async function subscribeLockChanges(options: LockChangesOptions): Promise
     for (const listener of listeners) listener();
   };
 
-  const unsubscribe = client.subscribe<{ lockChanged: LockChange }>(
-    { query: SUBSCRIPTION, variables: { table: options.table ?? null } },
+  const variables: LockChangedSubscriptionVariables = { table: options.table ?? null };
+  const unsubscribe = client.subscribe<LockChangedSubscription>(
+    { query: lockChangedSubscription.toString(), variables },
     {
       next(result) {
         const change = result.data?.lockChanged;

@@ -13,6 +13,7 @@ import { startLiveFeeds } from '../../src/live/liveFeeds';
 import { createApiMetrics } from '../../src/metrics/apiMetrics';
 import { createReadinessCheck } from '../../src/readiness';
 import { startApiServer } from '../../src/server';
+import type { TypedDocumentString } from '../generated/graphql';
 
 export interface GraphQLResponse<T> {
   data?: T | null;
@@ -29,6 +30,21 @@ export interface TestClient {
     query: string,
     variables?: Record<string, unknown>,
   ): Promise<GraphQLResponse<T>>;
+}
+
+/**
+ * Sends an operation written with `graphql()` (typed by codegen from the SDL): its variables
+ * and its response are checked against the schema's types.
+ */
+export function execute<TResult, TVariables>(
+  client: TestClient,
+  document: TypedDocumentString<TResult, TVariables>,
+  ...[variables]: TVariables extends Record<string, never> ? [] : [variables: TVariables]
+): Promise<GraphQLResponse<TResult>> {
+  return client.graphql<TResult>(
+    document.toString(),
+    variables as Record<string, unknown> | undefined,
+  );
 }
 
 export interface TestApi {

@@ -1,4 +1,5 @@
 import { createApiKey } from '@tablelock/identity';
+import { lockInvariantViolations } from '@tablelock/lock';
 import {
   createTestDatabase,
   resetLockRegistry,
@@ -8,7 +9,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiProcess, stopApiProcess, twoPorts } from './apiProcess';
 import { subscribeLockChanges } from './lockChanges';
-import { lockInvariantViolations, readRegistry } from './registry';
+import { readRegistry } from './registry';
 import type { GraphQLResponse } from './testApi';
 
 /**
