@@ -13,7 +13,10 @@ export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: graphqlAsNodeResolvesIt }] },
   test: {
     include: ['{apps,packages}/*/test/**/*.test.ts'],
-    globalSetup: ['packages/test-support/src/globalSetup.ts'],
+    globalSetup: [
+      'packages/test-support/src/globalSetup.ts',
+      'apps/api/test/support/compiledApi.ts',
+    ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -1,6 +1,6 @@
-// `pnpm dev`: the API (GraphQL on :4000) and the web app's Vite dev server (hot reload on
-// :5173, proxying /graphql to the API) side by side. Ctrl+C stops both; if either stops on its
-// own, so does the other.
+// `pnpm dev`: the API from its TypeScript source (GraphQL on :4000; `npm start` runs it
+// compiled) and the web app's Vite dev server (hot reload on :5173, proxying /graphql to the
+// API) side by side. Ctrl+C stops both; if either stops on its own, so does the other.
 import { spawn } from 'node:child_process';
 
 const pnpm = process.env.npm_execpath
@@ -8,7 +8,7 @@ const pnpm = process.env.npm_execpath
   : ['npx', '--yes', 'pnpm@10.34.9'];
 
 const children = [
-  ['@tablelock/api', 'start'],
+  ['@tablelock/api', 'dev'],
   ['@tablelock/web', 'dev'],
 ].map(([name, script]) => {
   const [command, ...args] = [...pnpm, '--filter', name, script];

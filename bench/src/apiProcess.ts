@@ -14,7 +14,7 @@ export interface ApiProcessOptions {
   cpuProfileDir?: string;
 }
 
-/** Starts the real API (`pnpm start`'s process) against `databaseUrl` and waits until it serves. */
+/** Starts the real API, compiled (`pnpm start`'s process), against `databaseUrl` and waits until it serves. */
 export async function startApiProcess(
   databaseUrl: string,
   options: ApiProcessOptions,
@@ -23,7 +23,7 @@ export async function startApiProcess(
   const profile = options.cpuProfileDir
     ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`]
     : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...profile, '--enable-source-maps', 'dist/main.js'], {
     cwd: apiDir,
     env: {
       ...process.env,

@@ -26,13 +26,18 @@ async function waitUntilHealthy(url: string, server: ChildProcess): Promise<void
 }
 
 /**
- * Builds the web app and starts the real app (API + UI on one port) on a fresh embedded
- * Postgres in a temporary directory, on free ports, so a run never touches a developer's data
- * or a running instance. Tests find it at TABLELOCK_E2E_URL. Returns the teardown.
+ * Builds the web app and the API and starts the real app as `npm start` runs it (compiled; API
+ * + UI on one port) on a fresh embedded Postgres in a temporary directory, on free ports, so a
+ * run never touches a developer's data or a running instance. Tests find it at
+ * TABLELOCK_E2E_URL. Returns the teardown.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   execFileSync(join(webDir, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], {
     cwd: webDir,
+    stdio: 'inherit',
+  });
+  execFileSync(join(apiDir, 'node_modules/.bin/tsup'), ['--silent'], {
+    cwd: apiDir,
     stdio: 'inherit',
   });
   const dataDir = await mkdtemp(join(tmpdir(), 'tablelock-e2e-'));
@@ -40,7 +45,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // to enter the directory (mkdtemp makes it private).
   await chmod(dataDir, 0o755);
   const port = await freePort();
-  const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const server = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
     cwd: apiDir,
     env: {
       ...process.env,

@@ -1,6 +1,8 @@
+import { join } from 'node:path';
 import { z } from 'zod';
+import { apiPackageDir } from './apiPackageDir';
 
-const repoRoot = new URL('../../..', import.meta.url).pathname;
+const repoRoot = join(apiPackageDir, '../..');
 
 const environment = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
@@ -56,7 +58,7 @@ const environment = z.object({
    */
   DATABASE_PREPARED_STATEMENTS: z.stringbool().default(true),
   MASTER_SCHEMA: z.string().min(1).max(63).default('master'),
-  TABLELOCK_DATA_DIR: z.string().default(`${repoRoot}.data`),
+  TABLELOCK_DATA_DIR: z.string().default(join(repoRoot, '.data')),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /**

@@ -1,9 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeExecutableSchema } from '@graphql-tools/schema';
+import { apiPackageDir } from './apiPackageDir';
 import { resolvers } from './resolvers';
 
-const schemaDir = new URL('./schema', import.meta.url).pathname;
+// Read from the source folder also by the compiled app: the SDL files are not compiled.
+const schemaDir = join(apiPackageDir, 'src/schema');
 
 /** The SDL files, the API's single source of truth for its types. */
 export const typeDefs = readdirSync(schemaDir)

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import express, { type Router } from 'express';
+import { apiPackageDir } from './apiPackageDir';
 
-const WEB_DIST = new URL('../../web/dist/', import.meta.url).pathname;
+const WEB_DIST = join(apiPackageDir, '../web/dist');
 
 const NOT_BUILT =
   'The tablelock web app is not built yet. Run `pnpm start` (it builds it), or ' +

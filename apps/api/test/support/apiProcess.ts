@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { freePort } from '@tablelock/test-support';
+import { COMPILED_MAIN } from './compiledApi';
 
-/** One `node src/main.ts`, as deployed: its own Prisma pool, LISTEN connection and sweeper. */
+/** One compiled API (`node dist/main.js`), as deployed: its own Prisma pool, LISTEN connection and sweeper. */
 export interface ApiProcess {
   name: string;
   url: string;
@@ -26,7 +27,7 @@ export async function startApiProcess(
   started: ApiProcess[],
   settings: Record<string, string> = {},
 ): Promise<ApiProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, COMPILED_MAIN, {
     cwd: API_DIR,
     env: {
       ...process.env,
@@ -42,7 +43,7 @@ export async function startApiProcess(
   started.push(api);
   child.stdout?.on('data', (chunk) => api.output.push(String(chunk)));
   child.stderr?.on('data', (chunk) => api.output.push(String(chunk)));
-  // Ready when it answers its health check; startup time varies (tsx, migrations, registry sync).
+  // Ready when it answers its health check; startup time varies (migrations, registry sync).
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (;;) {
     if (child.exitCode !== null) {

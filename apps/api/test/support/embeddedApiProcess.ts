@@ -2,8 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { COMPILED_MAIN } from './compiledApi';
 
-/** One `node src/main.ts` on the embedded Postgres, as `npm start` runs it. */
+/** One compiled API (`node dist/main.js`) on the embedded Postgres, as `npm start` runs it. */
 export interface EmbeddedApiProcess {
   url: string;
   child: ChildProcess;
@@ -23,7 +24,7 @@ export function startEmbeddedApi(
 ): EmbeddedApiProcess {
   // Never an external database, whatever the caller's environment says.
   const { DATABASE_URL: _external, ...env } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, COMPILED_MAIN, {
     cwd: API_DIR,
     env: {
       ...env,

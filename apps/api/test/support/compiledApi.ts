@@ -1,0 +1,21 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const API_DIR = new URL('../..', import.meta.url).pathname;
+
+/** Node's arguments for the compiled app, as `npm start` runs it from apps/api. */
+export const COMPILED_MAIN = ['--enable-source-maps', 'dist/main.js'];
+
+/** Node's arguments for the compiled command line, as `pnpm cli` runs it from apps/api. */
+export const COMPILED_CLI = ['--enable-source-maps', 'dist/cli.js'];
+
+/**
+ * Vitest global setup: compiles the API once per run, before any test starts one of its
+ * processes, so that those run what ships, built from the source under test.
+ */
+export default function buildApi(): void {
+  execFileSync(join(API_DIR, 'node_modules/.bin/tsup'), ['--silent'], {
+    cwd: API_DIR,
+    stdio: 'inherit',
+  });
+}
