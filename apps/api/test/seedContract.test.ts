@@ -2,7 +2,8 @@ import { buildSchema, printType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { typeDefs } from '../src/schema';
 
-// DESIGN §4, verbatim: clients written against the seed must work unchanged.
+// The seed system's GraphQL contract, verbatim: clients written against the seed must work
+// unchanged.
 const SEED_SDL = `
 enum TableStatus { normal editing locked }
 
