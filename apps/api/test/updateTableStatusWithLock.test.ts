@@ -37,7 +37,7 @@ beforeEach(() => resetLockRegistry(database.prisma));
 
 const registry = () => readRegistry(database.prisma);
 
-describe('UpdateTableStatusWithLock (DESIGN §4)', () => {
+describe('UpdateTableStatusWithLock (the seed contract)', () => {
   it('moves a table normal → editing and records the editor', async () => {
     const before = await registry();
     const result = await acquireByLegacyMutation(alice, 'currencies');

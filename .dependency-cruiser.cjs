@@ -1,0 +1,75 @@
+// The floor plan, checked on every `pnpm lint` (and so in `npm test`): which code may import
+// which. See docs/architecture.md. Paths are the files' real paths: a workspace package
+// imported as `@tablelock/x` resolves through its pnpm symlink to packages/x/src.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'packages-never-import-apps',
+      comment:
+        'Packages are libraries the apps are built from. An import the other way makes a ' +
+        'package depend on one app and pulls HTTP or React into code every app shares.',
+      severity: 'error',
+      from: { path: '^packages/' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'web-imports-no-workspace-package',
+      comment:
+        'The browser app talks to the server only over GraphQL; its types come from the SDL ' +
+        'files (GraphQL Code Generator), not from server code. A workspace package in the ' +
+        'bundle would ship Prisma, pg or node: modules to the browser.',
+      severity: 'error',
+      from: { path: '^apps/web/' },
+      // Resolved to its sources, or as written when it is not even a dependency of the app.
+      to: { path: ['^(packages|apps/api|bench|e2e)/', '^@tablelock/'] },
+    },
+    {
+      name: 'lock-domain-has-no-http',
+      comment:
+        'The lock domain is called by the API, the CLI, the sweeper, the bench and tests ' +
+        'alike: no web framework, GraphQL server, socket, HTTP module or UI library in it.',
+      severity: 'error',
+      from: { path: '^packages/lock/' },
+      to: {
+        path: [
+          // Resolved (node_modules/...) or, when not a dependency of the package, as written.
+          '(^|node_modules/)(express|@apollo|@as-integrations|graphql-ws|ws|graphql|react|react-dom)(/|$)',
+          '^(node:)?(http|https|http2)$',
+        ],
+      },
+    },
+    {
+      name: 'no-circular',
+      comment:
+        'An import cycle means neither module can be understood, tested or loaded first on ' +
+        'its own. Move what both need into a module of its own.',
+      severity: 'error',
+      from: { path: '^(apps|packages)/' },
+      to: { circular: true },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'An import that resolves to nothing would let the rules above pass unseen.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    // Third-party packages and generated code (Prisma Client, GraphQL types) are seen as
+    // dependencies, so the rules apply to them, but not cruised inside. Workspace packages
+    // resolve to their sources (packages/*/src) and are cruised.
+    doNotFollow: { path: ['(^|/)node_modules/', '(^|/)generated/'] },
+    exclude: { path: '(^|/)dist/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.base.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+      extensions: ['.ts', '.tsx', '.mts', '.cts', '.js', '.mjs', '.cjs', '.d.ts'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
