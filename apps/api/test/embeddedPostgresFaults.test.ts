@@ -60,8 +60,9 @@ const TABLES = '{ tables { name status editor } }';
 const ACQUIRE = 'mutation($table: String!) { acquireTableLock(table: $table) { token } }';
 const RELEASE =
   'mutation($table: String!, $token: String!) { releaseTableLock(table: $table, token: $token) { name status } }';
-const FORCE_RELEASE =
-  'mutation($table: String!) { forceRelease(table: $table, reason: "fault test") { name status } }';
+// A save of no changes still passes the fence, which reads the lock row FOR SHARE.
+const SAVE_NOTHING =
+  'mutation($table: String!, $token: String!) { saveRows(table: $table, token: $token, changes: {}) { saved } }';
 
 async function acquire(api: EmbeddedApiProcess, cookie: string, table: string): Promise<string> {
   const outcome = await postOnOwnConnection(api.url, { cookie }, ACQUIRE, { table });
@@ -144,56 +145,62 @@ describe('the embedded Postgres killed under load', () => {
 });
 
 describe('SIGTERM under load', () => {
-  /** Holds table_lock rows so that lock changes touching them wait; `release` lets them go. */
+  /** Holds table_lock rows so that saves and lock changes touching them wait; `release` lets them go. */
   async function holdLockRows(tables: string[]) {
-    const client = new pg.Client({ connectionString: databaseUrl() });
-    // The API stops its Postgres when it stops, and this connection with it.
-    client.on('error', () => {});
-    await client.connect();
-    await client.query('BEGIN');
-    await client.query('SELECT 1 FROM tablelock.table_lock WHERE table_name = ANY($1) FOR UPDATE', [
+    // One connection holds the rows; another watches who waits, each look a fresh one (inside a
+    // transaction, Postgres would show the activity as it was at the transaction's first look).
+    const [holder, watcher] = [new pg.Client(databaseUrl()), new pg.Client(databaseUrl())];
+    for (const client of [holder, watcher]) {
+      // The API stops its Postgres when it stops, and these connections with it.
+      client.on('error', () => {});
+      await client.connect();
+    }
+    await holder.query('BEGIN');
+    await holder.query('SELECT 1 FROM tablelock.table_lock WHERE table_name = ANY($1) FOR UPDATE', [
       tables,
     ]);
-    const waiting = async () =>
-      Number(
-        (
-          await client.query(
-            `SELECT count(*) FROM pg_stat_activity
-             WHERE wait_event_type = 'Lock' AND datname = current_database() AND pid <> pg_backend_pid()`,
-          )
-        ).rows[0].count,
+    const waiting = async () => {
+      const { rows } = await watcher.query<{ count: string }>(
+        `SELECT count(*) FROM pg_stat_activity
+         WHERE wait_event_type = 'Lock' AND datname = current_database()`,
       );
+      return Number(rows[0]?.count);
+    };
+    let released: Promise<void> | undefined;
     return {
       waiting,
-      async release() {
-        await client.query('COMMIT').catch(() => {});
-        await client.end();
+      release() {
+        released ??= (async () => {
+          await holder.query('COMMIT').catch(() => {});
+          await Promise.all([holder.end(), watcher.end()]);
+        })();
+        return released;
       },
     };
   }
 
   it('lets the requests in flight finish, takes no new ones, and exits 0', async () => {
     const api = await serving();
-    const [alice, bob, admin] = await Promise.all([
-      signIn(api, 'alice'),
-      signIn(api, 'bob'),
-      signIn(api, 'admin'),
-    ]);
-    const aliceToken = await acquire(api, alice, 'products');
-    await acquire(api, bob, 'warehouses');
-    const blocker = await holdLockRows(['products', 'warehouses']);
+    const [alice, bob] = await Promise.all([signIn(api, 'alice'), signIn(api, 'bob')]);
+    const aliceToken = await acquire(api, alice, 'price_lists');
+    const bobToken = await acquire(api, bob, 'warehouses');
+    const blocker = await holdLockRows(['price_lists', 'warehouses']);
     try {
-      // Two lock changes that wait for the rows, in flight when the stop begins.
+      // Two saves whose fence waits for the rows: in flight when the stop begins, for as long as
+      // the rows are held.
       const inFlight = [
-        postOnOwnConnection(api.url, { cookie: alice }, RELEASE, {
-          table: 'products',
+        postOnOwnConnection(api.url, { cookie: alice }, SAVE_NOTHING, {
+          table: 'price_lists',
           token: aliceToken,
         }),
-        postOnOwnConnection(api.url, { cookie: admin }, FORCE_RELEASE, { table: 'warehouses' }),
+        postOnOwnConnection(api.url, { cookie: bob }, SAVE_NOTHING, {
+          table: 'warehouses',
+          token: bobToken,
+        }),
       ];
       await waitFor(
         'both waiting in the database',
-        10_000,
+        30_000,
         async () => (await blocker.waiting()) === 2,
       );
       const load = keepCalling(api, alice, 4);
@@ -207,16 +214,12 @@ describe('SIGTERM under load', () => {
       expect(hasExited(api)).toBe(false);
       await blocker.release();
 
-      expect(await Promise.all(inFlight)).toEqual([
-        expect.objectContaining({
-          kind: 'answered',
-          body: { data: { releaseTableLock: { name: 'products', status: 'normal' } } },
-        }),
-        expect.objectContaining({
-          kind: 'answered',
-          body: { data: { forceRelease: { name: 'warehouses', status: 'normal' } } },
-        }),
-      ]);
+      const saved = expect.objectContaining({
+        kind: 'answered',
+        status: 200,
+        body: { data: { saveRows: { saved: true } } },
+      });
+      expect(await Promise.all(inFlight)).toEqual([saved, saved]);
       await waitFor('exit after SIGTERM', STOP_WITHIN_MS, () => hasExited(api));
       await load.stop();
       expect(await api.exited, api.output()).toEqual({ code: 0, signal: null });
@@ -232,16 +235,16 @@ describe('SIGTERM under load', () => {
   it('cuts a request still running after SHUTDOWN_DRAIN_SECONDS, and exits 0 within 5 s more', async () => {
     const api = await serving({ SHUTDOWN_DRAIN_SECONDS: '1' });
     const alice = await signIn(api, 'alice');
-    const token = await acquire(api, alice, 'products');
-    const blocker = await holdLockRows(['products']);
+    const token = await acquire(api, alice, 'customers');
+    const blocker = await holdLockRows(['customers']);
     try {
-      const stuck = postOnOwnConnection(api.url, { cookie: alice }, RELEASE, {
-        table: 'products',
+      const stuck = postOnOwnConnection(api.url, { cookie: alice }, SAVE_NOTHING, {
+        table: 'customers',
         token,
       });
       await waitFor(
-        'the release waiting in the database',
-        10_000,
+        'the save waiting in the database',
+        30_000,
         async () => (await blocker.waiting()) === 1,
       );
       const stopAsked = Date.now();
