@@ -1,5 +1,4 @@
-import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@tablelock/test-support';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   acquireTableLockAs,
   acquireTableLockMutation,
@@ -9,37 +8,19 @@ import {
 } from './support/lockOperations';
 import { rowCount } from './support/masterRows';
 import { readRegistry } from './support/registry';
-import { execute, startTestApi, type TestApi, type TestClient } from './support/testApi';
+import { useSignedInApi } from './support/signedInApi';
+import { execute } from './support/testApi';
 
-let database: TestDatabase;
-let api: TestApi;
-let alice: TestClient;
-let bob: TestClient;
-let admin: TestClient;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  api = await startTestApi(database);
-  [alice, bob, admin] = await Promise.all([
-    api.loginAs('alice'),
-    api.loginAs('bob'),
-    api.loginAs('admin'),
-  ]);
-});
-afterAll(async () => {
-  await api.stop();
-  await database.close();
-});
-beforeEach(() => resetLockRegistry(database.prisma));
+const signedIn = useSignedInApi();
 
 describe('idempotency keys', () => {
   it('a retried acquisition acts once; the same key for other input is refused; keys are per caller', async () => {
     const key = 'acquire-categories-once';
-    const before = await lockEvents(admin, { table: 'categories' }, 0, 1);
-    const first = await acquireTableLockAs(alice, 'categories', { key });
-    const retry = await acquireTableLockAs(alice, 'categories', { key });
+    const before = await lockEvents(signedIn.admin, { table: 'categories' }, 0, 1);
+    const first = await acquireTableLockAs(signedIn.alice, 'categories', { key });
+    const retry = await acquireTableLockAs(signedIn.alice, 'categories', { key });
     expect(retry).toEqual(first);
-    const after = await lockEvents(admin, { table: 'categories' }, 0, 10);
+    const after = await lockEvents(signedIn.admin, { table: 'categories' }, 0, 10);
     expect(after.total - before.total).toBe(1);
     expect(after.events[0]).toMatchObject({
       action: 'acquire',
@@ -48,25 +29,35 @@ describe('idempotency keys', () => {
     });
 
     const reused = refusal(
-      await execute(alice, acquireTableLockMutation, { table: 'regions', key }),
+      await execute(signedIn.alice, acquireTableLockMutation, { table: 'regions', key }),
     );
     expect(reused.code).toBe('IDEMPOTENCY_KEY_REUSED');
-    expect((await readRegistry(database.prisma)).get('regions')?.status).toBe('normal');
+    expect((await readRegistry(signedIn.database.prisma)).get('regions')?.status).toBe('normal');
 
-    const bobs = await acquireTableLockAs(bob, 'regions', { key });
+    const bobs = await acquireTableLockAs(signedIn.bob, 'regions', { key });
     expect(bobs.editor).toBe('bob');
     expect(bobs.token).not.toBe(first.token);
   });
 
   it('parallel requests with one key act once', async () => {
     const key = 'acquire-currencies-parallel';
-    const before = await lockEvents(admin, { table: 'currencies', actions: ['acquire'] }, 0, 1);
+    const before = await lockEvents(
+      signedIn.admin,
+      { table: 'currencies', actions: ['acquire'] },
+      0,
+      1,
+    );
     const responses = await Promise.all(
       Array.from({ length: 6 }, () =>
-        execute(alice, acquireTableLockMutation, { table: 'currencies', key }),
+        execute(signedIn.alice, acquireTableLockMutation, { table: 'currencies', key }),
       ),
     );
-    const after = await lockEvents(admin, { table: 'currencies', actions: ['acquire'] }, 0, 1);
+    const after = await lockEvents(
+      signedIn.admin,
+      { table: 'currencies', actions: ['acquire'] },
+      0,
+      1,
+    );
     expect(after.total - before.total).toBe(1);
     const token = after.events[0]?.token;
     for (const response of responses) {
@@ -78,20 +69,20 @@ describe('idempotency keys', () => {
         expect(refusal(response).code).toBe('LOCK_CONFLICT');
       }
     }
-    expect((await acquireTableLockAs(alice, 'currencies', { key })).token).toBe(token);
+    expect((await acquireTableLockAs(signedIn.alice, 'currencies', { key })).token).toBe(token);
   });
 
   it('a retried save writes once and answers the same', async () => {
-    const grant = await acquireTableLockAs(alice, 'categories');
+    const grant = await acquireTableLockAs(signedIn.alice, 'categories');
     const changes = { inserts: [{ values: { id: '7001', name: 'Saved once' } }] };
     const key = 'save-categories-once';
-    const first = await execute(alice, saveRowsMutation, {
+    const first = await execute(signedIn.alice, saveRowsMutation, {
       table: 'categories',
       token: grant.token,
       changes,
       key,
     });
-    const retry = await execute(alice, saveRowsMutation, {
+    const retry = await execute(signedIn.alice, saveRowsMutation, {
       table: 'categories',
       token: grant.token,
       changes,
@@ -101,14 +92,19 @@ describe('idempotency keys', () => {
       data: { saveRows: { saved: true, inserted: 1, updated: 0, deleted: 0 } },
     });
     expect(retry).toEqual(first);
-    expect(await rowCount(database.prisma, 'categories', '7001')).toBe(1);
-    const saves = await lockEvents(admin, { table: 'categories', actions: ['save'] }, 0, 10);
+    expect(await rowCount(signedIn.database.prisma, 'categories', '7001')).toBe(1);
+    const saves = await lockEvents(
+      signedIn.admin,
+      { table: 'categories', actions: ['save'] },
+      0,
+      10,
+    );
     expect(saves.events.filter((event) => event.token === grant.token)).toHaveLength(1);
     expect(saves.events[0]).toMatchObject({ actor: 'alice', rowsChanged: 1, token: grant.token });
 
     const other = { inserts: [{ values: { id: '7002', name: 'Another' } }] };
     const reused = refusal(
-      await execute(alice, saveRowsMutation, {
+      await execute(signedIn.alice, saveRowsMutation, {
         table: 'categories',
         token: grant.token,
         changes: other,
@@ -116,6 +112,6 @@ describe('idempotency keys', () => {
       }),
     );
     expect(reused.code).toBe('IDEMPOTENCY_KEY_REUSED');
-    expect(await rowCount(database.prisma, 'categories', '7002')).toBe(0);
+    expect(await rowCount(signedIn.database.prisma, 'categories', '7002')).toBe(0);
   });
 });

@@ -1,7 +1,6 @@
 import { acquireTableLock, grantedOrConflict } from '@tablelock/lock';
-import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@tablelock/test-support';
 import { pino } from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startLockSweeper } from '../src/live/lockSweeper';
 import { subscribeLockChanges } from './support/lockChanges';
 import {
@@ -16,32 +15,14 @@ import {
 } from './support/lockOperations';
 import { poll } from './support/poll';
 import { readRegistry } from './support/registry';
-import { execute, startTestApi, type TestApi, type TestClient } from './support/testApi';
+import { useSignedInApi } from './support/signedInApi';
+import { execute } from './support/testApi';
 
-let database: TestDatabase;
-let api: TestApi;
-let alice: TestClient;
-let bob: TestClient;
-let admin: TestClient;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  api = await startTestApi(database);
-  [alice, bob, admin] = await Promise.all([
-    api.loginAs('alice'),
-    api.loginAs('bob'),
-    api.loginAs('admin'),
-  ]);
-});
-afterAll(async () => {
-  await api.stop();
-  await database.close();
-});
-beforeEach(() => resetLockRegistry(database.prisma));
+const signedIn = useSignedInApi();
 
 /** Whether the database clock has passed `table`'s lease (false if it has none). */
 async function leaseOver(table: string): Promise<boolean> {
-  const [row] = await database.prisma.$queryRaw<{ over: boolean }[]>`
+  const [row] = await signedIn.database.prisma.$queryRaw<{ over: boolean }[]>`
     SELECT coalesce(lease_expires_at <= now(), false) AS over
     FROM tablelock.table_lock WHERE table_name = ${table}`;
   return row?.over ?? false;
@@ -53,13 +34,15 @@ const SHORT_LEASE_SECONDS = 1;
 describe('leases', () => {
   it('an expired lease frees the table: the next acquirer expires it and gets it', async () => {
     const held = grantedOrConflict(
-      await acquireTableLock(database.prisma, {
+      await acquireTableLock(signedIn.database.prisma, {
         tableName: 'regions',
         editor: 'alice',
         leaseSeconds: SHORT_LEASE_SECONDS,
       }),
     );
-    const early = refusal(await execute(bob, acquireTableLockMutation, { table: 'regions' }));
+    const early = refusal(
+      await execute(signedIn.bob, acquireTableLockMutation, { table: 'regions' }),
+    );
     expect(early.code).toBe('LOCK_CONFLICT');
     expect(early.message).toContain('being edited by alice');
 
@@ -68,7 +51,7 @@ describe('leases', () => {
       'bob acquiring regions',
       SHORT_LEASE_SECONDS * 1000 + 5_000,
       async () => {
-        const response = await execute(bob, acquireTableLockMutation, {
+        const response = await execute(signedIn.bob, acquireTableLockMutation, {
           table: 'regions',
         });
         if (response.data?.acquireTableLock) return response.data.acquireTableLock;
@@ -80,7 +63,7 @@ describe('leases', () => {
     expect(grant.editor).toBe('bob');
     expect(BigInt(grant.token)).toBeGreaterThan(BigInt(held.fencingToken));
 
-    const { events } = await lockEvents(admin, {
+    const { events } = await lockEvents(signedIn.admin, {
       table: 'regions',
       actions: ['acquire', 'expire'],
     });
@@ -98,7 +81,7 @@ describe('leases', () => {
     const expired = events[1] as LockEvent;
     // Expired by the database clock, not before the lease ended.
     expect(Date.parse(expired.at)).toBeGreaterThanOrEqual(held.leaseExpiresAt?.getTime() ?? 0);
-    expect((await readRegistry(database.prisma)).get('regions')).toMatchObject({
+    expect((await readRegistry(signedIn.database.prisma)).get('regions')).toMatchObject({
       status: 'editing',
       editor: 'bob',
     });
@@ -106,18 +89,18 @@ describe('leases', () => {
 
   it('the sweeper ends an expired lock within lease + 5 s: announced, recorded, FK holds gone', async () => {
     const stopSweeper = startLockSweeper({
-      prisma: database.prisma,
+      prisma: signedIn.database.prisma,
       logger: silent,
       intervalMs: 250,
     });
     const changes = await subscribeLockChanges({
-      url: api.url,
-      headers: bob.headers,
-      prisma: database.prisma,
+      url: signedIn.api.url,
+      headers: signedIn.bob.headers,
+      prisma: signedIn.database.prisma,
     });
     try {
       const held = grantedOrConflict(
-        await acquireTableLock(database.prisma, {
+        await acquireTableLock(signedIn.database.prisma, {
           tableName: 'warehouses',
           editor: 'alice',
           leaseSeconds: SHORT_LEASE_SECONDS,
@@ -142,11 +125,11 @@ describe('leases', () => {
       const warehouses = changes.received.filter((change) => change.table === 'warehouses');
       expect(warehouses.map((change) => change.action)).toEqual(['acquire', 'expire']);
 
-      const registry = await readRegistry(database.prisma);
+      const registry = await readRegistry(signedIn.database.prisma);
       expect(registry.get('warehouses')).toMatchObject({ status: 'normal', editor: null });
       expect(registry.get('regions')).toMatchObject({ status: 'normal', lockedBy: [] });
       const { events } = await lockEvents(
-        admin,
+        signedIn.admin,
         { table: 'warehouses', actions: ['expire'] },
         0,
         1,
@@ -163,9 +146,9 @@ describe('leases', () => {
   });
 
   it('renewTableLock extends the lease; a stale or expired token cannot be renewed', async () => {
-    const grant = await acquireTableLockAs(alice, 'currencies', { lease: 15 });
+    const grant = await acquireTableLockAs(signedIn.alice, 'currencies', { lease: 15 });
     const renewed = granted(
-      await execute(alice, renewTableLockMutation, {
+      await execute(signedIn.alice, renewTableLockMutation, {
         table: 'currencies',
         token: grant.token,
         lease: 3600,
@@ -177,18 +160,22 @@ describe('leases', () => {
     const extendedBy =
       Date.parse(renewed.leaseExpiresAt ?? '') - Date.parse(grant.leaseExpiresAt ?? '');
     expect(extendedBy).toBeGreaterThan(3_500_000);
-    const row = await database.prisma.tableLock.findUniqueOrThrow({
+    const row = await signedIn.database.prisma.tableLock.findUniqueOrThrow({
       where: { tableName: 'currencies' },
     });
     expect(row.leaseExpiresAt?.toISOString()).toBe(renewed.leaseExpiresAt);
 
     expect(
-      (await execute(alice, releaseTableLockMutation, { table: 'currencies', token: grant.token }))
-        .errors,
+      (
+        await execute(signedIn.alice, releaseTableLockMutation, {
+          table: 'currencies',
+          token: grant.token,
+        })
+      ).errors,
     ).toBe(undefined);
-    const again = await acquireTableLockAs(alice, 'currencies');
+    const again = await acquireTableLockAs(signedIn.alice, 'currencies');
     const stale = refusal(
-      await execute(alice, renewTableLockMutation, {
+      await execute(signedIn.alice, renewTableLockMutation, {
         table: 'currencies',
         token: grant.token,
         lease: 60,
@@ -196,14 +183,14 @@ describe('leases', () => {
     );
     expect(stale.code).toBe('LOCK_LOST');
     expect(stale.message).toContain('your lock on currencies was released');
-    const current = await database.prisma.tableLock.findUniqueOrThrow({
+    const current = await signedIn.database.prisma.tableLock.findUniqueOrThrow({
       where: { tableName: 'currencies' },
     });
     expect(current.fencingToken?.toString()).toBe(again.token);
     expect(current.leaseExpiresAt?.toISOString()).toBe(again.leaseExpiresAt);
 
     const short = grantedOrConflict(
-      await acquireTableLock(database.prisma, {
+      await acquireTableLock(signedIn.database.prisma, {
         tableName: 'categories',
         editor: 'alice',
         leaseSeconds: SHORT_LEASE_SECONDS,
@@ -213,7 +200,7 @@ describe('leases', () => {
       (await leaseOver('categories')) ? true : undefined,
     );
     const late = refusal(
-      await execute(alice, renewTableLockMutation, {
+      await execute(signedIn.alice, renewTableLockMutation, {
         table: 'categories',
         token: short.fencingToken,
         lease: 60,

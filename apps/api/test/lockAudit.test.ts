@@ -1,5 +1,4 @@
-import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@tablelock/test-support';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { subscribeLockChanges } from './support/lockChanges';
 import {
   acquireTableLockAs,
@@ -10,48 +9,32 @@ import {
   refusal,
   releaseTableLockAs,
 } from './support/lockOperations';
-import { execute, startTestApi, type TestApi, type TestClient } from './support/testApi';
+import { useSignedInApi } from './support/signedInApi';
+import { execute } from './support/testApi';
 
-let database: TestDatabase;
-let api: TestApi;
-let alice: TestClient;
-let bob: TestClient;
-let admin: TestClient;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  api = await startTestApi(database);
-  [alice, bob, admin] = await Promise.all([
-    api.loginAs('alice'),
-    api.loginAs('bob'),
-    api.loginAs('admin'),
-  ]);
-});
-afterAll(async () => {
-  await api.stop();
-  await database.close();
-});
-beforeEach(() => resetLockRegistry(database.prisma));
+const signedIn = useSignedInApi();
 
 describe('audit history', () => {
   it('records a denied acquisition, naming the requester and the holder', async () => {
-    await acquireTableLockAs(alice, 'customers');
+    await acquireTableLockAs(signedIn.alice, 'customers');
     const changes = await subscribeLockChanges({
-      url: api.url,
-      headers: admin.headers,
-      prisma: database.prisma,
+      url: signedIn.api.url,
+      headers: signedIn.admin.headers,
+      prisma: signedIn.database.prisma,
     });
     try {
-      const denied = refusal(await execute(bob, acquireTableLockMutation, { table: 'customers' }));
+      const denied = refusal(
+        await execute(signedIn.bob, acquireTableLockMutation, { table: 'customers' }),
+      );
       expect(denied.code).toBe('LOCK_CONFLICT');
       expect(denied.message).toContain('being edited by alice');
-      const { events } = await lockEvents(admin, { table: 'customers' }, 0, 1);
+      const { events } = await lockEvents(signedIn.admin, { table: 'customers' }, 0, 1);
       expect(events[0]).toMatchObject({ action: 'denied', actor: 'bob', editor: 'bob' });
       expect(events[0]?.reason).toContain('alice');
 
       // Denied attempts change nothing, so they are not announced: the release that follows
       // is the first thing the subscriber hears about customers (changes arrive in order).
-      await forceReleaseAs(admin, 'customers', 'end of test');
+      await forceReleaseAs(signedIn.admin, 'customers', 'end of test');
       await changes.waitFor((change) => change.table === 'customers');
       expect(changes.received.filter((change) => change.table === 'customers')).toMatchObject([
         { action: 'force_release' },
@@ -62,34 +45,37 @@ describe('audit history', () => {
   });
 
   it('records a denied acquisition made with an idempotency key too', async () => {
-    await acquireTableLockAs(alice, 'price_lists');
+    await acquireTableLockAs(signedIn.alice, 'price_lists');
     const denied = refusal(
-      await execute(bob, acquireTableLockMutation, { table: 'price_lists', key: 'denied-k' }),
+      await execute(signedIn.bob, acquireTableLockMutation, {
+        table: 'price_lists',
+        key: 'denied-k',
+      }),
     );
     expect(denied.code).toBe('LOCK_CONFLICT');
-    const { events } = await lockEvents(admin, { table: 'price_lists' }, 0, 1);
+    const { events } = await lockEvents(signedIn.admin, { table: 'price_lists' }, 0, 1);
     expect(events[0]).toMatchObject({ action: 'denied', actor: 'bob' });
-    await forceReleaseAs(admin, 'price_lists', 'end of test');
+    await forceReleaseAs(signedIn.admin, 'price_lists', 'end of test');
   });
 
   it('filters by table, user, action and time range, and pages newest first', async () => {
     // The ordering checked below must be by number, not as text, so the ids must cross a power
     // of ten ('99' < '100'): the history of this file's database is shorter until then.
-    const filler = await api.withApiKey('audit-filler', 'editor');
-    while ((await lockEvents(admin, {}, 0, 1)).total <= 100) {
+    const filler = await signedIn.api.withApiKey('audit-filler', 'editor');
+    while ((await lockEvents(signedIn.admin, {}, 0, 1)).total <= 100) {
       const grant = await acquireTableLockAs(filler, 'regions');
       await releaseTableLockAs(filler, 'regions', grant.token);
     }
-    const a = await api.withApiKey('audit-a', 'editor');
-    const b = await api.withApiKey('audit-b', 'editor');
+    const a = await signedIn.api.withApiKey('audit-a', 'editor');
+    const b = await signedIn.api.withApiKey('audit-b', 'editor');
     const first = await acquireTableLockAs(a, 'warehouses');
     await releaseTableLockAs(a, 'warehouses', first.token);
     await acquireTableLockAs(b, 'warehouses');
-    await forceReleaseAs(admin, 'warehouses', 'audit test');
+    await forceReleaseAs(signedIn.admin, 'warehouses', 'audit test');
     const second = await acquireTableLockAs(a, 'currencies');
     await releaseTableLockAs(a, 'currencies', second.token);
 
-    const byA = await lockEvents(admin, { user: 'key:audit-a' });
+    const byA = await lockEvents(signedIn.admin, { user: 'key:audit-a' });
     expect(byA.total).toBe(4);
     expect(byA.events.map((event) => [event.action, event.table])).toEqual([
       ['release', 'currencies'],
@@ -101,25 +87,36 @@ describe('audit history', () => {
     expect(ids).toEqual([...ids].sort((x, y) => (x > y ? -1 : x < y ? 1 : 0)));
 
     // A user's history includes what others did to the user's locks.
-    const byB = await lockEvents(admin, { user: 'key:audit-b' });
+    const byB = await lockEvents(signedIn.admin, { user: 'key:audit-b' });
     expect(byB.events).toMatchObject([
       { action: 'force_release', actor: 'admin', editor: 'key:audit-b', reason: 'audit test' },
       { action: 'acquire', actor: 'key:audit-b' },
     ]);
 
-    const aOnWarehouses = await lockEvents(admin, { user: 'key:audit-a', table: 'warehouses' });
+    const aOnWarehouses = await lockEvents(signedIn.admin, {
+      user: 'key:audit-a',
+      table: 'warehouses',
+    });
     expect(aOnWarehouses.events.map((event) => event.action)).toEqual(['release', 'acquire']);
-    const onlyForced = await lockEvents(admin, { user: 'key:audit-b', actions: ['force_release'] });
+    const onlyForced = await lockEvents(signedIn.admin, {
+      user: 'key:audit-b',
+      actions: ['force_release'],
+    });
     expect(onlyForced).toMatchObject({ total: 1, events: [{ action: 'force_release' }] });
-    const allForced = await lockEvents(admin, { actions: ['force_release', 'expire'] }, 0, 200);
+    const allForced = await lockEvents(
+      signedIn.admin,
+      { actions: ['force_release', 'expire'] },
+      0,
+      200,
+    );
     expect(allForced.events.length).toBeGreaterThan(0);
     expect(
       allForced.events.every((event) => ['force_release', 'expire'].includes(event.action)),
     ).toBe(true);
-    const onWarehouses = await lockEvents(admin, { table: 'warehouses' }, 0, 200);
+    const onWarehouses = await lockEvents(signedIn.admin, { table: 'warehouses' }, 0, 200);
     expect(onWarehouses.events.every((event) => event.table === 'warehouses')).toBe(true);
     expect(onWarehouses.total).toBe(
-      await database.prisma.lockEvent.count({ where: { tableName: 'warehouses' } }),
+      await signedIn.database.prisma.lockEvent.count({ where: { tableName: 'warehouses' } }),
     );
 
     // From (inclusive) 1 ms after this test's first event, to (exclusive) its last: the first
@@ -128,7 +125,7 @@ describe('audit history', () => {
     const times = ours.map((event) => Date.parse(event.at));
     const from = new Date(Math.min(...times) + 1).toISOString();
     const to = new Date(Math.max(...times)).toISOString();
-    const latest = await lockEvents(admin, {}, 0, 200);
+    const latest = await lockEvents(signedIn.admin, {}, 0, 200);
     // Newest first by number, not as text.
     expect(latest.total).toBeGreaterThan(100);
     const latestIds = latest.events.map((event) => BigInt(event.id));
@@ -138,7 +135,7 @@ describe('audit history', () => {
     const expected = latest.events
       .filter((event) => event.at >= from && event.at < to)
       .map((event) => event.id);
-    const inRange = await lockEvents(admin, { from, to }, 0, 200);
+    const inRange = await lockEvents(signedIn.admin, { from, to }, 0, 200);
     expect(inRange.events.map((event) => event.id)).toEqual(expected);
     expect(inRange.total).toBe(expected.length);
     expect(expected.length).toBeGreaterThan(0);
@@ -149,18 +146,18 @@ describe('audit history', () => {
 
     const pages = [];
     for (let offset = 0; offset < 4; offset++) {
-      const page = await lockEvents(admin, { user: 'key:audit-a' }, offset, 1);
+      const page = await lockEvents(signedIn.admin, { user: 'key:audit-a' }, offset, 1);
       expect(page.total).toBe(4);
       pages.push(...page.events);
     }
     expect(pages).toEqual(byA.events);
-    expect(await lockEvents(admin, { user: 'key:audit-a' }, 4, 1)).toEqual({
+    expect(await lockEvents(signedIn.admin, { user: 'key:audit-a' }, 4, 1)).toEqual({
       total: 4,
       events: [],
     });
     const twoByTwo = [
-      ...(await lockEvents(admin, { user: 'key:audit-a' }, 0, 2)).events,
-      ...(await lockEvents(admin, { user: 'key:audit-a' }, 2, 2)).events,
+      ...(await lockEvents(signedIn.admin, { user: 'key:audit-a' }, 0, 2)).events,
+      ...(await lockEvents(signedIn.admin, { user: 'key:audit-a' }, 2, 2)).events,
     ];
     expect(twoByTwo).toEqual(byA.events);
   });

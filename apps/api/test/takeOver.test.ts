@@ -1,5 +1,4 @@
-import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@tablelock/test-support';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { subscribeLockChanges } from './support/lockChanges';
 import {
   acquireTableLockAs,
@@ -10,55 +9,37 @@ import {
 } from './support/lockOperations';
 import { rowCount } from './support/masterRows';
 import { readRegistry } from './support/registry';
-import { execute, startTestApi, type TestApi, type TestClient } from './support/testApi';
+import { useSignedInApi } from './support/signedInApi';
+import { execute } from './support/testApi';
 
-let database: TestDatabase;
-let api: TestApi;
-let alice: TestClient;
-let bob: TestClient;
-let admin: TestClient;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  api = await startTestApi(database);
-  [alice, bob, admin] = await Promise.all([
-    api.loginAs('alice'),
-    api.loginAs('bob'),
-    api.loginAs('admin'),
-  ]);
-});
-afterAll(async () => {
-  await api.stop();
-  await database.close();
-});
-beforeEach(() => resetLockRegistry(database.prisma));
+const signedIn = useSignedInApi();
 
 describe('take-over', () => {
   it('an admin takes over in one step: the FK locks stay, the old token is LOCK_LOST', async () => {
-    const watcher = await api.withApiKey('take-over-watcher', 'viewer');
+    const watcher = await signedIn.api.withApiKey('take-over-watcher', 'viewer');
     const changes = await subscribeLockChanges({
-      url: api.url,
+      url: signedIn.api.url,
       connectionParams: { authorization: watcher.headers.authorization },
       table: 'suppliers',
-      prisma: database.prisma,
+      prisma: signedIn.database.prisma,
     });
     try {
-      const first = await acquireTableLockAs(alice, 'suppliers');
+      const first = await acquireTableLockAs(signedIn.alice, 'suppliers');
       expect(first.lockedTables).toEqual(['currencies', 'regions']);
 
       const samples: Awaited<ReturnType<typeof readRegistry>>[] = [];
       let taking = true;
       const sampler = (async () => {
-        while (taking) samples.push(await readRegistry(database.prisma));
+        while (taking) samples.push(await readRegistry(signedIn.database.prisma));
       })();
-      const response = await execute(admin, takeOverTableLockMutation, {
+      const response = await execute(signedIn.admin, takeOverTableLockMutation, {
         table: 'suppliers',
         reason: 'alice is on leave',
       }).finally(() => {
         taking = false;
       });
       await sampler;
-      samples.push(await readRegistry(database.prisma));
+      samples.push(await readRegistry(signedIn.database.prisma));
       const taken = granted(response, 'takeOverTableLock', 'admin taking over suppliers');
       expect(taken).toMatchObject({ editor: 'admin', lockedTables: ['currencies', 'regions'] });
       expect(BigInt(taken.token)).toBeGreaterThan(BigInt(first.token));
@@ -70,7 +51,7 @@ describe('take-over', () => {
       }
       expect(samples.at(-1)?.get('suppliers')?.editor).toBe('admin');
 
-      const lost = await execute(alice, saveRowsMutation, {
+      const lost = await execute(signedIn.alice, saveRowsMutation, {
         table: 'suppliers',
         token: first.token,
         changes: {
@@ -90,7 +71,7 @@ describe('take-over', () => {
       expect(refusal(lost).code).toBe('LOCK_LOST');
       expect(refusal(lost).message).toContain('admin took over suppliers');
       expect(refusal(lost).message).toContain('alice is on leave');
-      expect(await rowCount(database.prisma, 'suppliers', '9001')).toBe(0);
+      expect(await rowCount(signedIn.database.prisma, 'suppliers', '9001')).toBe(0);
 
       const announced = await changes.waitFor((change) => change.action === 'take_over');
       expect(announced).toMatchObject({
@@ -101,7 +82,9 @@ describe('take-over', () => {
         reason: 'alice is on leave',
         previousEditor: 'alice',
       });
-      const [recorded] = await database.prisma.$queryRaw<{ details: { previousEditor: string } }[]>`
+      const [recorded] = await signedIn.database.prisma.$queryRaw<
+        { details: { previousEditor: string } }[]
+      >`
         SELECT details FROM tablelock.lock_event WHERE id = ${announced.id}::bigint`;
       expect(recorded?.details.previousEditor).toBe('alice');
     } finally {
@@ -110,19 +93,22 @@ describe('take-over', () => {
   });
 
   it('a user cannot take over anyone else’s lock, but can take over their own from another session', async () => {
-    const first = await acquireTableLockAs(alice, 'suppliers');
+    const first = await acquireTableLockAs(signedIn.alice, 'suppliers');
     const refused = refusal(
-      await execute(bob, takeOverTableLockMutation, { table: 'suppliers', reason: 'I need it' }),
+      await execute(signedIn.bob, takeOverTableLockMutation, {
+        table: 'suppliers',
+        reason: 'I need it',
+      }),
     );
     expect(refused.code).toBe('FORBIDDEN');
     expect(refused.message).toContain('alice');
-    const untouched = await database.prisma.tableLock.findUniqueOrThrow({
+    const untouched = await signedIn.database.prisma.tableLock.findUniqueOrThrow({
       where: { tableName: 'suppliers' },
     });
     expect(untouched).toMatchObject({ status: 'editing', editor: 'alice' });
     expect(untouched.fencingToken?.toString()).toBe(first.token);
 
-    const aliceOnLaptop = await api.loginAs('alice');
+    const aliceOnLaptop = await signedIn.api.loginAs('alice');
     const moved = granted(
       await execute(aliceOnLaptop, takeOverTableLockMutation, {
         table: 'suppliers',
@@ -148,7 +134,7 @@ describe('take-over', () => {
       ],
     });
     const stale = refusal(
-      await execute(alice, saveRowsMutation, {
+      await execute(signedIn.alice, saveRowsMutation, {
         table: 'suppliers',
         token: first.token,
         changes: supplier('9002'),
@@ -157,7 +143,7 @@ describe('take-over', () => {
     expect(stale.code).toBe('LOCK_LOST');
     expect(stale.message).toContain('alice took over suppliers');
     expect(stale.message).toContain('moved to my laptop');
-    expect(await rowCount(database.prisma, 'suppliers', '9002')).toBe(0);
+    expect(await rowCount(signedIn.database.prisma, 'suppliers', '9002')).toBe(0);
 
     const saved = await execute(aliceOnLaptop, saveRowsMutation, {
       table: 'suppliers',
@@ -165,6 +151,6 @@ describe('take-over', () => {
       changes: supplier('9003'),
     });
     expect(saved.data?.saveRows.saved).toBe(true);
-    expect(await rowCount(database.prisma, 'suppliers', '9003')).toBe(1);
+    expect(await rowCount(signedIn.database.prisma, 'suppliers', '9003')).toBe(1);
   });
 });
