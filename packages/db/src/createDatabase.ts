@@ -3,7 +3,8 @@ import { quoteIdentifier } from './quoteIdentifier';
 
 /**
  * Creates database `name` on the server of `adminUrl` unless it exists, optionally as a copy
- * of `template` (a fast file copy, which is how tests get a fresh, database that already holds the demo data).
+ * of `template` (a fast file copy, which is how tests get a fresh database that already holds
+ * the demo data).
  */
 export async function createDatabase(
   adminUrl: string,
