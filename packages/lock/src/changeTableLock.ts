@@ -68,7 +68,7 @@ const RECORDS_DENIAL: Record<LockIntent['kind'], boolean> = {
  * Carries out one lock intent: reads the rows involved, lets the state machine decide, and
  * writes them with one conditional write that also records the audit event. An acquisition
  * blocked by editing whose lease has run out first expires it (as the sweeper would) and tries
- * once more, so a dead lock never stands in the way. An intent that may wait and found its
+ * again, so a dead lock never stands in the way. An intent that may wait and found its
  * rows contended locks them in name order, waiting for their holders, and decides again on
  * what it finds then. A refused acquisition or release is recorded as `denied`.
  */
@@ -103,7 +103,7 @@ async function planAndWrite(
   audit: LockChangeAudit,
   lockRows: boolean,
 ): Promise<LockChangeResult> {
-  for (let attempt = 0; ; attempt++) {
+  for (;;) {
     const rows = await readLockScope(
       db,
       intent.tableName,
@@ -112,7 +112,9 @@ async function planAndWrite(
     );
     const plan = planLockChange(intent, rows);
     if (!plan.granted) {
-      if (attempt === 0 && (await expireDeadLocks(db, blockingTables(plan.refusal)))) continue;
+      // Each round clears a dead layer (the table's holders, then the tables it references) and
+      // decides again; it ends when nothing dead stands in the way.
+      if (await expireDeadLocks(db, blockingTables(plan.refusal))) continue;
       return {
         written: false,
         contended: false,
