@@ -1,6 +1,11 @@
 import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestClient } from './support/testApi';
+import {
+  acquireTableLockMutation,
+  releaseTableLockMutation,
+  takeOverTableLockMutation,
+} from './support/lockOperations';
+import { execute, startTestApi, type TestApi, type TestClient } from './support/testApi';
 
 let database: TestDatabase;
 let api: TestApi;
@@ -18,13 +23,6 @@ afterAll(async () => {
   await database.close();
 });
 
-const ACQUIRE = `mutation($table: String!) { acquireTableLock(table: $table, leaseSeconds: 15) { token } }`;
-const RELEASE = `mutation($table: String!, $token: String!) { releaseTableLock(table: $table, token: $token) { status } }`;
-const TAKE_OVER = `mutation($table: String!) {
-  takeOverTableLock(table: $table, reason: "race", leaseSeconds: 15) { token } }`;
-
-type Grant = { acquireTableLock: { token: string } | null };
-
 describe('take-over by an editor', () => {
   // Who may take over whom is decided on the rows the conditional write claims: an editor's
   // take-over racing another user's acquisition never lands on that user's lock.
@@ -34,21 +32,23 @@ describe('take-over by an editor', () => {
     let bobAcquisitions = 0;
     const bobLoop = async () => {
       while (!stop) {
-        const grant = (await bob.graphql<Grant>(ACQUIRE, { table })).data?.acquireTableLock;
+        const grant = (await execute(bob, acquireTableLockMutation, { table, lease: 15 })).data
+          ?.acquireTableLock;
         if (!grant) continue;
         bobAcquisitions++;
-        await bob.graphql(RELEASE, { table, token: grant.token });
+        await execute(bob, releaseTableLockMutation, { table, token: grant.token });
       }
     };
     const aliceLoop = async () => {
       while (!stop) {
-        const taken = await alice.graphql<{ takeOverTableLock: { token: string } | null }>(
-          TAKE_OVER,
-          { table },
-        );
-        const token = taken.data?.takeOverTableLock?.token;
+        const taken = await execute(alice, takeOverTableLockMutation, {
+          table,
+          reason: 'race',
+          lease: 15,
+        });
+        const token = taken.data?.takeOverTableLock.token;
         // Alice's own lock (taken over from a free table's race, or by her) goes straight back.
-        if (token) await alice.graphql(RELEASE, { table, token });
+        if (token) await execute(alice, releaseTableLockMutation, { table, token });
       }
     };
     const loops = [bobLoop(), aliceLoop(), aliceLoop(), aliceLoop(), aliceLoop()];

@@ -39,8 +39,8 @@ export const releaseTableLockMutation = graphql(`
 `);
 
 export const takeOverTableLockMutation = graphql(`
-  mutation TakeOverTableLock($table: String!, $reason: String!) {
-    takeOverTableLock(table: $table, reason: $reason) {
+  mutation TakeOverTableLock($table: String!, $reason: String!, $lease: Int) {
+    takeOverTableLock(table: $table, reason: $reason, leaseSeconds: $lease) {
       ...LockGrantFields
     }
   }
