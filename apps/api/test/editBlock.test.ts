@@ -1,6 +1,8 @@
 import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestClient } from './support/testApi';
+import { graphql } from './generated';
+import { acquireTableLockAs, acquireTableLockMutation } from './support/lockOperations';
+import { execute, startTestApi, type TestApi, type TestClient } from './support/testApi';
 
 // "Why can't I edit?" is decided once, by the lock domain, and carried as data: on a refused
 // acquisition (LOCK_CONFLICT's extensions) and on every table (TableInfo.editBlock).
@@ -10,8 +12,20 @@ let api: TestApi;
 let alice: TestClient;
 let bob: TestClient;
 
-const ACQUIRE = 'mutation($table: String!) { acquireTableLock(table: $table) { token } }';
-const EDIT_BLOCKS = '{ tables { name editBlock { kind blockers { table editor } } } }';
+const tableEditBlocksQuery = graphql(`
+  query TableEditBlocks {
+    tables {
+      name
+      editBlock {
+        kind
+        blockers {
+          table
+          editor
+        }
+      }
+    }
+  }
+`);
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -19,8 +33,8 @@ beforeAll(async () => {
   [alice, bob] = await Promise.all([api.loginAs('alice'), api.loginAs('bob')]);
   await resetLockRegistry(database.prisma);
   // products locks categories, currencies and suppliers; price_lists locks currencies too.
-  expect((await alice.graphql(ACQUIRE, { table: 'products' })).errors).toBeUndefined();
-  expect((await bob.graphql(ACQUIRE, { table: 'price_lists' })).errors).toBeUndefined();
+  await acquireTableLockAs(alice, 'products');
+  await acquireTableLockAs(bob, 'price_lists');
 });
 afterAll(async () => {
   await api.stop();
@@ -49,7 +63,7 @@ describe('a refused acquisition names who is in the way, as data', () => {
       ],
     ],
   ])('%s', async (_, table, kind, blockers) => {
-    const refused = await bob.graphql(ACQUIRE, { table });
+    const refused = await execute(bob, acquireTableLockMutation, { table });
     expect(refused.errors?.[0]?.extensions).toEqual({
       code: 'LOCK_CONFLICT',
       editBlock: kind,
@@ -61,11 +75,8 @@ describe('a refused acquisition names who is in the way, as data', () => {
 
 describe('TableInfo.editBlock', () => {
   it('says why each table cannot be edited by the caller; the editor is not blocked by its own editing', async () => {
-    type Tables = {
-      tables: { name: string; editBlock: { kind: string; blockers: unknown[] } | null }[];
-    };
     const editBlocksFor = async (client: TestClient) => {
-      const { data } = await client.graphql<Tables>(EDIT_BLOCKS);
+      const { data } = await execute(client, tableEditBlocksQuery);
       return new Map(data?.tables.map((table) => [table.name, table.editBlock]));
     };
     const [asAlice, asBob] = await Promise.all([editBlocksFor(alice), editBlocksFor(bob)]);
