@@ -7,8 +7,10 @@ import {
   type TestDatabase,
 } from '@tablelock/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TypedDocumentString } from '../generated/graphql';
 import { type ApiProcess, stopApiProcess, twoPorts } from './apiProcess';
 import { subscribeLockChanges } from './lockChanges';
+import { acquireTableLockMutation, granted, releaseTableLockMutation } from './lockOperations';
 import { readRegistry } from './registry';
 import type { GraphQLResponse } from './testApi';
 
@@ -25,19 +27,6 @@ export type StartTwoApiProcesses = (
 const RACERS = 40;
 const ROUNDS = 5;
 
-const ACQUIRE = `mutation($table: String!) {
-  acquireTableLock(table: $table) { table editor token }
-}`;
-const RELEASE = `mutation($table: String!, $token: String!) {
-  releaseTableLock(table: $table, token: $token) { status }
-}`;
-
-interface Grant {
-  table: string;
-  editor: string;
-  token: string;
-}
-
 /**
  * What several API instances on one database must get right together: a lock change made
  * through one reaches subscribers of the other, and a race for one table across both has
@@ -52,18 +41,19 @@ export function describeTwoApiProcesses(title: string, start: StartTwoApiProcess
   let watcherSecret: string;
   let moverSecret: string;
 
-  async function call<T = Record<string, unknown>>(
+  /** Sends a typed operation to `api` with API key `secret`, as `execute` does to a TestClient. */
+  async function call<TResult, TVariables>(
     api: ApiProcess,
     secret: string,
-    query: string,
-    variables: Record<string, unknown>,
-  ): Promise<GraphQLResponse<T>> {
+    document: TypedDocumentString<TResult, TVariables>,
+    variables: TVariables,
+  ): Promise<GraphQLResponse<TResult>> {
     const response = await fetch(`${api.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
-      body: JSON.stringify({ query, variables }),
+      body: JSON.stringify({ query: document.toString(), variables }),
     });
-    return (await response.json()) as GraphQLResponse<T>;
+    return (await response.json()) as GraphQLResponse<TResult>;
   }
 
   async function newKey(name: string, role: 'viewer' | 'editor'): Promise<string> {
@@ -101,11 +91,10 @@ export function describeTwoApiProcesses(title: string, start: StartTwoApiProcess
         prisma: database.prisma,
       });
       try {
-        const acquired = await call<{ acquireTableLock: Grant }>(b, moverSecret, ACQUIRE, {
+        const acquired = await call(b, moverSecret, acquireTableLockMutation, {
           table: 'warehouses',
         });
-        const grant = acquired.data?.acquireTableLock;
-        expect(acquired.errors).toBeUndefined();
+        const grant = granted(acquired, 'acquireTableLock', 'mover acquiring warehouses via B');
         const seen = await changes.waitFor(
           (change) => change.table === 'warehouses' && change.action === 'acquire',
           5_000,
@@ -113,19 +102,19 @@ export function describeTwoApiProcesses(title: string, start: StartTwoApiProcess
         expect(seen).toMatchObject({
           actor: 'key:mover',
           editor: 'key:mover',
-          token: grant?.token,
+          token: grant.token,
         });
 
-        const released = await call(b, moverSecret, RELEASE, {
+        const released = await call(b, moverSecret, releaseTableLockMutation, {
           table: 'warehouses',
-          token: grant?.token,
+          token: grant.token,
         });
         expect(released.errors).toBeUndefined();
         const release = await changes.waitFor(
           (change) => change.table === 'warehouses' && change.action === 'release',
           5_000,
         );
-        expect(release).toMatchObject({ actor: 'key:mover', token: grant?.token });
+        expect(release).toMatchObject({ actor: 'key:mover', token: grant.token });
       } finally {
         await changes.close();
       }
@@ -139,7 +128,7 @@ export function describeTwoApiProcesses(title: string, start: StartTwoApiProcess
           SELECT coalesce(max(id), 0) AS id FROM tablelock.lock_event`;
         const responses = await Promise.all(
           racers.map((racer, i) =>
-            call<{ acquireTableLock: Grant }>(via(i), racer.secret, ACQUIRE, { table: 'products' }),
+            call(via(i), racer.secret, acquireTableLockMutation, { table: 'products' }),
           ),
         );
 
@@ -168,7 +157,7 @@ export function describeTwoApiProcesses(title: string, start: StartTwoApiProcess
         ]);
 
         // Released through the process the winner did not use.
-        const released = await call(via(i + 1), racer.secret, RELEASE, {
+        const released = await call(via(i + 1), racer.secret, releaseTableLockMutation, {
           table: 'products',
           token: grant.token,
         });
