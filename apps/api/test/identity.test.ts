@@ -7,10 +7,21 @@ import {
   type TestDatabase,
 } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { graphql } from './generated';
+import {
+  createApiKeyMutation,
+  loginMutation,
+  principalQuery,
+  revokeApiKeyMutation,
+  tableNamesQuery,
+  updateUserMutation,
+} from './support/identityOperations';
 import { acquireByLegacyMutation, callLock } from './support/lockApi';
+import { forceReleaseMutation, logoutMutation } from './support/lockOperations';
 import { postGraphql, type AnyResponse as Response } from './support/postGraphql';
 import { readRegistry } from './support/registry';
 import {
+  execute,
   type GraphQLResponse,
   startTestApi,
   type TestApi,
@@ -36,12 +47,13 @@ afterAll(async () => {
 });
 beforeEach(() => resetLockRegistry(database.prisma));
 
-const LOGIN =
-  'mutation($u: String!, $p: String!) { login(username: $u, password: $p) { kind name role } }';
-const TABLES = '{ tables { name } }';
+// Sent with postGraphql where a test needs the raw Set-Cookie headers, or exactly these headers.
+const LOGIN = loginMutation.toString();
+const PRINCIPAL = principalQuery.toString();
+const TABLES = tableNamesQuery.toString();
 
 const logIn = (username: string, password: string, url = api.url) =>
-  postGraphql(url, {}, LOGIN, { u: username, p: password });
+  postGraphql(url, {}, LOGIN, { username, password });
 
 const errorCode = (response: GraphQLResponse<unknown>) => response.errors?.[0]?.extensions?.code;
 
@@ -57,10 +69,10 @@ describe('sessions', () => {
     expect(setCookie).toMatch(/;\s*Path=\//i);
     const cookie = { cookie: setCookie?.split(';')[0] ?? '' };
 
-    const me = await postGraphql(api.url, cookie, '{ me { kind name role } }');
+    const me = await postGraphql(api.url, cookie, PRINCIPAL);
     expect(me.body.data?.me).toEqual({ kind: 'user', name: 'alice', role: 'editor' });
 
-    const logout = await postGraphql(api.url, cookie, 'mutation { logout }');
+    const logout = await postGraphql(api.url, cookie, logoutMutation.toString());
     expect(logout.body).toEqual({ data: { logout: true } });
     expect(logout.setCookies).toContainEqual(
       expect.stringMatching(/^tablelock_session=;.*Expires=Thu, 01 Jan 1970/),
@@ -75,12 +87,12 @@ describe('sessions', () => {
 
   it('an expired session is refused', async () => {
     const carol = await api.loginAs('carol');
-    expect((await carol.graphql(TABLES)).errors).toBeUndefined();
+    expect((await execute(carol, tableNamesQuery)).errors).toBeUndefined();
     // Only hashes of tokens are stored, so expire every session of the user.
     await database.prisma.$executeRaw`
       UPDATE tablelock.session SET expires_at = now() - interval '1 second'
       WHERE user_id = (SELECT id FROM tablelock."user" WHERE username = 'carol')`;
-    const response = await carol.graphql(TABLES);
+    const response = await execute(carol, tableNamesQuery);
     expect(errorCode(response)).toBe('UNAUTHENTICATED');
     expect(response.data ?? null).toBeNull();
   });
@@ -92,14 +104,15 @@ describe('sessions', () => {
       TEST_AUDIT,
     );
     const dora = await api.loginAs('dora', 'dora-password');
-    expect((await dora.graphql(TABLES)).errors).toBeUndefined();
+    expect((await execute(dora, tableNamesQuery)).errors).toBeUndefined();
 
-    const disable = await admin.graphql(
-      'mutation { updateUser(username: "dora", disabled: true) { username disabled } }',
-    );
+    const disable = await execute(admin, updateUserMutation, {
+      username: 'dora',
+      disabled: true,
+    });
     expect(disable).toEqual({ data: { updateUser: { username: 'dora', disabled: true } } });
 
-    expect(errorCode(await dora.graphql(TABLES))).toBe('UNAUTHENTICATED');
+    expect(errorCode(await execute(dora, tableNamesQuery))).toBe('UNAUTHENTICATED');
     const login = await logIn('dora', 'dora-password');
     expect(errorCode(login.body)).toBe('UNAUTHENTICATED');
     expect(login.setCookies).toEqual([]);
@@ -189,27 +202,45 @@ describe('login failures', () => {
 });
 
 describe('API keys', () => {
+  const apiKeysQuery = graphql(`
+    query ApiKeys {
+      apiKeys {
+        name
+        role
+        createdBy
+        lastUsedAt
+        revokedAt
+      }
+    }
+  `);
+  const apiKeyFieldsQuery = graphql(`
+    query ApiKeyFields {
+      __type(name: "ApiKey") {
+        fields {
+          name
+        }
+      }
+    }
+  `);
+
   it('an admin creates a key; it authenticates, is listed without its secret, and revoking it ends it at once', async () => {
-    const created = await admin.graphql<{
-      createApiKey: { secret: string; apiKey: { name: string; role: string } };
-    }>(
-      'mutation { createApiKey(name: "nightly-import", role: editor) { secret apiKey { name role } } }',
-    );
+    const created = await execute(admin, createApiKeyMutation, {
+      name: 'nightly-import',
+      role: 'editor',
+    });
     expect(created.errors).toBeUndefined();
     const secret = created.data?.createApiKey.secret ?? '';
     expect(created.data?.createApiKey.apiKey).toEqual({ name: 'nightly-import', role: 'editor' });
 
     const bearer = { authorization: `Bearer ${secret}` };
-    const me = await postGraphql(api.url, bearer, '{ me { kind name role } }');
+    const me = await postGraphql(api.url, bearer, PRINCIPAL);
     expect(me.body.data?.me).toEqual({
       kind: 'apiKey',
       name: 'key:nightly-import',
       role: 'editor',
     });
 
-    const listed = await admin.graphql<{ apiKeys: { name: string; lastUsedAt: string | null }[] }>(
-      '{ apiKeys { name role createdBy lastUsedAt revokedAt } }',
-    );
+    const listed = await execute(admin, apiKeysQuery);
     expect(listed.data?.apiKeys).toContainEqual({
       name: 'nightly-import',
       role: 'editor',
@@ -224,16 +255,14 @@ describe('API keys', () => {
     expect(row.keyHash).not.toContain(secret.slice(4));
     expect(JSON.stringify(listed)).not.toContain(secret);
     expect(JSON.stringify(listed)).not.toContain(row.keyHash);
-    const fields = await admin.graphql<{ __type: { fields: { name: string }[] } }>(
-      '{ __type(name: "ApiKey") { fields { name } } }',
-    );
-    expect(fields.data?.__type.fields.map((field) => field.name)).not.toContainEqual(
+    const introspected = await execute(admin, apiKeyFieldsQuery);
+    const fields = introspected.data?.__type?.fields;
+    if (!fields) throw new Error(`no ApiKey fields: ${JSON.stringify(introspected)}`);
+    expect(fields.map((field) => field.name)).not.toContainEqual(
       expect.stringMatching(/secret|hash/i),
     );
 
-    const revoked = await admin.graphql(
-      'mutation { revokeApiKey(name: "nightly-import") { revokedAt } }',
-    );
+    const revoked = await execute(admin, revokeApiKeyMutation, { name: 'nightly-import' });
     expect(revoked.errors).toBeUndefined();
     const after = await postGraphql(api.url, bearer, TABLES);
     expect(errorCode(after.body)).toBe('UNAUTHENTICATED');
@@ -248,7 +277,7 @@ describe('API keys', () => {
     '%s does not fall back to the valid session cookie sent with it',
     async (_label, authorization) => {
       const alice = await api.loginAs('alice');
-      expect((await alice.graphql(TABLES)).errors).toBeUndefined();
+      expect((await execute(alice, tableNamesQuery)).errors).toBeUndefined();
       const response = await postGraphql(api.url, { ...alice.headers, authorization }, TABLES);
       expect(errorCode(response.body)).toBe('UNAUTHENTICATED');
       expect(response.body.data ?? null).toBeNull();
@@ -328,8 +357,8 @@ describe('the editor a lock records is the caller', () => {
 });
 
 describe("releasing someone else's lock", () => {
-  const FORCE_RELEASE =
-    'mutation($r: String!) { forceRelease(table: "products", reason: $r) { name status editor } }';
+  const forceReleaseProducts = (reason: string) =>
+    execute(admin, forceReleaseMutation, { table: 'products', reason });
 
   it('is FORBIDDEN to another editor; an admin force-releases it with its FK holds, given a reason', async () => {
     const alice = await api.loginAs('alice');
@@ -346,7 +375,7 @@ describe("releasing someone else's lock", () => {
     expect(errorCode(byBob)).toBe('FORBIDDEN');
     expect(await readRegistry(database.prisma)).toEqual(held);
 
-    const forced = await admin.graphql(FORCE_RELEASE, { r: 'alice is on holiday' });
+    const forced = await forceReleaseProducts('alice is on holiday');
     expect(forced).toEqual({
       data: { forceRelease: { name: 'products', status: 'normal', editor: null } },
     });
@@ -365,7 +394,7 @@ describe("releasing someone else's lock", () => {
     async (_label, reason) => {
       await acquireByLegacyMutation(await api.loginAs('alice'), 'products');
       const held = await readRegistry(database.prisma);
-      const response = await admin.graphql(FORCE_RELEASE, { r: reason });
+      const response = await forceReleaseProducts(reason);
       expect(errorCode(response)).toBe('BAD_USER_INPUT');
       expect(await readRegistry(database.prisma)).toEqual(held);
       expect(held.get('products')).toMatchObject({ status: 'editing', editor: 'alice' });

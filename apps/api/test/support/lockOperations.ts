@@ -49,7 +49,9 @@ export const takeOverTableLockMutation = graphql(`
 export const forceReleaseMutation = graphql(`
   mutation ForceRelease($table: String!, $reason: String!) {
     forceRelease(table: $table, reason: $reason) {
+      name
       status
+      editor
     }
   }
 `);
