@@ -3,9 +3,21 @@ import { promisify } from 'node:util';
 import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@tablelock/test-support';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { graphql } from './generated';
+import type { SecurityEventFilter, SecurityEventsQuery } from './generated/graphql';
 import { COMPILED_CLI } from './support/compiledApi';
+import {
+  createApiKeyMutation,
+  createUserMutation,
+  loginMutation,
+  revokeApiKeyMutation,
+  tableNamesQuery,
+  updateUserMutation,
+} from './support/identityOperations';
+import { acquireTableLockMutation, logoutMutation } from './support/lockOperations';
 import { readRegistry } from './support/registry';
 import {
+  execute,
   type GraphQLResponse,
   startTestApi,
   type TestApi,
@@ -35,39 +47,34 @@ afterAll(async () => {
 });
 beforeEach(() => resetLockRegistry(database.prisma));
 
-interface SecurityEvent {
-  id: string;
-  at: string;
-  action: string;
-  actor: string | null;
-  subject: string;
-  ip: string | null;
-  role: string | null;
-  previousRole: string | null;
-  loginFailure: string | null;
-}
-interface SecurityEventPage {
-  events: SecurityEvent[];
-  total: number;
-}
-
-const SECURITY_EVENTS = `
-  query($filter: SecurityEventFilter, $offset: Int, $limit: Int) {
+const securityEventsQuery = graphql(`
+  query SecurityEvents($filter: SecurityEventFilter, $offset: Int, $limit: Int) {
     securityEvents(filter: $filter, offset: $offset, limit: $limit) {
       total
-      events { id at action actor subject ip role previousRole loginFailure }
+      events {
+        id
+        at
+        action
+        actor
+        subject
+        ip
+        role
+        previousRole
+        loginFailure
+      }
     }
-  }`;
+  }
+`);
+
+type SecurityEventPage = SecurityEventsQuery['securityEvents'];
+type SecurityEvent = SecurityEventPage['events'][number];
 
 async function securityEvents(
-  filter: Record<string, unknown>,
+  filter: SecurityEventFilter,
   page: { offset?: number; limit?: number } = {},
   client = admin,
 ): Promise<SecurityEventPage> {
-  const response = await client.graphql<{ securityEvents: SecurityEventPage }>(SECURITY_EVENTS, {
-    filter,
-    ...page,
-  });
+  const response = await execute(client, securityEventsQuery, { filter, ...page });
   if (!response.data?.securityEvents) {
     throw new Error(`securityEvents failed: ${JSON.stringify(response.errors)}`);
   }
@@ -87,10 +94,8 @@ async function everyStoredEvent(): Promise<string> {
 
 const errorCode = (response: GraphQLResponse<unknown>) => response.errors?.[0]?.extensions?.code;
 
-const LOGIN = 'mutation($u: String!, $p: String!) { login(username: $u, password: $p) { name } }';
-
 async function anonymousLogin(username: string, password: string) {
-  return api.anonymous.graphql<{ login: { name: string } }>(LOGIN, { u: username, p: password });
+  return execute(api.anonymous, loginMutation, { username, password });
 }
 
 async function expectNoErrors(response: Promise<GraphQLResponse<unknown>>) {
@@ -109,25 +114,23 @@ const EVENT = {
 describe('identity actions are recorded', () => {
   it('user changes: who, what, to whom, from which address, with old and new role', async () => {
     await expectNoErrors(
-      admin.graphql(
-        'mutation { createUser(username: "erin", password: "erin-password-1", role: viewer) { username } }',
-      ),
+      execute(admin, createUserMutation, {
+        username: 'erin',
+        password: 'erin-password-1',
+        role: 'viewer',
+      }),
     );
     await expectNoErrors(
-      admin.graphql(
-        'mutation { updateUser(username: "erin", role: editor, password: "erin-password-2") { username } }',
-      ),
+      execute(admin, updateUserMutation, {
+        username: 'erin',
+        role: 'editor',
+        password: 'erin-password-2',
+      }),
     );
-    await expectNoErrors(
-      admin.graphql('mutation { updateUser(username: "erin", disabled: true) { username } }'),
-    );
-    await expectNoErrors(
-      admin.graphql('mutation { updateUser(username: "erin", disabled: false) { username } }'),
-    );
+    await expectNoErrors(execute(admin, updateUserMutation, { username: 'erin', disabled: true }));
+    await expectNoErrors(execute(admin, updateUserMutation, { username: 'erin', disabled: false }));
     // No change, no event: the same role again.
-    await expectNoErrors(
-      admin.graphql('mutation { updateUser(username: "erin", role: editor) { username } }'),
-    );
+    await expectNoErrors(execute(admin, updateUserMutation, { username: 'erin', role: 'editor' }));
 
     expect(described(await securityEvents({ user: 'erin' }))).toEqual([
       { ...EVENT, action: 'user_created', subject: 'erin', role: 'viewer' },
@@ -140,13 +143,15 @@ describe('identity actions are recorded', () => {
 
   it('logins, failed logins and logouts', async () => {
     await expectNoErrors(
-      admin.graphql(
-        'mutation { createUser(username: "fred", password: "fred-password", role: editor) { username } }',
-      ),
+      execute(admin, createUserMutation, {
+        username: 'fred',
+        password: 'fred-password',
+        role: 'editor',
+      }),
     );
     expect(errorCode(await anonymousLogin('fred', 'wrong-password'))).toBe('UNAUTHENTICATED');
     const fred = await api.loginAs('fred', 'fred-password');
-    await expectNoErrors(fred.graphql('mutation { logout }'));
+    await expectNoErrors(execute(fred, logoutMutation));
     expect(errorCode(await anonymousLogin('no-such-user', 'any-password'))).toBe('UNAUTHENTICATED');
     // Refused as bad input before anything is checked: nothing to record.
     expect(errorCode(await anonymousLogin('fred', 'p'.repeat(2000)))).toBe('BAD_USER_INPUT');
@@ -170,14 +175,15 @@ describe('identity actions are recorded', () => {
   });
 
   it('API keys: created and revoked, never with the secret', async () => {
-    const created = await admin.graphql<{ createApiKey: { secret: string } }>(
-      'mutation { createApiKey(name: "audit-key", role: editor) { secret } }',
-    );
+    const created = await execute(admin, createApiKeyMutation, {
+      name: 'audit-key',
+      role: 'editor',
+    });
     const secret = created.data?.createApiKey.secret ?? '';
     expect(secret).toMatch(/^tlk_/);
-    await expectNoErrors(admin.graphql('mutation { revokeApiKey(name: "audit-key") { name } }'));
+    await expectNoErrors(execute(admin, revokeApiKeyMutation, { name: 'audit-key' }));
     // Revoking a revoked key changes nothing: no second event.
-    await expectNoErrors(admin.graphql('mutation { revokeApiKey(name: "audit-key") { name } }'));
+    await expectNoErrors(execute(admin, revokeApiKeyMutation, { name: 'audit-key' }));
 
     expect(described(await securityEvents({ user: 'key:audit-key' }))).toEqual([
       { ...EVENT, action: 'api_key_created', subject: 'key:audit-key', role: 'editor' },
@@ -192,14 +198,14 @@ describe('identity actions are recorded', () => {
 
   it('never records a password or its hash', async () => {
     await expectNoErrors(
-      admin.graphql(
-        'mutation { createUser(username: "gil", password: "gil-secret-password", role: viewer) { username } }',
-      ),
+      execute(admin, createUserMutation, {
+        username: 'gil',
+        password: 'gil-secret-password',
+        role: 'viewer',
+      }),
     );
     await expectNoErrors(
-      admin.graphql(
-        'mutation { updateUser(username: "gil", password: "gil-other-password") { username } }',
-      ),
+      execute(admin, updateUserMutation, { username: 'gil', password: 'gil-other-password' }),
     );
     expect(errorCode(await anonymousLogin('gil', 'gil-guessed-password'))).toBe('UNAUTHENTICATED');
     const stored = await everyStoredEvent();
@@ -218,13 +224,15 @@ describe('identity actions are recorded', () => {
   it('each is logged: one info line per event, failed logins at warn', async () => {
     const from = logLines.length;
     await expectNoErrors(
-      admin.graphql(
-        'mutation { createUser(username: "hana", password: "hana-password", role: viewer) { username } }',
-      ),
+      execute(admin, createUserMutation, {
+        username: 'hana',
+        password: 'hana-password',
+        role: 'viewer',
+      }),
     );
     expect(errorCode(await anonymousLogin('hana', 'wrong-password'))).toBe('UNAUTHENTICATED');
     const hana = await api.loginAs('hana', 'hana-password');
-    await expectNoErrors(hana.graphql('mutation { logout }'));
+    await expectNoErrors(execute(hana, logoutMutation));
 
     const logged = logLines
       .slice(from)
@@ -267,23 +275,29 @@ describe('an event is written in the same transaction as the change', () => {
 
   it('a user whose creation cannot be recorded is not created', async () => {
     await refuse('user_created', 'ivy');
-    const response = await admin.graphql(
-      'mutation { createUser(username: "ivy", password: "ivy-password", role: viewer) { username } }',
-    );
+    const response = await execute(admin, createUserMutation, {
+      username: 'ivy',
+      password: 'ivy-password',
+      role: 'viewer',
+    });
     expect(errorCode(response)).toBe('INTERNAL_SERVER_ERROR');
     expect(await database.prisma.user.count({ where: { username: 'ivy' } })).toBe(0);
   });
 
   it('a role change that cannot be recorded is not made, nor the other changes with it', async () => {
     await expectNoErrors(
-      admin.graphql(
-        'mutation { createUser(username: "jack", password: "jack-password", role: viewer) { username } }',
-      ),
+      execute(admin, createUserMutation, {
+        username: 'jack',
+        password: 'jack-password',
+        role: 'viewer',
+      }),
     );
     await refuse('role_changed', 'jack');
-    const response = await admin.graphql(
-      'mutation { updateUser(username: "jack", role: admin, disabled: true) { username } }',
-    );
+    const response = await execute(admin, updateUserMutation, {
+      username: 'jack',
+      role: 'admin',
+      disabled: true,
+    });
     expect(errorCode(response)).toBe('INTERNAL_SERVER_ERROR');
     const jack = await database.prisma.user.findUniqueOrThrow({ where: { username: 'jack' } });
     expect(jack).toMatchObject({ role: 'viewer', disabled: false });
@@ -291,9 +305,11 @@ describe('an event is written in the same transaction as the change', () => {
 
   it('a login that cannot be recorded starts no session', async () => {
     await expectNoErrors(
-      admin.graphql(
-        'mutation { createUser(username: "kim", password: "kim-password", role: viewer) { username } }',
-      ),
+      execute(admin, createUserMutation, {
+        username: 'kim',
+        password: 'kim-password',
+        role: 'viewer',
+      }),
     );
     await refuse('login', 'kim');
     const response = await anonymousLogin('kim', 'kim-password');
@@ -305,28 +321,30 @@ describe('an event is written in the same transaction as the change', () => {
   it('a revocation that cannot be recorded leaves the key working', async () => {
     const key = await api.withApiKey('probe-key', 'viewer');
     await refuse('api_key_revoked', 'key:probe-key');
-    const response = await admin.graphql('mutation { revokeApiKey(name: "probe-key") { name } }');
+    const response = await execute(admin, revokeApiKeyMutation, { name: 'probe-key' });
     expect(errorCode(response)).toBe('INTERNAL_SERVER_ERROR');
-    await expectNoErrors(key.graphql('{ tables { name } }'));
+    await expectNoErrors(execute(key, tableNamesQuery));
   });
 });
 
 describe('reading security events', () => {
   it('is for admins only', async () => {
-    const query = '{ securityEvents { total } }';
+    const read = (client: TestClient) => execute(client, securityEventsQuery, { filter: {} });
     for (const client of [await api.loginAs('alice'), await api.loginAs('carol')]) {
-      expect(errorCode(await client.graphql(query)), client.name ?? '').toBe('FORBIDDEN');
+      expect(errorCode(await read(client)), client.name ?? '').toBe('FORBIDDEN');
     }
-    expect(errorCode(await api.anonymous.graphql(query))).toBe('UNAUTHENTICATED');
+    expect(errorCode(await read(api.anonymous))).toBe('UNAUTHENTICATED');
     const adminKey = await api.withApiKey('reader-admin', 'admin');
-    expect((await adminKey.graphql(query)).errors).toBeUndefined();
+    expect((await read(adminKey)).errors).toBeUndefined();
   });
 
   it('filters by user (actor or subject), actions and time, newest first, in pages', async () => {
     await expectNoErrors(
-      admin.graphql(
-        'mutation { createUser(username: "lena", password: "lena-password", role: viewer) { username } }',
-      ),
+      execute(admin, createUserMutation, {
+        username: 'lena',
+        password: 'lena-password',
+        role: 'viewer',
+      }),
     );
     for (let attempt = 0; attempt < 3; attempt++) {
       expect(errorCode(await anonymousLogin('lena', `wrong-${attempt}`))).toBe('UNAUTHENTICATED');
@@ -367,48 +385,52 @@ describe('reading security events', () => {
     );
     expect(window.events.map((event) => event.id)).toContain(created.id);
     expect(window.events.map((event) => event.id)).not.toContain(loggedIn.id);
-    await expectNoErrors(lena.graphql('mutation { logout }'));
+    await expectNoErrors(execute(lena, logoutMutation));
   });
 
   it.each([
     ['a negative offset', { offset: -1 }],
     ['a zero limit', { limit: 0 }],
     ['a limit over 200', { limit: 201 }],
-  ])('%s is BAD_USER_INPUT', async (_label, page) => {
-    const response = await admin.graphql(SECURITY_EVENTS, { filter: {}, ...page });
+  ])('%s is BAD_USER_INPUT', async (_label, page: { offset?: number; limit?: number }) => {
+    const response = await execute(admin, securityEventsQuery, { filter: {}, ...page });
     expect(errorCode(response)).toBe('BAD_USER_INPUT');
   });
 });
 
 describe('a principal that can no longer act loses its locks', () => {
-  const ACQUIRE = `mutation($table: String!, $lease: Int) {
-    acquireTableLock(table: $table, leaseSeconds: $lease) { token leaseExpiresAt lockedTables }
-  }`;
-  const LOCK_EVENTS = `query($filter: LockEventFilter) {
-    lockEvents(filter: $filter, limit: 5) { events { action table actor editor reason } }
-  }`;
+  // Only what the tests compare: who released whose lock, and why.
+  const recentLockEventsQuery = graphql(`
+    query RecentLockEvents($filter: LockEventFilter) {
+      lockEvents(filter: $filter, limit: 5) {
+        events {
+          action
+          table
+          actor
+          editor
+          reason
+        }
+      }
+    }
+  `);
 
   async function latestLockEvent(table: string) {
-    const response = await admin.graphql<{ lockEvents: { events: unknown[] } }>(LOCK_EVENTS, {
-      filter: { table },
-    });
+    const response = await execute(admin, recentLockEventsQuery, { filter: { table } });
     return response.data?.lockEvents.events[0];
   }
 
   it('revoking an API key releases its locks without expiry, recorded as the admin’s, with a reason', async () => {
     const batch = await api.withApiKey('batch-to-revoke', 'admin');
-    const acquired = await batch.graphql<{ acquireTableLock: { leaseExpiresAt: string | null } }>(
-      ACQUIRE,
-      { table: 'products', lease: null },
-    );
+    const acquired = await execute(batch, acquireTableLockMutation, {
+      table: 'products',
+      lease: null,
+    });
     expect(acquired.errors).toBeUndefined();
     expect(acquired.data?.acquireTableLock.leaseExpiresAt).toBeNull();
     const alice = await api.loginAs('alice');
-    await expectNoErrors(alice.graphql(ACQUIRE, { table: 'customers' }));
+    await expectNoErrors(execute(alice, acquireTableLockMutation, { table: 'customers' }));
 
-    await expectNoErrors(
-      admin.graphql('mutation { revokeApiKey(name: "batch-to-revoke") { name } }'),
-    );
+    await expectNoErrors(execute(admin, revokeApiKeyMutation, { name: 'batch-to-revoke' }));
 
     const registry = await readRegistry(database.prisma);
     for (const table of ['products', 'categories', 'currencies', 'suppliers']) {
@@ -426,18 +448,18 @@ describe('a principal that can no longer act loses its locks', () => {
 
   it('disabling a user releases the user’s locks, recorded as the admin’s, with a reason', async () => {
     await expectNoErrors(
-      admin.graphql(
-        'mutation { createUser(username: "mona", password: "mona-password", role: editor) { username } }',
-      ),
+      execute(admin, createUserMutation, {
+        username: 'mona',
+        password: 'mona-password',
+        role: 'editor',
+      }),
     );
     const mona = await api.loginAs('mona', 'mona-password');
-    await expectNoErrors(mona.graphql(ACQUIRE, { table: 'warehouses' }));
+    await expectNoErrors(execute(mona, acquireTableLockMutation, { table: 'warehouses' }));
     const bob = await api.loginAs('bob');
-    await expectNoErrors(bob.graphql(ACQUIRE, { table: 'price_lists' }));
+    await expectNoErrors(execute(bob, acquireTableLockMutation, { table: 'price_lists' }));
 
-    await expectNoErrors(
-      admin.graphql('mutation { updateUser(username: "mona", disabled: true) { username } }'),
-    );
+    await expectNoErrors(execute(admin, updateUserMutation, { username: 'mona', disabled: true }));
 
     const registry = await readRegistry(database.prisma);
     expect(registry.get('warehouses')).toMatchObject({ status: 'normal', editor: null });
@@ -454,7 +476,9 @@ describe('a principal that can no longer act loses its locks', () => {
 
   it('the command line’s revoke-api-key does the same, recorded as the cli’s', async () => {
     const batch = await api.withApiKey('cli-batch', 'admin');
-    await expectNoErrors(batch.graphql(ACQUIRE, { table: 'stock_levels', lease: null }));
+    await expectNoErrors(
+      execute(batch, acquireTableLockMutation, { table: 'stock_levels', lease: null }),
+    );
 
     const { stdout } = await promisify(execFile)(
       process.execPath,

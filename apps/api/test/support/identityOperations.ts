@@ -60,3 +60,11 @@ export const revokeApiKeyMutation = graphql(`
     }
   }
 `);
+
+export const createUserMutation = graphql(`
+  mutation CreateUser($username: String!, $password: String!, $role: Role!) {
+    createUser(username: $username, password: $password, role: $role) {
+      username
+    }
+  }
+`);
