@@ -1,7 +1,12 @@
 import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLiveSocket } from './support/liveSocket';
-import { startTestApi, type TestApi, type TestClient } from './support/testApi';
+import {
+  acquireTableLockAs,
+  acquireTableLockMutation,
+  saveRowsMutation,
+} from './support/lockOperations';
+import { execute, startTestApi, type TestApi, type TestClient } from './support/testApi';
 
 const METRICS_TOKEN = 'scrape-secret';
 
@@ -36,10 +41,6 @@ function sample(text: string, series: string): number | undefined {
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
 
-const ACQUIRE = `mutation($table: String!) { acquireTableLock(table: $table, leaseSeconds: 60) { token } }`;
-const SAVE = `mutation($table: String!, $token: String!, $changes: RowChanges!) {
-  saveRows(table: $table, token: $token, changes: $changes) { saved } }`;
-
 describe('/metrics', () => {
   it('refuses a scrape without the token', async () => {
     const response = await fetch(`${api.url}/metrics`);
@@ -49,19 +50,18 @@ describe('/metrics', () => {
   });
 
   it('reports lock operations, lock state, fencing refusals, saves and the pool', async () => {
-    const granted = await alice.graphql<{ acquireTableLock: { token: string } }>(ACQUIRE, {
-      table: 'regions',
-    });
-    const token = granted.data?.acquireTableLock.token as string;
-    const refused = await bob.graphql(ACQUIRE, { table: 'regions' });
+    const { token } = await acquireTableLockAs(alice, 'regions', { lease: 60 });
+    const refused = await execute(bob, acquireTableLockMutation, { table: 'regions', lease: 60 });
     expect(refused.errors?.[0]?.extensions?.code).toBe('LOCK_CONFLICT');
-    const saved = await alice.graphql(SAVE, {
+    const saved = await execute(alice, saveRowsMutation, {
       table: 'regions',
       token,
       changes: { inserts: [{ values: { id: '9001', code: 'MX', name: 'Metrics' } }] },
     });
-    expect(saved).toEqual({ data: { saveRows: { saved: true } } });
-    const stale = await alice.graphql(SAVE, {
+    expect(saved).toEqual({
+      data: { saveRows: { saved: true, inserted: 1, updated: 0, deleted: 0 } },
+    });
+    const stale = await execute(alice, saveRowsMutation, {
       table: 'regions',
       token: String(BigInt(token) + 1000n),
       changes: { inserts: [{ values: { id: '9002', name: 'Stale' } }] },
