@@ -1,8 +1,16 @@
 import { DEMO_PASSWORD } from '@tablelock/identity';
 import { createTestDatabase, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createUserMutation,
+  loginMutation,
+  tableNamesQuery,
+  updateUserMutation,
+} from './support/identityOperations';
+import { logoutMutation, meQuery } from './support/lockOperations';
 import { postGraphql, type AnyResponse as Response } from './support/postGraphql';
 import {
+  execute,
   type GraphQLResponse,
   startTestApi,
   type TestApi,
@@ -23,11 +31,14 @@ afterAll(async () => {
   await database.close();
 });
 
-const LOGIN =
-  'mutation($u: String!, $p: String!) { login(username: $u, password: $p) { kind name role } }';
+// Sent with postGraphql: these tests look at exactly the cookies sent and the Set-Cookie answered.
+const LOGIN = loginMutation.toString();
+const ME = meQuery.toString();
+const TABLE_NAMES = tableNamesQuery.toString();
+const LOGOUT = logoutMutation.toString();
 
 const logIn = (username: string, password: string, url = api.url, headers = {}) =>
-  postGraphql(url, headers, LOGIN, { u: username, p: password });
+  postGraphql(url, headers, LOGIN, { username, password });
 
 const errorCode = (response: GraphQLResponse<unknown>) => response.errors?.[0]?.extensions?.code;
 
@@ -37,10 +48,7 @@ const CLEARED = /^tablelock_session=;.*Expires=Thu, 01 Jan 1970/;
 
 /** Creates a user through the API, as an admin does. */
 async function createUser(username: string, password: string) {
-  const created = await admin.graphql(
-    'mutation($u: String!, $p: String!) { createUser(username: $u, password: $p, role: editor) { username } }',
-    { u: username, p: password },
-  );
+  const created = await execute(admin, createUserMutation, { username, password, role: 'editor' });
   expect(created.errors).toBeUndefined();
 }
 
@@ -50,9 +58,10 @@ describe('a session cookie that no longer works', () => {
   it('does not stop the browser from logging in again after an admin resets the password', async () => {
     await createUser('reset-me', 'first-password');
     const before = await api.loginAs('reset-me', 'first-password');
-    const reset = await admin.graphql(
-      'mutation { updateUser(username: "reset-me", password: "second-password") { username } }',
-    );
+    const reset = await execute(admin, updateUserMutation, {
+      username: 'reset-me',
+      password: 'second-password',
+    });
     expect(reset.errors).toBeUndefined();
 
     const login = await logIn('reset-me', 'second-password', api.url, before.headers);
@@ -63,11 +72,7 @@ describe('a session cookie that no longer works', () => {
     const [cookie, ...others] = sessionCookies(login.setCookies);
     expect(others).toEqual([]);
     expect(cookie).not.toMatch(CLEARED);
-    const me = await postGraphql(
-      api.url,
-      { cookie: cookie?.split(';')[0] ?? '' },
-      '{ me { name } }',
-    );
+    const me = await postGraphql(api.url, { cookie: cookie?.split(';')[0] ?? '' }, ME);
     expect(me.body).toEqual({ data: { me: { name: 'reset-me' } } });
   });
 
@@ -87,13 +92,13 @@ describe('a session cookie that no longer works', () => {
   });
 
   it('is cleared by logout, which answers that no session ended', async () => {
-    const logout = await postGraphql(api.url, GARBAGE, 'mutation { logout }');
+    const logout = await postGraphql(api.url, GARBAGE, LOGOUT);
     expect(logout.body).toEqual({ data: { logout: false } });
     expect(sessionCookies(logout.setCookies)).toEqual([expect.stringMatching(CLEARED)]);
   });
 
   it('is cleared by any other operation, which is UNAUTHENTICATED (me too, as the web app expects)', async () => {
-    for (const query of ['{ me { name } }', '{ tables { name } }']) {
+    for (const query of [ME, TABLE_NAMES]) {
       const response = await postGraphql(api.url, GARBAGE, query);
       expect(errorCode(response.body), query).toBe('UNAUTHENTICATED');
       expect(response.body.errors?.[0]?.message).toMatch(/session has ended/);
@@ -103,7 +108,7 @@ describe('a session cookie that no longer works', () => {
 
   it('a live session cookie is left alone', async () => {
     const alice = await api.loginAs('alice');
-    const me = await postGraphql(api.url, alice.headers, '{ me { name } }');
+    const me = await postGraphql(api.url, alice.headers, ME);
     expect(me.body).toEqual({ data: { me: { name: 'alice' } } });
     expect(me.setCookies).toEqual([]);
   });
