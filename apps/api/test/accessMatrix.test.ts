@@ -7,7 +7,16 @@ import {
   type TestDatabase,
 } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { graphql } from './generated';
+import type { TypedDocumentString } from './generated/graphql';
+import {
+  createApiKeyMutation,
+  createUserMutation,
+  principalQuery,
+  revokeApiKeyMutation,
+} from './support/identityOperations';
 import { acquireByLegacyMutation } from './support/lockApi';
+import { forceReleaseMutation } from './support/lockOperations';
 import { readRegistry } from './support/registry';
 import {
   type GraphQLResponse,
@@ -73,16 +82,139 @@ const MATRIX: Record<string, Outcome[]> = {
   acquireTableLock:           [U,   F,    o,    o,    F,   o,   o],
 };
 
-type Data = Record<string, unknown> | null | undefined;
-
 /** One attempt at an operation, prepared afresh for each cell. */
 interface Attempt {
   send(client: TestClient): Promise<GraphQLResponse<Record<string, unknown>>>;
   /** The state a refused call must leave as it was. */
   observe?(): Promise<unknown>;
   /** Checks the answer (and effect) of an allowed call. */
-  expectOk(data: Data, caller: Caller): Promise<void> | void;
+  expectOk(data: Record<string, unknown> | null | undefined, caller: Caller): Promise<void> | void;
 }
+
+/** Attempt's observe and expectOk for one typed document: expectOk sees its typed response. */
+interface Checks<TResult> {
+  observe?(): Promise<unknown>;
+  expectOk(data: TResult | null | undefined, caller: Caller): Promise<void> | void;
+}
+
+/**
+ * An Attempt that sends `document` (typed by codegen from the SDL). The cells handle every
+ * operation alike, so Attempt is untyped; `checks` see the response as the document types it,
+ * which is sound because it is this document's response.
+ */
+function sending<
+  TResult extends Record<string, unknown>,
+  TVariables extends Record<string, unknown>,
+>(
+  document: TypedDocumentString<TResult, TVariables>,
+  variables: TVariables,
+  checks: Checks<TResult>,
+): Attempt {
+  return {
+    send: (client) => client.graphql<TResult>(document.toString(), variables),
+    ...(checks.observe ? { observe: checks.observe } : {}),
+    expectOk: (data, caller) => checks.expectOk(data as TResult | null | undefined, caller),
+  };
+}
+
+const tableStatusesQuery = graphql(`
+  query TableStatuses {
+    tables {
+      name
+      status
+    }
+  }
+`);
+const tableReferencesQuery = graphql(`
+  query TableReferences($name: String!) {
+    table(name: $name) {
+      name
+      references
+    }
+  }
+`);
+const rowKeysQuery = graphql(`
+  query RowKeys($table: String!, $limit: Int) {
+    rows(table: $table, limit: $limit) {
+      total
+      rows {
+        key
+      }
+    }
+  }
+`);
+const lockEventTotalQuery = graphql(`
+  query LockEventTotal($limit: Int) {
+    lockEvents(limit: $limit) {
+      total
+    }
+  }
+`);
+const securityEventTotalQuery = graphql(`
+  query SecurityEventTotal($limit: Int) {
+    securityEvents(limit: $limit) {
+      total
+    }
+  }
+`);
+const acquireTableLockEditorMutation = graphql(`
+  mutation AcquireTableLockEditor($table: String!) {
+    acquireTableLock(table: $table) {
+      editor
+      token
+    }
+  }
+`);
+const usersQuery = graphql(`
+  query Users {
+    users {
+      username
+      role
+      disabled
+    }
+  }
+`);
+const apiKeyStatesQuery = graphql(`
+  query ApiKeyStates {
+    apiKeys {
+      name
+      role
+      revokedAt
+    }
+  }
+`);
+const legacyLockStatusMutation = graphql(`
+  mutation LegacyLockStatus($input: UpdateTableStatusWithLockInput!) {
+    UpdateTableStatusWithLock(input: $input) {
+      lock_result
+      current_status
+    }
+  }
+`);
+const syncTableRegistryMutation = graphql(`
+  mutation SyncTableRegistry {
+    syncTableRegistry {
+      added
+      removed
+    }
+  }
+`);
+const updateUserRoleMutation = graphql(`
+  mutation UpdateUserRole($username: String!, $role: Role) {
+    updateUser(username: $username, role: $role) {
+      role
+    }
+  }
+`);
+const queryTypeNameQuery = graphql(`
+  query QueryTypeName {
+    __schema {
+      queryType {
+        name
+      }
+    }
+  }
+`);
 
 let database: TestDatabase;
 let api: TestApi;
@@ -96,146 +228,189 @@ const apiKeyRow = (name: string) =>
   database.prisma.apiKey.findUnique({ where: { name }, select: { role: true, revokedAt: true } });
 
 const OPERATIONS: Record<string, () => Promise<Attempt>> = {
-  tables: async () => ({
-    send: (client) => client.graphql('{ tables { name status } }'),
-    expectOk(data) {
-      expect(data?.tables).toContainEqual({ name: 'currencies', status: 'normal' });
-    },
-  }),
-  table: async () => ({
-    send: (client) => client.graphql('{ table(name: "products") { name references } }'),
-    expectOk(data) {
-      expect(data?.table).toEqual({
-        name: 'products',
-        references: ['categories', 'currencies', 'suppliers'],
-      });
-    },
-  }),
-  rows: async () => ({
-    send: (client) =>
-      client.graphql('{ rows(table: "currencies", limit: 2) { total rows { key } } }'),
-    expectOk(data) {
-      expect(data?.rows).toEqual({
-        total: 6,
-        rows: [{ key: { code: 'CNY' } }, { key: { code: 'EUR' } }],
-      });
-    },
-  }),
-  lockEvents: async () => ({
-    send: (client) => client.graphql('{ lockEvents(limit: 1) { total } }'),
-    expectOk(data) {
-      expect(data?.lockEvents).toEqual({ total: expect.any(Number) });
-    },
-  }),
-  securityEvents: async () => ({
-    send: (client) => client.graphql('{ securityEvents(limit: 1) { total } }'),
-    expectOk(data) {
-      expect(data?.securityEvents).toEqual({ total: expect.any(Number) });
-    },
-  }),
-  acquireTableLock: async () => ({
-    send: (client) =>
-      client.graphql('mutation { acquireTableLock(table: "regions") { editor token } }'),
-    observe: () => registryRow('regions'),
-    async expectOk(data, caller) {
-      expect(data?.acquireTableLock).toEqual({
-        editor: caller.principal?.name,
-        token: expect.stringMatching(/^\d+$/),
-      });
-      expect(await registryRow('regions')).toMatchObject({
-        status: 'editing',
-        editor: caller.principal?.name,
-      });
-    },
-  }),
-  me: async () => ({
-    send: (client) => client.graphql('{ me { kind name role } }'),
-    expectOk(data, caller) {
-      expect(data?.me).toEqual(caller.principal);
-    },
-  }),
-  users: async () => ({
-    send: (client) => client.graphql('{ users { username role disabled } }'),
-    expectOk(data) {
-      expect(data?.users).toContainEqual({ username: 'carol', role: 'viewer', disabled: false });
-    },
-  }),
-  apiKeys: async () => ({
-    send: (client) => client.graphql('{ apiKeys { name role revokedAt } }'),
-    expectOk(data) {
-      expect(data?.apiKeys).toContainEqual({
-        name: 'matrix-editor',
-        role: 'editor',
-        revokedAt: null,
-      });
-    },
-  }),
-  UpdateTableStatusWithLock: async () => ({
+  tables: async () =>
+    sending(
+      tableStatusesQuery,
+      {},
+      {
+        expectOk(data) {
+          expect(data?.tables).toContainEqual({ name: 'currencies', status: 'normal' });
+        },
+      },
+    ),
+  table: async () =>
+    sending(
+      tableReferencesQuery,
+      { name: 'products' },
+      {
+        expectOk(data) {
+          expect(data?.table).toEqual({
+            name: 'products',
+            references: ['categories', 'currencies', 'suppliers'],
+          });
+        },
+      },
+    ),
+  rows: async () =>
+    sending(
+      rowKeysQuery,
+      { table: 'currencies', limit: 2 },
+      {
+        expectOk(data) {
+          expect(data?.rows).toEqual({
+            total: 6,
+            rows: [{ key: { code: 'CNY' } }, { key: { code: 'EUR' } }],
+          });
+        },
+      },
+    ),
+  lockEvents: async () =>
+    sending(
+      lockEventTotalQuery,
+      { limit: 1 },
+      {
+        expectOk(data) {
+          expect(data?.lockEvents).toEqual({ total: expect.any(Number) });
+        },
+      },
+    ),
+  securityEvents: async () =>
+    sending(
+      securityEventTotalQuery,
+      { limit: 1 },
+      {
+        expectOk(data) {
+          expect(data?.securityEvents).toEqual({ total: expect.any(Number) });
+        },
+      },
+    ),
+  acquireTableLock: async () =>
+    sending(
+      acquireTableLockEditorMutation,
+      { table: 'regions' },
+      {
+        observe: () => registryRow('regions'),
+        async expectOk(data, caller) {
+          expect(data?.acquireTableLock).toEqual({
+            editor: caller.principal?.name,
+            token: expect.stringMatching(/^\d+$/),
+          });
+          expect(await registryRow('regions')).toMatchObject({
+            status: 'editing',
+            editor: caller.principal?.name,
+          });
+        },
+      },
+    ),
+  me: async () =>
+    sending(
+      principalQuery,
+      {},
+      {
+        expectOk(data, caller) {
+          expect(data?.me).toEqual(caller.principal);
+        },
+      },
+    ),
+  users: async () =>
+    sending(
+      usersQuery,
+      {},
+      {
+        expectOk(data) {
+          expect(data?.users).toContainEqual({
+            username: 'carol',
+            role: 'viewer',
+            disabled: false,
+          });
+        },
+      },
+    ),
+  apiKeys: async () =>
+    sending(
+      apiKeyStatesQuery,
+      {},
+      {
+        expectOk(data) {
+          expect(data?.apiKeys).toContainEqual({
+            name: 'matrix-editor',
+            role: 'editor',
+            revokedAt: null,
+          });
+        },
+      },
+    ),
+  UpdateTableStatusWithLock: async () =>
     // `currencies` references nothing, so the call touches this one row only.
-    send: (client) =>
-      client.graphql(`mutation {
-        UpdateTableStatusWithLock(input: { table_name: "currencies", current_status: normal, target_status: editing }) {
-          lock_result current_status
-        }
-      }`),
-    observe: () => readRegistry(database.prisma),
-    async expectOk(data, caller) {
-      expect(data?.UpdateTableStatusWithLock).toEqual({
-        lock_result: true,
-        current_status: 'editing',
-      });
-      expect(await registryRow('currencies')).toMatchObject({
-        status: 'editing',
-        editor: caller.principal?.name,
-      });
-    },
-  }),
+    sending(
+      legacyLockStatusMutation,
+      { input: { table_name: 'currencies', current_status: 'normal', target_status: 'editing' } },
+      {
+        observe: () => readRegistry(database.prisma),
+        async expectOk(data, caller) {
+          expect(data?.UpdateTableStatusWithLock).toEqual({
+            lock_result: true,
+            current_status: 'editing',
+          });
+          expect(await registryRow('currencies')).toMatchObject({
+            status: 'editing',
+            editor: caller.principal?.name,
+          });
+        },
+      },
+    ),
   forceRelease: async () => {
     await acquireByLegacyMutation(bob, 'currencies');
-    return {
-      send: (client) =>
-        client.graphql(
-          'mutation { forceRelease(table: "currencies", reason: "access matrix") { name status editor } }',
-        ),
-      observe: () => readRegistry(database.prisma),
-      async expectOk(data) {
-        expect(data?.forceRelease).toEqual({ name: 'currencies', status: 'normal', editor: null });
-        expect(await registryRow('currencies')).toMatchObject({ status: 'normal', editor: null });
+    return sending(
+      forceReleaseMutation,
+      { table: 'currencies', reason: 'access matrix' },
+      {
+        observe: () => readRegistry(database.prisma),
+        async expectOk(data) {
+          expect(data?.forceRelease).toEqual({
+            name: 'currencies',
+            status: 'normal',
+            editor: null,
+          });
+          expect(await registryRow('currencies')).toMatchObject({ status: 'normal', editor: null });
+        },
       },
-    };
+    );
   },
   syncTableRegistry: async () => {
     // A new master table gives the sync something to do, so a refusal shows as its absence.
     const table = `matrix_sync_${++counter}`;
     await database.prisma.$executeRawUnsafe(`CREATE TABLE master.${table} (id int PRIMARY KEY)`);
-    return {
-      send: (client) => client.graphql('mutation { syncTableRegistry { added removed } }'),
-      observe: () => registryRow(table),
-      async expectOk(data) {
-        // Tables made for refused cells before this one are picked up too.
-        expect(data?.syncTableRegistry).toEqual({
-          added: expect.arrayContaining([table]),
-          removed: [],
-        });
-        expect(await registryRow(table)).toMatchObject({ status: 'normal' });
+    return sending(
+      syncTableRegistryMutation,
+      {},
+      {
+        observe: () => registryRow(table),
+        async expectOk(data) {
+          // Tables made for refused cells before this one are picked up too.
+          expect(data?.syncTableRegistry).toEqual({
+            added: expect.arrayContaining([table]),
+            removed: [],
+          });
+          expect(await registryRow(table)).toMatchObject({ status: 'normal' });
+        },
       },
-    };
+    );
   },
   createUser: async () => {
     const username = unique('matrix-user');
     const stored = () => database.prisma.user.findUnique({ where: { username } });
-    return {
-      send: (client) =>
-        client.graphql(
-          'mutation($u: String!) { createUser(username: $u, password: "matrix-password", role: viewer) { username role disabled } }',
-          { u: username },
-        ),
-      observe: stored,
-      async expectOk(data) {
-        expect(data?.createUser).toEqual({ username, role: 'viewer', disabled: false });
-        expect(await stored()).toMatchObject({ username, role: 'viewer' });
+    return sending(
+      createUserMutation,
+      { username, password: 'matrix-password', role: 'viewer' },
+      {
+        observe: stored,
+        async expectOk(data) {
+          expect(data?.createUser).toEqual({ username, role: 'viewer', disabled: false });
+          expect(await stored()).toMatchObject({ username, role: 'viewer' });
+        },
       },
-    };
+    );
   },
   updateUser: async () => {
     const username = unique('matrix-target');
@@ -246,60 +421,60 @@ const OPERATIONS: Record<string, () => Promise<Attempt>> = {
     );
     const stored = () =>
       database.prisma.user.findUnique({ where: { username }, select: { role: true } });
-    return {
-      send: (client) =>
-        client.graphql(
-          'mutation($u: String!) { updateUser(username: $u, role: editor) { role } }',
-          {
-            u: username,
-          },
-        ),
-      observe: stored,
-      async expectOk(data) {
-        expect(data?.updateUser).toEqual({ role: 'editor' });
-        expect(await stored()).toEqual({ role: 'editor' });
+    return sending(
+      updateUserRoleMutation,
+      { username, role: 'editor' },
+      {
+        observe: stored,
+        async expectOk(data) {
+          expect(data?.updateUser).toEqual({ role: 'editor' });
+          expect(await stored()).toEqual({ role: 'editor' });
+        },
       },
-    };
+    );
   },
   createApiKey: async () => {
     const name = unique('matrix-key');
-    return {
-      send: (client) =>
-        client.graphql(
-          'mutation($n: String!) { createApiKey(name: $n, role: viewer) { secret apiKey { name role } } }',
-          { n: name },
-        ),
-      observe: () => apiKeyRow(name),
-      async expectOk(data) {
-        expect(data?.createApiKey).toEqual({
-          secret: expect.stringMatching(/^tlk_/),
-          apiKey: { name, role: 'viewer' },
-        });
-        expect(await apiKeyRow(name)).toEqual({ role: 'viewer', revokedAt: null });
+    return sending(
+      createApiKeyMutation,
+      { name, role: 'viewer' },
+      {
+        observe: () => apiKeyRow(name),
+        async expectOk(data) {
+          expect(data?.createApiKey).toEqual({
+            secret: expect.stringMatching(/^tlk_/),
+            apiKey: { name, role: 'viewer' },
+          });
+          expect(await apiKeyRow(name)).toEqual({ role: 'viewer', revokedAt: null });
+        },
       },
-    };
+    );
   },
   revokeApiKey: async () => {
     const name = unique('matrix-throwaway');
     await createApiKey(database.prisma, { name, role: 'viewer' }, TEST_AUDIT);
-    return {
-      send: (client) =>
-        client.graphql('mutation($n: String!) { revokeApiKey(name: $n) { name revokedAt } }', {
-          n: name,
-        }),
-      observe: () => apiKeyRow(name),
-      async expectOk(data) {
-        expect(data?.revokeApiKey).toEqual({ name, revokedAt: expect.any(String) });
-        expect((await apiKeyRow(name))?.revokedAt).toBeInstanceOf(Date);
+    return sending(
+      revokeApiKeyMutation,
+      { name },
+      {
+        observe: () => apiKeyRow(name),
+        async expectOk(data) {
+          expect(data?.revokeApiKey).toEqual({ name, revokedAt: expect.any(String) });
+          expect((await apiKeyRow(name))?.revokedAt).toBeInstanceOf(Date);
+        },
       },
-    };
+    );
   },
-  introspection: async () => ({
-    send: (client) => client.graphql('{ __schema { queryType { name } } }'),
-    expectOk(data) {
-      expect(data?.__schema).toEqual({ queryType: { name: 'Query' } });
-    },
-  }),
+  introspection: async () =>
+    sending(
+      queryTypeNameQuery,
+      {},
+      {
+        expectOk(data) {
+          expect(data?.__schema).toEqual({ queryType: { name: 'Query' } });
+        },
+      },
+    ),
 };
 
 beforeAll(async () => {

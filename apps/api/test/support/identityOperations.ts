@@ -65,6 +65,8 @@ export const createUserMutation = graphql(`
   mutation CreateUser($username: String!, $password: String!, $role: Role!) {
     createUser(username: $username, password: $password, role: $role) {
       username
+      role
+      disabled
     }
   }
 `);
