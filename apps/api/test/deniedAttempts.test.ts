@@ -1,42 +1,28 @@
-import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@tablelock/test-support';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   acquireTableLockAs,
   acquireTableLockMutation,
   releaseTableLockMutation,
 } from './support/lockOperations';
-import { execute, startTestApi, type TestApi, type TestClient } from './support/testApi';
+import { useSignedInApi } from './support/signedInApi';
+import { execute } from './support/testApi';
 
 // A refused attempt is a result, recorded in the history in one place (the lock change itself),
 // whether or not the request carried an idempotency key; only grants are kept for retries.
 
-let database: TestDatabase;
-let api: TestApi;
-let alice: TestClient;
-let bob: TestClient;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  api = await startTestApi(database);
-  [alice, bob] = await Promise.all([api.loginAs('alice'), api.loginAs('bob')]);
-  await resetLockRegistry(database.prisma);
-});
-afterAll(async () => {
-  await api.stop();
-  await database.close();
-});
+const signedIn = useSignedInApi();
 
 async function deniedEvents(table: string) {
-  return database.prisma.$queryRaw<{ actor: string; reason: string }[]>`
+  return signedIn.database.prisma.$queryRaw<{ actor: string; reason: string }[]>`
     SELECT actor, reason FROM tablelock.lock_event
     WHERE table_name = ${table} AND action = 'denied' ORDER BY id`;
 }
 
 describe('a denied attempt', () => {
   it('with an idempotency key: recorded, not kept, so a retry once the way is free is granted', async () => {
-    const { token } = await acquireTableLockAs(alice, 'regions');
+    const { token } = await acquireTableLockAs(signedIn.alice, 'regions');
 
-    const refused = await execute(bob, acquireTableLockMutation, {
+    const refused = await execute(signedIn.bob, acquireTableLockMutation, {
       table: 'regions',
       key: 'bob-regions',
     });
@@ -48,15 +34,18 @@ describe('a denied attempt', () => {
       { actor: 'bob', reason: 'regions is being edited by alice' },
     ]);
 
-    const released = await execute(alice, releaseTableLockMutation, { table: 'regions', token });
+    const released = await execute(signedIn.alice, releaseTableLockMutation, {
+      table: 'regions',
+      token,
+    });
     expect(released.errors).toBeUndefined();
-    const retried = await execute(bob, acquireTableLockMutation, {
+    const retried = await execute(signedIn.bob, acquireTableLockMutation, {
       table: 'regions',
       key: 'bob-regions',
     });
     expect(retried.data?.acquireTableLock.token).toEqual(expect.any(String));
     // The key now holds the grant: the same request again gets the same answer.
-    const again = await execute(bob, acquireTableLockMutation, {
+    const again = await execute(signedIn.bob, acquireTableLockMutation, {
       table: 'regions',
       key: 'bob-regions',
     });
@@ -64,7 +53,7 @@ describe('a denied attempt', () => {
   });
 
   it('of a release: recorded too, with what stood in the way', async () => {
-    const refused = await execute(alice, releaseTableLockMutation, {
+    const refused = await execute(signedIn.alice, releaseTableLockMutation, {
       table: 'currencies',
       token: '1',
     });

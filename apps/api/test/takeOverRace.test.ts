@@ -1,27 +1,13 @@
-import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@tablelock/test-support';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   acquireTableLockMutation,
   releaseTableLockMutation,
   takeOverTableLockMutation,
 } from './support/lockOperations';
-import { execute, startTestApi, type TestApi, type TestClient } from './support/testApi';
+import { useSignedInApi } from './support/signedInApi';
+import { execute } from './support/testApi';
 
-let database: TestDatabase;
-let api: TestApi;
-let alice: TestClient;
-let bob: TestClient;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  api = await startTestApi(database);
-  [alice, bob] = await Promise.all([api.loginAs('alice'), api.loginAs('bob')]);
-  await resetLockRegistry(database.prisma);
-});
-afterAll(async () => {
-  await api.stop();
-  await database.close();
-});
+const signedIn = useSignedInApi();
 
 describe('take-over by an editor', () => {
   // Who may take over whom is decided on the rows the conditional write claims: an editor's
@@ -32,23 +18,23 @@ describe('take-over by an editor', () => {
     let bobAcquisitions = 0;
     const bobLoop = async () => {
       while (!stop) {
-        const grant = (await execute(bob, acquireTableLockMutation, { table, lease: 15 })).data
-          ?.acquireTableLock;
+        const grant = (await execute(signedIn.bob, acquireTableLockMutation, { table, lease: 15 }))
+          .data?.acquireTableLock;
         if (!grant) continue;
         bobAcquisitions++;
-        await execute(bob, releaseTableLockMutation, { table, token: grant.token });
+        await execute(signedIn.bob, releaseTableLockMutation, { table, token: grant.token });
       }
     };
     const aliceLoop = async () => {
       while (!stop) {
-        const taken = await execute(alice, takeOverTableLockMutation, {
+        const taken = await execute(signedIn.alice, takeOverTableLockMutation, {
           table,
           reason: 'race',
           lease: 15,
         });
         const token = taken.data?.takeOverTableLock.token;
         // Alice's own lock (taken over from a free table's race, or by her) goes straight back.
-        if (token) await execute(alice, releaseTableLockMutation, { table, token });
+        if (token) await execute(signedIn.alice, releaseTableLockMutation, { table, token });
       }
     };
     const loops = [bobLoop(), aliceLoop(), aliceLoop(), aliceLoop(), aliceLoop()];
@@ -56,7 +42,7 @@ describe('take-over by an editor', () => {
     stop = true;
     await Promise.all(loops);
 
-    const stolen = await database.prisma.lockEvent.count({
+    const stolen = await signedIn.database.prisma.lockEvent.count({
       where: {
         action: 'take_over',
         actor: 'alice',
