@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { LockEvent } from '../src/live/liveContext';
 import { EditSessionStore } from '../src/table/EditSessionStore';
 import {
   type EditSession,
@@ -10,20 +9,7 @@ import type { GridRow } from '../src/table/gridRow';
 import type { LockLoss } from '../src/table/lockLoss';
 import { PendingChanges } from '../src/table/PendingChanges';
 import type { ColumnRules } from '../src/table/validateValue';
-
-const lockEvent = (change: Partial<LockEvent>): LockEvent => ({
-  id: '1',
-  at: '2026-05-01T10:00:00Z',
-  action: 'force_release',
-  table: 'warehouses',
-  actor: 'admin',
-  editor: 'alice',
-  token: '41',
-  reason: 'stock import',
-  rowsChanged: null,
-  previousEditor: null,
-  ...change,
-});
+import { lockEvent } from './support/lockEvent';
 
 const forceReleased: LockLoss = { event: lockEvent({}) };
 const released: LockLoss = { event: lockEvent({ action: 'release', actor: 'alice' }) };
