@@ -7,9 +7,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type EmbeddedApiProcess,
   hasExited,
-  isAlive,
   logLines,
-  postmasterPid,
+  runningPostgres,
   signIn,
   startEmbeddedApi,
   stopStartedProcesses,
@@ -43,15 +42,8 @@ afterAll(() => rm(dataDir, { recursive: true, force: true }));
 async function serving(env?: NodeJS.ProcessEnv): Promise<EmbeddedApiProcess> {
   const api = startEmbeddedApi({ dataDir, port: await freePort(), embeddedPort, env }, started);
   await waitUntilServing(api);
-  await runningPostgres();
+  await runningPostgres(clusterDir, postgresPids);
   return api;
-}
-
-async function runningPostgres(): Promise<number> {
-  const pid = await postmasterPid(clusterDir);
-  if (pid === undefined || !isAlive(pid)) throw new Error('no Postgres runs on the cluster');
-  postgresPids.add(pid);
-  return pid;
 }
 
 const databaseUrl = () => `postgresql://postgres:postgres@127.0.0.1:${embeddedPort}/tablelock`;
@@ -103,7 +95,7 @@ describe('the embedded Postgres killed under load', () => {
     const load = keepCalling(api, alice, 4);
     await waitFor('load served', 10_000, () => load.outcomes.some(isServed));
 
-    const killed = await runningPostgres();
+    const killed = await runningPostgres(clusterDir, postgresPids);
     process.kill(killed, 'SIGKILL');
     await waitFor('a coded 503 during the outage', RECOVER_WITHIN_MS, () =>
       load.outcomes.some(isCodedUnavailable),
@@ -116,7 +108,7 @@ describe('the embedded Postgres killed under load', () => {
 
     const unexpected = load.outcomes.filter((o) => !isServed(o) && !isCodedUnavailable(o));
     expect(unexpected).toEqual([]);
-    const restarted = await runningPostgres();
+    const restarted = await runningPostgres(clusterDir, postgresPids);
     expect(restarted).not.toBe(killed);
 
     // The lock taken before the crash is still alice's, and her token still releases it.

@@ -13,7 +13,7 @@ import {
   isAlive,
   logInAsAlice,
   logLines,
-  postmasterPid,
+  runningPostgres,
   startEmbeddedApi,
   stopProcess,
   stopStartedProcesses,
@@ -40,17 +40,10 @@ function startApi(port = embeddedPort): Promise<EmbeddedApiProcess> {
   );
 }
 
-async function runningPostgres(): Promise<number> {
-  const pid = await postmasterPid(clusterDir);
-  if (pid === undefined || !isAlive(pid)) throw new Error('no Postgres runs on the cluster');
-  postgresPids.add(pid);
-  return pid;
-}
-
 async function serving(): Promise<{ api: EmbeddedApiProcess; postgres: number }> {
   const api = await startApi();
   await waitUntilServing(api);
-  return { api, postgres: await runningPostgres() };
+  return { api, postgres: await runningPostgres(clusterDir, postgresPids) };
 }
 
 /** A start that fails: exits non-zero soon, with one fatal sentence and no stack trace. */

@@ -189,3 +189,14 @@ export async function signIn(api: EmbeddedApiProcess, username: string): Promise
     throw new Error(`${username} could not sign in: ${await response.text()}`);
   return cookie;
 }
+
+/**
+ * The pid of the Postgres running on `clusterDir` (it fails if none runs), added to `pids`, the
+ * Postgres processes a test file stops after each test (stopStartedProcesses).
+ */
+export async function runningPostgres(clusterDir: string, pids: Set<number>): Promise<number> {
+  const pid = await postmasterPid(clusterDir);
+  if (pid === undefined || !isAlive(pid)) throw new Error('no Postgres runs on the cluster');
+  pids.add(pid);
+  return pid;
+}
