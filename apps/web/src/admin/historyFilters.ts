@@ -14,6 +14,8 @@ const LOCK_ACTION_SET: Record<LockAction, true> = {
   take_over: true,
   denied: true,
   save: true,
+  queued: true,
+  dequeued: true,
 };
 export const LOCK_ACTIONS = Object.keys(LOCK_ACTION_SET) as LockAction[];
 

@@ -81,6 +81,8 @@ export const en = {
     referenceBeingEdited_one: '{{table}}, which it references, is being edited by {{editor}}',
     referenceBeingEdited_other: 'Tables it references are being edited: {{tables}}',
     tableEditedBy: '{{table}} ({{editor}})',
+    queued_one: 'Free, but {{editor}} is waiting for it first',
+    queued_other: 'Free, but {{count}} are waiting for it first ({{editors}})',
   },
   table: {
     summary: {
@@ -304,6 +306,8 @@ export const en = {
     take_over: 'Taken over',
     denied: 'Refused',
     save: 'Saved',
+    queued: 'Joined the line',
+    dequeued: 'Left the line',
   },
   securityEvents: {
     title: 'Security events',

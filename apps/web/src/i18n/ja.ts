@@ -83,6 +83,7 @@ export const ja: TranslationOf<typeof en> = {
     locked_other: '{{tables}} の編集中のためロック中（{{editor}} さん）',
     referenceBeingEdited_other: '参照先の {{tables}} が編集中',
     tableEditedBy: '{{table}}（{{editor}} さん）',
+    queued_other: '空いていますが、{{editors}} さんが先に順番待ちしています',
   },
   table: {
     summary: {
@@ -289,6 +290,8 @@ export const ja: TranslationOf<typeof en> = {
     take_over: '引き継ぎ',
     denied: '拒否',
     save: '保存',
+    queued: '順番待ちに参加',
+    dequeued: '順番待ちを終了',
   },
   securityEvents: {
     title: 'セキュリティイベント',

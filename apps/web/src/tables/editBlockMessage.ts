@@ -28,5 +28,13 @@ export function editBlockMessage(block: EditBlock, t: TFunction): string {
           .join(', '),
         count: block.blockers.length,
       });
+    case 'queued':
+      return t('editBlock.queued', {
+        editor: first?.editor ?? unknown,
+        editors: [...new Set(block.blockers.map((blocker) => blocker.editor ?? unknown))].join(
+          ', ',
+        ),
+        count: block.blockers.length,
+      });
   }
 }
