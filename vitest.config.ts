@@ -15,7 +15,7 @@ export default defineConfig({
     include: ['{apps,packages}/*/test/**/*.test.ts'],
     globalSetup: [
       'packages/test-support/src/globalSetup.ts',
-      'apps/api/test/support/compiledApi.ts',
+      'packages/test-support/src/compiledApi.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,

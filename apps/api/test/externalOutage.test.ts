@@ -11,9 +11,16 @@ import {
 } from '@tablelock/db';
 import { createApiKey } from '@tablelock/identity';
 import { syncTableRegistry } from '@tablelock/lock';
-import { freePort, MASTER_SCHEMA, TEST_AUDIT } from '@tablelock/test-support';
+import {
+  type ApiProcess,
+  freePort,
+  MASTER_SCHEMA,
+  startApiProcess,
+  stopApiProcess,
+  TEST_AUDIT,
+  twoPorts,
+} from '@tablelock/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiProcess, startApiProcess, stopApiProcess, twoPorts } from './support/apiProcess';
 import { waitFor } from './support/embeddedApiProcess';
 import { isProbe, type LiveSocket, openLiveSocket, probeUntil } from './support/liveSocket';
 import { subscribeLockChanges } from './support/lockChanges';

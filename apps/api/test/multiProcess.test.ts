@@ -1,4 +1,4 @@
-import { startApiProcess } from './support/apiProcess';
+import { startApiProcess } from '@tablelock/test-support';
 import { describeTwoApiProcesses } from './support/twoApiProcesses';
 
 describeTwoApiProcesses('two API processes on one database', (database, [portA, portB], started) =>

@@ -1,6 +1,6 @@
+import { startApiProcess } from '@tablelock/test-support';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { startApiProcess } from './support/apiProcess';
 import {
   findPgBouncer,
   PGBOUNCER_POOL_SIZE,

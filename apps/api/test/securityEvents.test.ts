@@ -1,11 +1,16 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@tablelock/test-support';
+import {
+  API_DIR,
+  COMPILED_CLI,
+  createTestDatabase,
+  resetLockRegistry,
+  type TestDatabase,
+} from '@tablelock/test-support';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { graphql } from './generated';
 import type { SecurityEventFilter, SecurityEventsQuery } from './generated/graphql';
-import { COMPILED_CLI } from './support/compiledApi';
 import {
   createApiKeyMutation,
   createUserMutation,
@@ -23,8 +28,6 @@ import {
   type TestApi,
   type TestClient,
 } from './support/testApi';
-
-const apiDir = new URL('..', import.meta.url).pathname;
 
 let database: TestDatabase;
 let api: TestApi;
@@ -483,7 +486,7 @@ describe('a principal that can no longer act loses its locks', () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
       [...COMPILED_CLI, 'revoke-api-key', 'cli-batch'],
-      { cwd: apiDir, env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'silent' } },
+      { cwd: API_DIR, env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'silent' } },
     );
     expect(stdout).toContain('revoked API key cli-batch');
 

@@ -1,13 +1,16 @@
 import { createApiKey, createUser, updateUser } from '@tablelock/identity';
 import { LOCK_CHANNEL } from '@tablelock/lock';
 import {
+  type ApiProcess,
   createTestDatabase,
   resetLockRegistry,
+  startApiProcess,
+  stopApiProcess,
   TEST_AUDIT,
   type TestDatabase,
+  twoPorts,
 } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type ApiProcess, startApiProcess, stopApiProcess, twoPorts } from './support/apiProcess';
 import {
   type LiveSubscription,
   lockEventPayload,

@@ -1,3 +1,5 @@
+export { type ApiProcess, startApiProcess, stopApiProcess, twoPorts } from './apiProcess';
+export { API_DIR, COMPILED_CLI, COMPILED_MAIN } from './compiledApi';
 export { freePort } from './freePort';
 export { resetLockRegistry } from './resetLockRegistry';
 export { TEST_AUDIT } from './testAudit';

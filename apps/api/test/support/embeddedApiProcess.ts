@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { COMPILED_MAIN } from './compiledApi';
+import { API_DIR, COMPILED_MAIN } from '@tablelock/test-support';
 
 /** One compiled API (`node dist/main.js`) on the embedded Postgres, as `npm start` runs it. */
 export interface EmbeddedApiProcess {
@@ -14,7 +14,6 @@ export interface EmbeddedApiProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-const API_DIR = new URL('../..', import.meta.url).pathname;
 const POLL_MS = 100;
 
 /** Starts the API on the cluster under `dataDir`/postgres; `started` gets it at once, for cleanup. */

@@ -1,14 +1,16 @@
 import { createApiKey } from '@tablelock/identity';
 import { lockInvariantViolations } from '@tablelock/lock';
 import {
+  type ApiProcess,
   createTestDatabase,
   resetLockRegistry,
+  stopApiProcess,
   TEST_AUDIT,
   type TestDatabase,
+  twoPorts,
 } from '@tablelock/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TypedDocumentString } from '../generated/graphql';
-import { type ApiProcess, stopApiProcess, twoPorts } from './apiProcess';
 import { subscribeLockChanges } from './lockChanges';
 import { acquireTableLockMutation, granted, releaseTableLockMutation } from './lockOperations';
 import { readRegistry } from './registry';

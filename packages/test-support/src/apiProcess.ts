@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { freePort } from '@tablelock/test-support';
-import { COMPILED_MAIN } from './compiledApi';
+import { API_DIR, COMPILED_MAIN } from './compiledApi';
+import { freePort } from './freePort';
 
 /** One compiled API (`node dist/main.js`), as deployed: its own Prisma pool, LISTEN connection and sweeper. */
 export interface ApiProcess {
@@ -11,7 +11,6 @@ export interface ApiProcess {
   output: string[];
 }
 
-const API_DIR = new URL('../..', import.meta.url).pathname;
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
 

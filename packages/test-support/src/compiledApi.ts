@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
-const API_DIR = new URL('../..', import.meta.url).pathname;
+/** apps/api: tests start the compiled API as its own process, never import it. */
+export const API_DIR = new URL('../../../apps/api/', import.meta.url).pathname;
 
-/** Node's arguments for the compiled app, as `npm start` runs it from apps/api. */
+/** Node's arguments for the compiled app, as `npm start` runs it from API_DIR. */
 export const COMPILED_MAIN = ['--enable-source-maps', 'dist/main.js'];
 
-/** Node's arguments for the compiled command line, as `pnpm cli` runs it from apps/api. */
+/** Node's arguments for the compiled command line, as `pnpm cli` runs it from API_DIR. */
 export const COMPILED_CLI = ['--enable-source-maps', 'dist/cli.js'];
 
 /**
