@@ -1,0 +1,38 @@
+import { randomUUID } from 'node:crypto';
+import { acquireTableLockMutation, acquireTableLocksMutation } from './lockOperations';
+import type { HeldTable } from './renewLeases';
+import type { TablelockApi } from './tablelockApi';
+
+/** How long an acquisition is retried, beyond its wait, while the API cannot be reached. */
+const ACQUIRE_RETRY_MS = 30_000;
+
+/**
+ * Starts editing `tables`, all or nothing (one mutation, so one idempotency key: a retry after
+ * a lost answer gets the first answer's grant instead of acting again). `wait`: seconds to wait
+ * in line for busy tables; without it, a busy table is LOCK_CONFLICT at once.
+ */
+export async function acquireTables(
+  api: TablelockApi,
+  tables: readonly string[],
+  leaseSeconds: number | null,
+  wait: number | undefined,
+  signal: AbortSignal,
+): Promise<HeldTable[]> {
+  const request = { leaseSeconds, wait, idempotencyKey: randomUUID() };
+  const options = { retryForMs: (wait ?? 0) * 1000 + ACQUIRE_RETRY_MS, signal };
+  const [table, ...more] = tables;
+  if (table !== undefined && more.length === 0) {
+    const { acquireTableLock } = await api.request(
+      acquireTableLockMutation,
+      { ...request, table },
+      options,
+    );
+    return [acquireTableLock];
+  }
+  const { acquireTableLocks } = await api.request(
+    acquireTableLocksMutation,
+    { ...request, tables: [...tables] },
+    options,
+  );
+  return acquireTableLocks;
+}

@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { releaseTableLockMutation, saveRowsMutation } from './lockOperations';
+import { endsAcquisition, lostLockError } from './lostLock';
+import { type HeldTable, renewLeases } from './renewLeases';
+import type { TableLock } from './TableLock';
+import { isTablelockError, type TablelockError } from './TablelockError';
+import type { TablelockApi } from './tablelockApi';
+import { watchLockChanges } from './watchLockChanges';
+
+/** How long a save is retried while the API cannot be reached. */
+const SAVE_RETRY_MS = 30_000;
+
+/** Tables held while work runs: renewed, watched, and released at the end. */
+export interface TableLockHold {
+  readonly lock: TableLock;
+  /** Why the lock was lost, if it was. */
+  lostBecause(): TablelockError | undefined;
+  /**
+   * Stops renewing and watching, and releases every table not lost, retrying for up to
+   * `retryForMs`. Calls after the first return the first's promise.
+   */
+  release(retryForMs: number): Promise<void>;
+}
+
+/**
+ * Holds `held` for work that `stop` tells to stop: renews the leases (none when `leaseSeconds`
+ * is null), and aborts `stop` with LOCK_LOST as soon as a table is lost, as announced live
+ * (`lockChanged`) or answered by a renewal or a save.
+ */
+export function holdTableLocks(
+  api: TablelockApi,
+  held: readonly HeldTable[],
+  leaseSeconds: number | null,
+  stop: AbortController,
+): TableLockHold {
+  const tokens = Object.fromEntries(held.map(({ table, token }) => [table, token]));
+  const lost = new Set<string>();
+  let lostError: TablelockError | undefined;
+  const lose = (table: string, error: TablelockError) => {
+    lost.add(table);
+    lostError ??= error;
+    stop.abort(lostError);
+  };
+
+  const renewals = leaseSeconds === null ? undefined : renewLeases(api, held, leaseSeconds, lose);
+  const stopWatching = watchLockChanges(api, held.length === 1 ? (held[0]?.table ?? null) : null, {
+    onChange: (change) => {
+      const token = tokens[change.table];
+      if (token && !lost.has(change.table) && endsAcquisition(change, token)) {
+        lose(change.table, lostLockError(change));
+      }
+    },
+    onReconnected: () => renewals?.renewNow(),
+  });
+
+  let released: Promise<void> | undefined;
+  const release = async (retryForMs: number) => {
+    renewals?.stop();
+    await stopWatching();
+    const releases = held
+      .filter(({ table }) => !lost.has(table))
+      .map(({ table, token }) =>
+        api
+          .request(
+            releaseTableLockMutation,
+            { table, token, idempotencyKey: randomUUID() },
+            { retryForMs },
+          )
+          .catch((error: unknown) => {
+            // Lost meanwhile: nothing left to release.
+            if (!isTablelockError(error, 'LOCK_LOST')) throw error;
+          }),
+      );
+    const failed = (await Promise.allSettled(releases)).find(
+      (outcome) => outcome.status === 'rejected',
+    );
+    if (failed) throw failed.reason;
+  };
+
+  return {
+    lock: {
+      tokens,
+      signal: stop.signal,
+      async saveRows(table, changes) {
+        const token = tokens[table];
+        if (!token) {
+          throw new Error(`${table} is not held by this lock (${Object.keys(tokens).join(', ')}).`);
+        }
+        try {
+          const saved = await api.request(
+            saveRowsMutation,
+            { table, token, changes, idempotencyKey: randomUUID() },
+            { retryForMs: SAVE_RETRY_MS },
+          );
+          return saved.saveRows;
+        } catch (error) {
+          if (isTablelockError(error, 'LOCK_LOST') && !lost.has(table)) lose(table, error);
+          throw error;
+        }
+      },
+    },
+    lostBecause: () => lostError,
+    release: (retryForMs) => {
+      released ??= release(retryForMs);
+      return released;
+    },
+  };
+}

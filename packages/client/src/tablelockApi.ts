@@ -1,0 +1,48 @@
+import type { TypedDocumentString } from './generated/graphql';
+import { type GraphqlEndpoint, postOperation } from './postOperation';
+import { retryTransient } from './retryTransient';
+
+/** Where the API is and which key to call it with. */
+export interface TablelockClientConfig {
+  /** The API's address, e.g. `https://tablelock.example.com` (its `/graphql` may be included). */
+  url: string;
+  /** An API key (an admin creates one: `create-api-key`); sent as `Authorization: Bearer <key>`. */
+  apiKey: string;
+}
+
+export interface RequestOptions {
+  /** How long failures that may pass (no answer, SERVICE_UNAVAILABLE) are retried. */
+  retryForMs: number;
+  /** Aborts the request (and its retries), rejecting with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** The API as the client's parts use it: operations over HTTP, and where subscriptions go. */
+export interface TablelockApi {
+  request<TResult, TVariables>(
+    document: TypedDocumentString<TResult, TVariables>,
+    variables: TVariables,
+    options: RequestOptions,
+  ): Promise<TResult>;
+  /** The graphql-ws endpoint (ws:// or wss://) and its `connectionParams`. */
+  readonly live: { url: string; connectionParams: { authorization: string } };
+}
+
+export function connectToApi(config: TablelockClientConfig): TablelockApi {
+  const url = new URL(config.url);
+  if (!url.pathname.endsWith('/graphql')) {
+    url.pathname = `${url.pathname.replace(/\/+$/, '')}/graphql`;
+  }
+  const endpoint: GraphqlEndpoint = { url, authorization: `Bearer ${config.apiKey}` };
+  const liveUrl = new URL(url);
+  liveUrl.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  return {
+    request: (document, variables, { retryForMs, signal }) =>
+      retryTransient(
+        () => postOperation(endpoint, document, variables, signal),
+        Date.now() + retryForMs,
+        signal,
+      ),
+    live: { url: liveUrl.href, connectionParams: { authorization: endpoint.authorization } },
+  };
+}
