@@ -16,6 +16,7 @@ export default defineConfig({
     globalSetup: [
       'packages/test-support/src/globalSetup.ts',
       'packages/test-support/src/compiledApi.ts',
+      'packages/client/test/support/compiledClient.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,

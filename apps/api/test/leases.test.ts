@@ -1,4 +1,5 @@
 import { acquireTableLock, grantedOrConflict } from '@tablelock/lock';
+import { poll } from '@tablelock/test-support';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { startLockSweeper } from '../src/live/lockSweeper';
@@ -13,7 +14,6 @@ import {
   releaseTableLockMutation,
   renewTableLockMutation,
 } from './support/lockOperations';
-import { poll } from './support/poll';
 import { readRegistry } from './support/registry';
 import { useSignedInApi } from './support/signedInApi';
 import { execute } from './support/testApi';

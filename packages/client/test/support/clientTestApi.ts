@@ -1,0 +1,73 @@
+import { createApiKey } from '@tablelock/identity';
+import {
+  type ApiProcess,
+  createTestDatabase,
+  freePort,
+  startApiProcess,
+  stopApiProcess,
+  TEST_AUDIT,
+  type TestDatabase,
+} from '@tablelock/test-support';
+import type { TypedDocumentString } from '../generated/graphql';
+
+/** The compiled API as its own process, on a database of the test file's own. */
+export interface ClientTestApi {
+  readonly url: string;
+  readonly database: TestDatabase;
+  /** A new API key: its secret. */
+  newKey(name: string, role: 'editor' | 'admin'): Promise<string>;
+  /** Sends `document` with API key `secret`; its data, or throws with its errors. */
+  send<TResult, TVariables>(
+    secret: string,
+    document: TypedDocumentString<TResult, TVariables>,
+    variables: TVariables,
+  ): Promise<TResult>;
+  /** lockChanged subscriptions the API serves now: a client's is listening once it counts. */
+  liveSubscriptions(): Promise<number>;
+  /** Stops the API process, calls `whileDown`, and starts it again on the same port and database. */
+  restart(whileDown: () => void): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startClientTestApi(): Promise<ClientTestApi> {
+  const database = await createTestDatabase();
+  const port = await freePort();
+  const started: ApiProcess[] = [];
+  let api = await startApiProcess('client-tests', database.url, port, started);
+  return {
+    url: api.url,
+    database,
+    newKey: async (name, role) =>
+      (await createApiKey(database.prisma, { name, role }, TEST_AUDIT)).secret,
+    send: (secret, document, variables) => send(api.url, secret, document, variables),
+    async liveSubscriptions() {
+      const metrics = await (await fetch(`${api.url}/metrics`)).text();
+      return Number(/^tablelock_live_subscriptions (\d+)$/m.exec(metrics)?.[1] ?? 0);
+    },
+    async restart(whileDown) {
+      await stopApiProcess(api);
+      whileDown();
+      api = await startApiProcess('client-tests', database.url, port, started);
+    },
+    async stop() {
+      await Promise.all(started.map(stopApiProcess));
+      await database.close();
+    },
+  };
+}
+
+async function send<TResult, TVariables>(
+  url: string,
+  secret: string,
+  document: TypedDocumentString<TResult, TVariables>,
+  variables: TVariables,
+): Promise<TResult> {
+  const response = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+    body: JSON.stringify({ query: document.toString(), variables }),
+  });
+  const body = (await response.json()) as { data?: TResult; errors?: unknown[] };
+  if (body.errors || !body.data) throw new Error(JSON.stringify(body.errors));
+  return body.data;
+}

@@ -1,0 +1,19 @@
+import { graphql } from '../generated';
+
+// What tests send besides the client: an admin's force-release, a rival's acquisition.
+
+export const forceReleaseMutation = graphql(`
+  mutation AdminForceRelease($table: String!, $reason: String!) {
+    forceRelease(table: $table, reason: $reason) {
+      status
+    }
+  }
+`);
+
+export const acquireTableLockMutation = graphql(`
+  mutation RivalAcquire($table: String!) {
+    acquireTableLock(table: $table) {
+      token
+    }
+  }
+`);

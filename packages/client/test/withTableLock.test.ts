@@ -1,0 +1,244 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { poll, resetLockRegistry } from '@tablelock/test-support';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  createTablelockClient,
+  type RowChanges,
+  type SaveResult,
+  type TablelockClient,
+  TablelockError,
+} from '../src';
+import { type ClientTestApi, startClientTestApi } from './support/clientTestApi';
+import { eventsOf, lockOf } from './support/lockRecords';
+import { acquireTableLockMutation, forceReleaseMutation } from './support/testOperations';
+
+const HOLD_LOCK = new URL('./support/holdLock.mjs', import.meta.url).pathname;
+const SHORT_LEASE_SECONDS = 15;
+
+let api: ClientTestApi;
+let etlKey: string;
+let adminKey: string;
+let rivalKey: string;
+let client: TablelockClient;
+
+beforeAll(async () => {
+  api = await startClientTestApi();
+  etlKey = await api.newKey('etl', 'editor');
+  adminKey = await api.newKey('ops', 'admin');
+  rivalKey = await api.newKey('rival', 'editor');
+  client = createTablelockClient({ url: api.url, apiKey: etlKey });
+});
+afterAll(() => api?.stop());
+beforeEach(async () => {
+  await resetLockRegistry(api.database.prisma);
+  await api.database.prisma.lockEvent.deleteMany();
+});
+
+/** A new currency: a row of the table without foreign keys that the tests save to. */
+const newCurrency = (code: string): RowChanges => ({
+  inserts: [{ values: { code, name: `Test ${code}`, minor_units: '2', active: 'true' } }],
+});
+
+async function currencyCodes(): Promise<string[]> {
+  const rows = await api.database.prisma.$queryRaw<{ code: string }[]>`
+    SELECT code FROM master.currencies WHERE code LIKE 'X%' ORDER BY code`;
+  return rows.map((row) => row.code);
+}
+
+/** Resolves with the signal's reason once it aborts. */
+const abortOf = (signal: AbortSignal) =>
+  signal.aborted
+    ? Promise.resolve(signal.reason as unknown)
+    : new Promise<unknown>((resolve) =>
+        signal.addEventListener('abort', () => resolve(signal.reason), { once: true }),
+      );
+
+describe('withTableLock', () => {
+  it('holds the lock past its first lease by renewing it, saves behind its token, releases it on return', async () => {
+    const result = await client.withTableLock(
+      'currencies',
+      async (lock) => {
+        const acquired = await lockOf(api.database, 'currencies');
+        expect(acquired).toMatchObject({
+          status: 'editing',
+          editor: 'key:etl',
+          token: lock.tokens.currencies,
+        });
+        const firstLeaseEnd = acquired.leaseExpiresAt?.getTime() ?? 0;
+        // Renewals every 5 s move the lease's end; the first lease would have run out by now.
+        const leaseEnds = new Set<number>();
+        await poll('three renewals, past the first lease', 30_000, async () => {
+          const { leaseExpiresAt } = await lockOf(api.database, 'currencies');
+          leaseEnds.add(leaseExpiresAt?.getTime() ?? 0);
+          return leaseEnds.size > 3 && Date.now() > firstLeaseEnd + 1_000 ? true : undefined;
+        });
+        expect(await lockOf(api.database, 'currencies')).toMatchObject({
+          status: 'editing',
+          token: lock.tokens.currencies,
+        });
+        expect(await lock.saveRows('currencies', newCurrency('XTA'))).toEqual({
+          saved: true,
+          inserted: 1,
+          updated: 0,
+          deleted: 0,
+          rowErrors: [],
+        });
+        expect(lock.signal.aborted).toBe(false);
+        return 'done';
+      },
+      { leaseSeconds: SHORT_LEASE_SECONDS },
+    );
+
+    expect(result).toBe('done');
+    expect(await currencyCodes()).toEqual(['XTA']);
+    expect(await lockOf(api.database, 'currencies')).toMatchObject({
+      status: 'normal',
+      editor: null,
+    });
+    const events = await eventsOf(api.database, 'currencies');
+    const token = events[0]?.token;
+    expect(events).toEqual([
+      { action: 'acquire', actor: 'key:etl', token, reason: null },
+      { action: 'save', actor: 'key:etl', token, reason: null },
+      { action: 'release', actor: 'key:etl', token, reason: null },
+    ]);
+  });
+
+  it('an admin force-releases it mid-work: lock.signal aborts as announced live, and a later save does not land', async () => {
+    const outcome = client.withTableLock(
+      'currencies',
+      async (lock) => {
+        // graphql-ws does not say when a subscription listens; the API's gauge does.
+        await poll('the client subscribed', 10_000, async () =>
+          (await api.liveSubscriptions()) > 0 ? true : undefined,
+        );
+        await api.send(adminKey, forceReleaseMutation, {
+          table: 'currencies',
+          reason: 'quarter close',
+        });
+        const reason = await abortOf(lock.signal);
+        // Only the live announcement names the action; the next renewal is 20 s away.
+        expect(reason).toBeInstanceOf(TablelockError);
+        expect(reason).toMatchObject({
+          code: 'LOCK_LOST',
+          message:
+            'You no longer hold the lock: key:ops force-released your lock on currencies (reason: quarter close).',
+          extensions: { action: 'force_release', actor: 'key:ops', reason: 'quarter close' },
+        });
+        await expect(lock.saveRows('currencies', newCurrency('XTB'))).rejects.toMatchObject({
+          code: 'LOCK_LOST',
+        });
+        return 'carried on regardless';
+      },
+      { leaseSeconds: 60 },
+    );
+
+    await expect(outcome).rejects.toMatchObject({ code: 'LOCK_LOST' });
+    expect(await currencyCodes()).toEqual(['XTA']);
+    expect((await eventsOf(api.database, 'currencies')).map((event) => event.action)).toEqual([
+      'acquire',
+      'force_release',
+    ]);
+  });
+
+  it('a lock that ended unannounced is found lost by the next renewal', async () => {
+    const outcome = client.withTableLock(
+      'regions',
+      async (lock) => {
+        // Ended in the database alone, as if its announcement had been missed.
+        await resetLockRegistry(api.database.prisma);
+        const reason = await abortOf(lock.signal);
+        expect(reason).toMatchObject({
+          code: 'LOCK_LOST',
+          message: `You no longer hold the lock: lock ${lock.tokens.regions} is not a current lock on regions.`,
+        });
+      },
+      { leaseSeconds: SHORT_LEASE_SECONDS },
+    );
+    await expect(outcome).rejects.toMatchObject({ code: 'LOCK_LOST' });
+  });
+
+  it('releases the lock when the work throws, and rejects with the work’s error', async () => {
+    const failure = new Error('the import file is corrupt');
+    await expect(
+      client.withTableLock('categories', async () => {
+        expect(await lockOf(api.database, 'categories')).toMatchObject({ status: 'editing' });
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    expect(await lockOf(api.database, 'categories')).toMatchObject({ status: 'normal' });
+    expect((await eventsOf(api.database, 'categories')).map((event) => event.action)).toEqual([
+      'acquire',
+      'release',
+    ]);
+  });
+
+  it('a busy table: LOCK_CONFLICT at once, naming who is in the way, and the work never runs', async () => {
+    await api.send(rivalKey, acquireTableLockMutation, { table: 'regions' });
+    let ran = false;
+    const outcome = client.withTableLock('regions', async () => {
+      ran = true;
+    });
+    await expect(outcome).rejects.toBeInstanceOf(TablelockError);
+    await expect(outcome).rejects.toMatchObject({
+      code: 'LOCK_CONFLICT',
+      extensions: { blockers: [{ table: 'regions', editor: 'key:rival' }] },
+    });
+    expect(ran).toBe(false);
+  });
+
+  it('a save sent while the API restarts is retried until it lands, and the lock is kept', async () => {
+    await client.withTableLock(
+      'currencies',
+      async (lock) => {
+        let saving: Promise<SaveResult> | undefined;
+        await api.restart(() => {
+          saving = lock.saveRows('currencies', newCurrency('XTC'));
+        });
+        expect(await saving).toMatchObject({ saved: true, inserted: 1 });
+        expect(lock.signal.aborted).toBe(false);
+        expect(await lockOf(api.database, 'currencies')).toMatchObject({
+          status: 'editing',
+          token: lock.tokens.currencies,
+        });
+      },
+      { leaseSeconds: SHORT_LEASE_SECONDS },
+    );
+    expect(await currencyCodes()).toEqual(['XTA', 'XTC']);
+    expect(await lockOf(api.database, 'currencies')).toMatchObject({ status: 'normal' });
+  });
+});
+
+describe('a process holding a lock with withTableLock', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'gets %s: the lock is released and the process ends by the signal, as it would have',
+    async (signal) => {
+      const holder = spawn(process.execPath, [HOLD_LOCK, api.url, etlKey, 'categories'], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      try {
+        const [line] = (await once(createInterface({ input: holder.stdout }), 'line')) as [string];
+        const { token } = JSON.parse(line) as { token: string };
+        expect(await lockOf(api.database, 'categories')).toMatchObject({
+          status: 'editing',
+          token,
+        });
+
+        const exited = once(holder, 'exit');
+        holder.kill(signal);
+        expect(await exited).toEqual([null, signal]);
+        expect(await lockOf(api.database, 'categories')).toMatchObject({ status: 'normal' });
+        expect((await eventsOf(api.database, 'categories')).at(-1)).toEqual({
+          action: 'release',
+          actor: 'key:etl',
+          token,
+          reason: null,
+        });
+      } finally {
+        if (holder.exitCode === null && holder.signalCode === null) holder.kill('SIGKILL');
+      }
+    },
+  );
+});
