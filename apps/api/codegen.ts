@@ -26,6 +26,8 @@ const config: CodegenConfig = {
           LockGrant: '@tablelock/lock#LockGrant as LockGrantModel',
           LockEvent: '@tablelock/lock#LockEventRecord',
           LockEventPage: '@tablelock/lock#LockEventPage as LockEventPageModel',
+          Waiter: '@tablelock/lock#Waiter as WaiterModel',
+          QueuePlace: '@tablelock/lock#QueuePlace as QueuePlaceModel',
         },
         scalars: { DateTime: 'Date', JSON: 'Record<string, string | null>' },
       },

@@ -66,6 +66,8 @@ const environment = z.object({
    * whole stop takes at most 5 s more.
    */
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(120).default(10),
+  /** How long a person's turn in the lock queue holds the table for them ("Notify me when free"). */
+  QUEUE_RESERVATION_SECONDS: z.coerce.number().int().min(10).max(600).default(60),
   /** When set, `/metrics` answers only `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -7,6 +7,13 @@ import type { CredentialChangeFeed } from './live/credentialChangeFeed';
 import type { LockChangeFeed } from './live/lockChangeFeed';
 import type { ApiMetrics } from './metrics/apiMetrics';
 
+export interface LockQueueSettings {
+  /** This process's mark on its waiters (see LiveFeeds.queueOwner). */
+  owner: string;
+  /** How long a person's turn holds the table for them. */
+  reservationSeconds: number;
+}
+
 /** The shared services of this API process. */
 export interface ApiServices {
   prisma: PrismaClient;
@@ -15,6 +22,8 @@ export interface ApiServices {
   loginThrottle: LoginThrottle;
   sessionTtlSeconds: number;
   lockChanges: LockChangeFeed;
+  /** How this process keeps waiters in the lock queue. */
+  lockQueue: LockQueueSettings;
   credentialChanges: CredentialChangeFeed;
   metrics: ApiMetrics;
   databaseAvailability: DatabaseAvailability;

@@ -56,6 +56,10 @@ async function start(database: OpenDatabase, prisma: PrismaClient) {
       loginThrottle: createLoginThrottle(),
       sessionTtlSeconds: config.SESSION_TTL_HOURS * 3600,
       lockChanges: live.lockChanges,
+      lockQueue: {
+        owner: live.queueOwner,
+        reservationSeconds: config.QUEUE_RESERVATION_SECONDS,
+      },
       credentialChanges: live.credentialChanges,
       metrics,
       databaseAvailability,

@@ -12,11 +12,18 @@ export interface AcquireTableLock {
   actor?: string;
   /** From leaseSeconds(): null means no expiry. */
   leaseSeconds: number | null;
+  /** The caller's waiter, when it waits in line (see LockIntent). */
+  waiterId?: string;
+  /** Wait for rows another change holds rather than answer `contended` (see LockChangeOptions). */
+  waitForRows?: boolean;
+  /** Whether a refusal goes into the history as `denied` (default): not while waiting in line. */
+  recordDenial?: boolean;
 }
 
 /**
  * Starts editing a table (and locks its FK targets) with a lease and a new fencing token.
- * Never waits: if anyone is in the way it is refused at once, naming every one of them.
+ * Never waits in line: if anyone is in the way (or in line first) it is refused at once,
+ * naming every one of them.
  */
 export async function acquireTableLock(
   db: Queryable,
@@ -30,8 +37,13 @@ export async function acquireTableLock(
       namedFkTables: [],
       editor: request.editor,
       leaseSeconds: request.leaseSeconds,
+      ...(request.waiterId ? { waiterId: request.waiterId } : {}),
     },
-    { actor: request.actor ?? request.editor },
+    {
+      actor: request.actor ?? request.editor,
+      waitForRows: request.waitForRows ?? false,
+      recordDenial: request.recordDenial ?? true,
+    },
   );
   if (!result.written) {
     return {
@@ -46,7 +58,7 @@ export async function acquireTableLock(
  * The refusal naming every editor in the way: a `locked` table's holders are not among the rows
  * an acquisition reads, so their editors are looked up (only when refused).
  */
-async function withHolderEditors(db: Queryable, refusal: LockRefusal): Promise<LockRefusal> {
+export async function withHolderEditors(db: Queryable, refusal: LockRefusal): Promise<LockRefusal> {
   if (refusal.kind !== 'lockedByEditing') return refusal;
   const editors = await readEditors(
     db,

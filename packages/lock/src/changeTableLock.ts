@@ -24,10 +24,20 @@ export type LockChangeResult =
   /** `refusal`: why not, naming who is in the way. */
   | (LockChangeOutcome & { written: false; refusal: LockRefusal });
 
-export interface LockChangeAudit {
+export interface LockChangeOptions {
   /** Who asks: recorded as the event's actor. */
   actor: string;
   reason?: string | null;
+  /**
+   * Whether a refused acquisition or release goes into the history as `denied` (default): not
+   * inside a transaction that the refusal rolls back (several tables, all or nothing).
+   */
+  recordDenial?: boolean;
+  /**
+   * Whether an acquisition that found its rows contended waits for them (as releases do) rather
+   * than answering `contended`: for one that waits in line anyway.
+   */
+  waitForRows?: boolean;
 }
 
 // Ending or taking over a lock may wait (briefly, in name order, so never in a deadlock) for a
@@ -75,32 +85,42 @@ const RECORDS_DENIAL: Record<LockIntent['kind'], boolean> = {
 export async function changeTableLock(
   db: Queryable,
   intent: LockIntent,
-  audit: LockChangeAudit,
+  audit: LockChangeOptions,
 ): Promise<LockChangeResult> {
   let result = await planAndWrite(db, intent, audit, false);
-  if (result.contended && WAITS[intent.kind]) {
+  if (result.contended && (WAITS[intent.kind] || audit.waitForRows)) {
     result = await waitingForLocks(db, (tx) => planAndWrite(tx, intent, audit, true));
   }
-  if (!result.written && RECORDS_DENIAL[intent.kind]) {
-    await recordLockEvent(
-      db,
-      {
-        action: 'denied',
-        tableName: intent.tableName,
-        actor: audit.actor,
-        editor: 'editor' in intent ? intent.editor : null,
-        reason: describeLockRefusal(intent.tableName, result.refusal),
-      },
-      false,
-    );
+  if (!result.written && RECORDS_DENIAL[intent.kind] && audit.recordDenial !== false) {
+    await recordDenial(db, intent, audit.actor, result.refusal);
   }
   return result;
+}
+
+/** Records a refused acquisition or release in the history (not announced: nothing changed). */
+export function recordDenial(
+  db: Queryable,
+  intent: LockIntent,
+  actor: string,
+  refusal: LockRefusal,
+): Promise<void> {
+  return recordLockEvent(
+    db,
+    {
+      action: 'denied',
+      tableName: intent.tableName,
+      actor,
+      editor: 'editor' in intent ? intent.editor : null,
+      reason: describeLockRefusal(intent.tableName, refusal),
+    },
+    false,
+  );
 }
 
 async function planAndWrite(
   db: Queryable,
   intent: LockIntent,
-  audit: LockChangeAudit,
+  audit: LockChangeOptions,
   lockRows: boolean,
 ): Promise<LockChangeResult> {
   for (;;) {
@@ -109,6 +129,9 @@ async function planAndWrite(
       intent.tableName,
       'namedFkTables' in intent ? intent.namedFkTables : [],
       lockRows,
+      intent.kind === 'acquire'
+        ? { editor: intent.editor, ...(intent.waiterId ? { waiterId: intent.waiterId } : {}) }
+        : undefined,
     );
     const plan = planLockChange(intent, rows);
     if (!plan.granted) {

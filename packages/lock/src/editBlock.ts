@@ -10,10 +10,11 @@ export interface Blocker {
  * Why a table cannot be edited now, as data: words are chosen where it is shown.
  * - `beingEdited`: the table itself is (the one blocker);
  * - `lockedByEditing`: it is `locked` (a shared lock) because the blockers are being edited;
- * - `referenceBeingEdited`: tables it references are, and starting would lock them.
+ * - `referenceBeingEdited`: tables it references are, and starting would lock them;
+ * - `queued`: nothing is, but the blockers are in line for it first (the tables they wait for).
  */
 export interface EditBlock {
-  kind: 'beingEdited' | 'lockedByEditing' | 'referenceBeingEdited';
+  kind: 'beingEdited' | 'lockedByEditing' | 'referenceBeingEdited' | 'queued';
   blockers: Blocker[];
 }
 

@@ -1,17 +1,26 @@
 export { type AcquireTableLock, acquireTableLock } from './acquireTableLock';
+export {
+  type AcquireTableLocks,
+  acquireTableLocks,
+  MAX_TABLES_AT_ONCE,
+} from './acquireTableLocks';
 export type { Blocker, EditBlock } from './editBlock';
 export { expireLeases } from './expireLeases';
 export { parseFencingToken } from './fencingToken';
 export { forceReleaseTableLock } from './forceReleaseTableLock';
 export { leaseSeconds } from './lease';
+export { lineAheadOf, lineBlockers } from './lineForTable';
 export { grantedOrConflict, isGranted, type LockAnswer } from './lockAnswer';
+export type { LockChanges } from './lockChangeWatch';
 export { LockError, type LockErrorCode } from './lockError';
 export { LOCK_CHANNEL, type LockEventInput, recordLockEvent } from './lockEvent';
 export type { LockGrant } from './lockGrant';
 export { type InvariantRow, lockInvariantViolations } from './lockInvariants';
+export { readWaiters, removeGoneWaiters, type Waiter } from './lockQueue';
 export type { LockRefusal } from './lockRefusal';
 export type { TableStatusChange } from './lockRequest';
 export { assertHoldsLock } from './lostLock';
+export { type QueueForTable, type QueuePlace, queueForTable } from './queueForTable';
 export {
   type LockEventFilter,
   type LockEventPage,
@@ -32,3 +41,4 @@ export {
   type LockOutcome,
   updateTableStatusWithLock,
 } from './updateTableStatusWithLock';
+export { MAX_WAIT_SECONDS, type WaitForTableLocks, waitForTableLocks } from './waitForTableLocks';

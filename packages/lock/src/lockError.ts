@@ -7,6 +7,7 @@ export type LockErrorCode =
   | 'INVALID_TRANSITION'
   | 'FORBIDDEN'
   | 'LOCK_CONFLICT'
-  | 'LOCK_LOST';
+  | 'LOCK_LOST'
+  | 'LOCK_WAIT_TIMEOUT';
 
 export class LockError extends DomainError<LockErrorCode> {}

@@ -12,6 +12,17 @@ export type LockIntent =
       editor: string;
       /** Null: no expiry. */
       leaseSeconds: number | null;
+      /**
+       * The other tables of an all-or-nothing request for several: those of them the table
+       * references are edited by the same request, so they are not also locked for it.
+       */
+      coEdited?: string[];
+      /**
+       * The caller's waiter, when it waited in line: only those before it go first. Without
+       * one, those before the editor's own earliest waiter for the table go first (all of the
+       * line if it has none).
+       */
+      waiterId?: string;
     }
   /** Finish editing, by the holder; `token`, when given, must be the current acquisition's. */
   | {

@@ -36,6 +36,12 @@ export function describeLockRefusal(tableName: string, refusal: LockRefusal): st
             `${blocker.table} (referenced) is being edited by ${editorText(blocker.editor)}`,
         )
         .join('; ');
+    case 'queued': {
+      const waiting = refusal.blockers.map(
+        (blocker) => `${editorText(blocker.editor)} (${blocker.table})`,
+      );
+      return `${waiting.join(', ')} ${waiting.length > 1 ? 'are' : 'is'} in line for it first`;
+    }
     case 'notEditing':
       return `${tableName} is not being edited`;
     case 'notHeld':

@@ -5,12 +5,15 @@ import {
   type Queryable,
   type TableStatus,
 } from '@tablelock/db';
+import type { Blocker } from './editBlock';
 import { LockError } from './lockError';
 import { EVENT_COLUMNS, eventValues, type LockEventInput, NOTIFY_EVENT } from './lockEvent';
+import { WAITER_COUNTS } from './lockQueue';
 import type { LockRow, LockRowChange } from './lockRow';
 import {
   FENCING_TOKEN_SEQUENCE,
   LOCK_EVENT,
+  LOCK_WAITER,
   TABLE_LOCK,
   TABLE_STATUS_TYPE,
 } from './registryTables';
@@ -20,28 +23,60 @@ type LockScopeRow = Pick<LockRow, 'status' | 'editor' | 'references' | 'version'
   locked_by: string[];
   fencing_token: string | null;
   lease_expired: boolean;
+  waiters_ahead: Blocker[] | null;
 };
+
+/** Where an acquisition stands in the line: who asks, and their own waiter when they queued. */
+export interface PlaceInLine {
+  editor: string;
+  /** The caller's waiter: only those before it go first. Else those before the editor's own earliest for the table, if any. */
+  waiterId?: string;
+}
 
 /**
  * The registry rows a lock change on `tableName` may touch: the table, the FK tables the
- * caller named, the table's discovered FK targets, and every table it holds locked. A plain
- * read in one statement: one consistent snapshot, no lock taken, none waited for — unless
- * `lockRows`: then it row-locks them in name order (the order every lock change takes rows
- * in, so waiting cannot deadlock), waiting for whoever holds one.
+ * caller named, the table's discovered FK targets, every table it holds locked, and tables
+ * being edited that reference it. A plain read in one statement: one consistent snapshot, no
+ * lock taken, none waited for — unless `lockRows`: then it row-locks them in name order (the
+ * order every lock change takes rows in, so waiting cannot deadlock), waiting for whoever holds
+ * one. For an acquisition (`line`), each row also names who is in line for it first.
  */
 export function lockScopeQuery(
   tableName: string,
   namedFkTables: string[],
   lockRows = false,
+  line?: PlaceInLine,
 ): Prisma.Sql {
   return Prisma.sql`
     SELECT table_name, status::text AS status, editor, locked_by, "references", version,
-           fencing_token::text AS fencing_token, coalesce(lease_expires_at <= now(), false) AS lease_expired
+           fencing_token::text AS fencing_token, coalesce(lease_expires_at <= now(), false) AS lease_expired,
+           ${line ? waitersAheadColumn(tableName, line) : Prisma.sql`NULL::jsonb`} AS waiters_ahead
     FROM ${TABLE_LOCK}
     WHERE table_name = ANY(${[tableName, ...namedFkTables]}::text[])
        OR table_name IN (SELECT unnest("references") FROM ${TABLE_LOCK} WHERE table_name = ${tableName})
        OR ${tableName} = ANY(locked_by)
-    ${lockRows ? Prisma.sql`ORDER BY table_name FOR UPDATE` : Prisma.empty}`;
+       OR (status = 'editing' AND ${tableName} = ANY("references"))
+    ${lockRows ? Prisma.sql`ORDER BY table_name FOR UPDATE OF table_lock` : Prisma.empty}`;
+}
+
+/**
+ * Those in line before the caller who want the row's table: to edit it, or (for the table
+ * asked for) to lock it as their FK target.
+ */
+function waitersAheadColumn(tableName: string, line: PlaceInLine): Prisma.Sql {
+  const before = Prisma.sql`coalesce(${line.waiterId ?? null}::bigint,
+    (SELECT min(o.id) FROM ${LOCK_WAITER} AS o
+     WHERE o.editor = ${line.editor} AND ${tableName} = ANY(o.tables)),
+    9223372036854775807)`;
+  return Prisma.sql`(
+    SELECT jsonb_agg(jsonb_build_object(
+             'table', CASE WHEN table_lock.table_name = ANY(w.tables) THEN table_lock.table_name ELSE w.tables[1] END,
+             'editor', w.editor) ORDER BY w.id)
+    FROM ${LOCK_WAITER} AS w
+    WHERE w.id < ${before}
+      AND (table_lock.table_name = ANY(w.tables)
+           OR (table_lock.table_name = ${tableName} AND ${tableName} = ANY(w."references")))
+      AND ${WAITER_COUNTS})`;
 }
 
 export async function readLockScope(
@@ -49,9 +84,10 @@ export async function readLockScope(
   tableName: string,
   namedFkTables: string[],
   lockRows = false,
+  line?: PlaceInLine,
 ): Promise<Map<string, LockRow>> {
   const rows = await db.$queryRaw<LockScopeRow[]>(
-    lockScopeQuery(tableName, namedFkTables, lockRows),
+    lockScopeQuery(tableName, namedFkTables, lockRows, line),
   );
   return new Map(
     rows.map((row) => [
@@ -65,6 +101,7 @@ export async function readLockScope(
         version: row.version,
         fencingToken: row.fencing_token,
         leaseExpired: row.lease_expired,
+        ...(row.waiters_ahead ? { waitersAhead: row.waiters_ahead } : {}),
       },
     ]),
   );

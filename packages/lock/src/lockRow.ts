@@ -1,4 +1,5 @@
 import type { TableStatus } from '@tablelock/db';
+import type { Blocker } from './editBlock';
 
 /** The lock state of one master table, as the lock transaction reads and writes it. */
 export interface LockRow {
@@ -15,6 +16,11 @@ export interface LockRow {
   fencingToken: string | null;
   /** Whether the lease had run out when the row was read (by the database clock). */
   leaseExpired: boolean;
+  /**
+   * For an acquisition: those in line before the caller who want this table (to edit it, or to
+   * lock it if it is the table asked for), first in line first. They go first.
+   */
+  waitersAhead?: Blocker[];
 }
 
 /**

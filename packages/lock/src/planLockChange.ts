@@ -1,4 +1,4 @@
-import { editBlockOf } from './editBlock';
+import { type Blocker, type EditBlock, editBlockOf } from './editBlock';
 import { LockError } from './lockError';
 import type { LockIntent } from './lockIntent';
 import type { LockRefusal } from './lockRefusal';
@@ -53,11 +53,15 @@ export function planLockChange(intent: LockIntent, rows: ReadonlyMap<string, Loc
   }
 }
 
-/** The FK tables an acquisition or release covers: those the caller named, then the discovered ones. */
+/**
+ * The FK tables an acquisition or release covers: those the caller named, then the discovered
+ * ones; an acquisition leaves out those its own request edits (`coEdited`).
+ */
 export function fkTablesOf(intent: LockIntent, main: LockRow): string[] {
   const named = 'namedFkTables' in intent ? intent.namedFkTables : [];
+  const coEdited = intent.kind === 'acquire' ? (intent.coEdited ?? []) : [];
   const discovered = main.references.filter(
-    (name) => !named.includes(name) && name !== intent.tableName,
+    (name) => !named.includes(name) && name !== intent.tableName && !coEdited.includes(name),
   );
   return [...named, ...discovered];
 }
@@ -70,7 +74,9 @@ function planAcquire(
   // The tables it would lock matter only once the table itself is free.
   const fkRows =
     main.status === 'normal' ? fkTablesOf(intent, main).map((name) => requireRow(rows, name)) : [];
-  const block = editBlockOf(main, fkRows, (holder) => rows.get(holder)?.editor ?? null);
+  const block =
+    editBlockOf(main, fkRows, (holder) => rows.get(holder)?.editor ?? null) ??
+    queueBlockOf([main, ...fkRows]);
   if (block) return { granted: false, refusal: block };
   return {
     granted: true,
@@ -114,13 +120,38 @@ function planRelease(
   return releaseAll(main, rows);
 }
 
-// Every hold of the table goes, wherever it is: also on tables it no longer references.
+/** Those in line first for any of `rows`, once each, first in line first. */
+function queueBlockOf(rows: LockRow[]): EditBlock | null {
+  const ahead = new Map<string, Blocker>();
+  for (const row of rows) {
+    for (const waiter of row.waitersAhead ?? [])
+      ahead.set(`${waiter.editor}\u0000${waiter.table}`, waiter);
+  }
+  return ahead.size > 0 ? { kind: 'queued', blockers: [...ahead.values()] } : null;
+}
+
+// Every hold of the table goes, wherever it is: also on tables it no longer references. A table
+// that tables being edited reference, edited by the same request as they were (see coEdited),
+// stays `locked` for them rather than becoming free under them.
 function releaseAll(main: LockRow, rows: ReadonlyMap<string, LockRow>): LockPlan {
   const heldRows = [...rows.values()].filter((row) => row.lockedBy.includes(main.tableName));
+  const editingReferrers = [...rows.values()]
+    .filter(
+      (row) =>
+        row.status === 'editing' &&
+        row.tableName !== main.tableName &&
+        row.references.includes(main.tableName),
+    )
+    .map((row) => row.tableName)
+    .sort();
+  const mainAfter: LockRow =
+    editingReferrers.length > 0
+      ? { ...main, status: 'locked', editor: null, lockedBy: editingReferrers }
+      : { ...main, status: 'normal', editor: null };
   return {
     granted: true,
     changes: [
-      { row: { ...main, status: 'normal', editor: null } },
+      { row: mainAfter },
       ...heldRows.map((row): LockRowChange => {
         const lockedBy = row.lockedBy.filter((holder) => holder !== main.tableName);
         return { row: { ...row, status: lockedBy.length > 0 ? 'locked' : 'normal', lockedBy } };

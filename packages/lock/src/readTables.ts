@@ -1,5 +1,7 @@
 import type { PrismaClient, Queryable, TableStatus } from '@tablelock/db';
 import { type EditBlock, editBlockOf } from './editBlock';
+import { wantsTable } from './lineForTable';
+import { readWaiters, type Waiter } from './lockQueue';
 import { TABLE_LOCK } from './registryTables';
 
 /** A master table as users see it: its lock state and its place in the FK graph. */
@@ -17,13 +19,23 @@ export interface TableInfo {
   /** While `editing`: since when, and until when unless renewed (null: no expiry). */
   acquiredAt: Date | null;
   leaseExpiresAt: Date | null;
-  /** Why nobody can start editing it now (its editor aside), or null. */
+  /**
+   * Why nobody can start editing it now (its editor aside), or null. Those in line for it are
+   * not counted here: whether they are ahead depends on who asks (see `inLine`).
+   */
   editBlock: EditBlock | null;
+  /** Who waits in line to edit it, first in line first. */
+  waiters: Waiter[];
+  /** Everyone in line who goes before anyone who starts editing it (see wantsTable). */
+  inLine: Waiter[];
 }
 
 /** All registered master tables, by name. */
 export async function readTables(prisma: PrismaClient): Promise<TableInfo[]> {
-  const rows = await prisma.tableLock.findMany({ orderBy: { tableName: 'asc' } });
+  const [rows, line] = await Promise.all([
+    prisma.tableLock.findMany({ orderBy: { tableName: 'asc' } }),
+    readWaiters(prisma),
+  ]);
   const byName = new Map(rows.map((row) => [row.tableName, row]));
   const editorOf = (name: string) => byName.get(name)?.editor ?? null;
   return rows.map((row) => ({
@@ -44,6 +56,8 @@ export async function readTables(prisma: PrismaClient): Promise<TableInfo[]> {
       row.references.flatMap((name) => byName.get(name) ?? []),
       editorOf,
     ),
+    waiters: line.filter((waiter) => waiter.tables.includes(row.tableName)),
+    inLine: line.filter((waiter) => wantsTable(waiter, row.tableName, row.references)),
   }));
 }
 

@@ -9,6 +9,8 @@ const qualified = (name: string) => Prisma.raw(`${REGISTRY_SCHEMA}.${name}`);
 export const TABLE_LOCK = qualified('table_lock');
 /** The audit history of lock changes, denied attempts and saves. */
 export const LOCK_EVENT = qualified('lock_event');
+/** The line of those waiting for tables to be free. */
+export const LOCK_WAITER = qualified('lock_waiter');
 export const TABLE_STATUS_TYPE = qualified('"TableStatus"');
 export const LOCK_ACTION_TYPE = qualified('"LockAction"');
 /** Where fencing tokens come from: it only ever grows. */

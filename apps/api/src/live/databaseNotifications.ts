@@ -20,11 +20,13 @@ const RECONNECT_DELAY_MS = 1000;
 /**
  * One `pg` connection of this process that LISTENs on every channel asked for (Prisma Client
  * cannot LISTEN), reconnecting if it drops. One connection for all channels, so notifications
- * reach their listeners in commit order whatever the channel.
+ * reach their listeners in commit order whatever the channel. Its `applicationName` is unique
+ * to the process: while the connection is up, the process is alive (see the lock queue).
  */
 export async function startDatabaseNotifications(
   databaseUrl: string,
   logger: Logger,
+  applicationName: string,
 ): Promise<DatabaseNotifications> {
   const listeners = new Map<string, (payload: string) => void>();
   const reconnectListeners: (() => void)[] = [];
@@ -32,7 +34,10 @@ export async function startDatabaseNotifications(
   let closed = false;
 
   async function connect(): Promise<pg.Client> {
-    const next = new pg.Client({ connectionString: databaseUrl });
+    const next = new pg.Client({
+      connectionString: databaseUrl,
+      application_name: applicationName,
+    });
     next.on('notification', (message) => {
       if (message.payload !== undefined) listeners.get(message.channel)?.(message.payload);
     });

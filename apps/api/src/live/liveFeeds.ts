@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { type CredentialChangeFeed, startCredentialChangeFeed } from './credentialChangeFeed';
 import { startDatabaseNotifications } from './databaseNotifications';
@@ -5,6 +6,11 @@ import { type LockChangeFeed, startLockChangeFeed } from './lockChangeFeed';
 
 export interface LiveFeeds {
   lockChanges: LockChangeFeed;
+  /**
+   * This process's mark on the waiters it keeps in the lock queue: the application_name of its
+   * LISTEN connection, so that its waiters count exactly while it is connected.
+   */
+  queueOwner: string;
   credentialChanges: CredentialChangeFeed;
   /** Whether changes are being heard now (the LISTEN connection is up). */
   isListening(): boolean;
@@ -13,9 +19,11 @@ export interface LiveFeeds {
 
 /** What the database announces, as this process hears it on its one LISTEN connection. */
 export async function startLiveFeeds(databaseUrl: string, logger: Logger): Promise<LiveFeeds> {
-  const notifications = await startDatabaseNotifications(databaseUrl, logger);
+  const queueOwner = `tablelock ${randomUUID()}`;
+  const notifications = await startDatabaseNotifications(databaseUrl, logger, queueOwner);
   return {
     lockChanges: await startLockChangeFeed(notifications),
+    queueOwner,
     credentialChanges: await startCredentialChangeFeed(notifications),
     isListening: notifications.isListening,
     close: () => notifications.close(),

@@ -1,11 +1,21 @@
 import { EventEmitter, on } from 'node:events';
-import { LOCK_CHANNEL, type LockEventRecord, parseAnnouncedEvent } from '@tablelock/lock';
+import {
+  LOCK_CHANNEL,
+  type LockChanges,
+  type LockEventRecord,
+  parseAnnouncedEvent,
+} from '@tablelock/lock';
 import type { DatabaseNotifications } from './databaseNotifications';
 
 /** Lock changes as they commit, from any API instance on the same database. */
 export interface LockChangeFeed {
   /** Changes from now on, of `table` only when given; ends as soon as the consumer stops. */
   subscribe(table?: string | null): AsyncIterableIterator<LockEventRecord>;
+  /**
+   * Changes from now on for someone waiting in line, with `null` whenever some may have gone
+   * unheard (the LISTEN connection was back after a drop): they look again then.
+   */
+  changesForWaiter(): LockChanges & AsyncIterableIterator<LockEventRecord | null>;
   /** Subscriptions open now on this process. */
   activeSubscriptions(): number;
   /**
@@ -26,40 +36,63 @@ export async function startLockChangeFeed(
   changes.setMaxListeners(0);
   await notifications.listen(LOCK_CHANNEL, (payload) => {
     const event = parseAnnouncedEvent(payload);
-    if (event) changes.emit('change', event);
+    if (event) {
+      changes.emit('change', event);
+      changes.emit('waiter', event);
+    }
   });
+  notifications.onReconnected(() => changes.emit('waiter', null));
   let active = 0;
-  return {
-    // Not an async generator: a generator waiting for its next event cannot be ended until
-    // that event comes, so a client that left would stay subscribed until the next change.
-    subscribe(table) {
-      const events = on(changes, 'change') as AsyncIterableIterator<[LockEventRecord]>;
-      active++;
-      let open = true;
-      const end = async (): Promise<IteratorReturnResult<undefined>> => {
-        if (open) {
-          open = false;
-          active--;
-          await events.return?.();
+
+  // Not an async generator: a generator waiting for its next event cannot be ended until that
+  // event comes, so a client that left would stay subscribed until the next change.
+  function listen<T>(
+    name: string,
+    wanted: (value: T) => boolean,
+    onEnd: () => void,
+  ): AsyncIterableIterator<T> {
+    const events = on(changes, name) as AsyncIterableIterator<[T]>;
+    let open = true;
+    const end = async (): Promise<IteratorReturnResult<undefined>> => {
+      if (open) {
+        open = false;
+        onEnd();
+        await events.return?.();
+      }
+      return { value: undefined, done: true };
+    };
+    return {
+      async next() {
+        while (open) {
+          const next = await events.next();
+          if (next.done) break;
+          const [value] = next.value;
+          if (wanted(value)) return { value, done: false };
         }
-        return { value: undefined, done: true };
-      };
-      return {
-        async next() {
-          while (open) {
-            const next = await events.next();
-            if (next.done) break;
-            const [event] = next.value;
-            if (!table || event.tableName === table) return { value: event, done: false };
-          }
-          return end();
-        },
-        return: end,
-        [Symbol.asyncIterator]() {
-          return this;
-        },
-      };
+        return end();
+      },
+      return: end,
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
+  }
+
+  return {
+    subscribe(table) {
+      active++;
+      return listen<LockEventRecord>(
+        'change',
+        (event) => !table || event.tableName === table,
+        () => active--,
+      );
     },
+    changesForWaiter: () =>
+      listen<LockEventRecord | null>(
+        'waiter',
+        () => true,
+        () => {},
+      ),
     activeSubscriptions: () => active,
     onMissed: (onMissed) => notifications.onReconnected(onMissed),
   };

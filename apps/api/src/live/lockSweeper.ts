@@ -1,6 +1,6 @@
 import type { PrismaClient } from '@tablelock/db';
 import { deleteExpiredIdempotencyKeys } from '@tablelock/idempotency';
-import { expireLeases } from '@tablelock/lock';
+import { expireLeases, removeGoneWaiters } from '@tablelock/lock';
 import type { Logger } from 'pino';
 import { isDatabaseUnreachable } from '../databaseUnreachable';
 
@@ -18,7 +18,7 @@ export interface LockSweeperOptions {
 const IDEMPOTENCY_SWEEP_EVERY = 600;
 
 /**
- * Releases expired locks (every `intervalMs`) and forgets idempotency keys past retention (every
+ * Releases expired locks and removes waiters that no longer count (every `intervalMs`) and forgets idempotency keys past retention (every
  * few minutes). Every API process runs one; the conditional writes make them agree. A round
  * starts only after the previous one ended. Returns a function that stops it.
  */
@@ -35,6 +35,8 @@ export function startLockSweeper({
   const sweep = async () => {
     try {
       const expired = await expireLeases(prisma);
+      // Those behind a waiter whose process is gone, or whose turn went unused, move up.
+      await removeGoneWaiters(prisma);
       if (expired.length > 0) {
         logger.info({ tables: expired }, 'expired locks released');
         onExpired?.(expired.length);

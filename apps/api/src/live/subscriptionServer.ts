@@ -11,6 +11,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { authenticate } from '../auth/authenticate';
 import type { ApiContext, ApiServices } from '../context';
+import { formatError } from '../formatError';
 import { MAX_TOKENS, subscriptionValidationRules } from '../operationLimits';
 import { connectionCredentials } from './connectionCredentials';
 import { type ConnectionStanding, createLiveConnections } from './liveConnections';
@@ -115,10 +116,16 @@ export function startSubscriptionServer(
           contextValue: ctx.extra.context,
         };
       },
-      async onNext(ctx) {
+      async onNext(ctx, _id, _payload, _args, result) {
         // Held while a credential change is checked; a connection that fails the check is
         // closed by then, and graphql-ws sends nothing on a closed socket.
         await ctx.extra.standing?.holds();
+        // A subscription refused as it starts answers in a result, with codes as over HTTP.
+        if (!result.errors) return;
+        return {
+          ...result,
+          errors: result.errors.map((error) => formatError(error.toJSON(), error)),
+        };
       },
     },
     wsServer,

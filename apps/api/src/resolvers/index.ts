@@ -13,6 +13,7 @@ import {
 } from './identity';
 import {
   acquireTableLockResolver,
+  acquireTableLocksResolver,
   LockGrant,
   lockEvents,
   releaseTableLockResolver,
@@ -22,6 +23,7 @@ import {
 import { lockChanged } from './lockChanged';
 import { FKResultTableStatus, ResultTableStatus } from './lockOutcome';
 import { RowPage, rows, saveRowsResolver } from './masterData';
+import { waitForTable } from './queue';
 import { securityEvents } from './securityEvents';
 import { forceRelease, syncTableRegistryResolver, TableInfo, table, tables } from './tables';
 import { UpdateTableStatusWithLock } from './updateTableStatusWithLock';
@@ -35,6 +37,7 @@ export const resolvers: Resolvers = {
     syncTableRegistry: syncTableRegistryResolver,
     forceRelease,
     acquireTableLock: acquireTableLockResolver,
+    acquireTableLocks: acquireTableLocksResolver,
     renewTableLock: renewTableLockResolver,
     releaseTableLock: releaseTableLockResolver,
     takeOverTableLock: takeOverTableLockResolver,
@@ -52,5 +55,5 @@ export const resolvers: Resolvers = {
   RowPage,
   LockGrant,
   LockEvent: { table: (event) => event.tableName },
-  Subscription: { lockChanged },
+  Subscription: { lockChanged, waitForTable },
 };

@@ -1,5 +1,6 @@
 import {
   acquireTableLock,
+  acquireTableLocks,
   grantedOrConflict,
   type LockGrant as LockGrantModel,
   leaseSeconds,
@@ -16,6 +17,7 @@ import { idempotentRequest } from './idempotentRequest';
 import { requiredReason } from './requiredReason';
 import { runLockOperation } from './runLockOperation';
 import { tableInfo } from './tables';
+import { waitInLine } from './waitInLine';
 
 /** Only admin API keys (batch jobs) may hold a lock without expiry. */
 const mayBeUnlimited = (context: ApiContext) =>
@@ -26,21 +28,59 @@ const reviveGrant = (stored: unknown): LockGrantModel => {
   const grant = stored as LockGrantModel & { leaseExpiresAt: string | null };
   return { ...grant, leaseExpiresAt: grant.leaseExpiresAt ? new Date(grant.leaseExpiresAt) : null };
 };
+const reviveGrants = (stored: unknown): LockGrantModel[] => (stored as unknown[]).map(reviveGrant);
 
-export const acquireTableLockResolver: MutationResolvers['acquireTableLock'] = (
+/** Whether the caller asked to wait in line: `wait` seconds, 0 or none meaning not. */
+const waits = (wait: number | null | undefined): wait is number => wait != null && wait !== 0;
+
+export const acquireTableLockResolver: MutationResolvers['acquireTableLock'] = async (
   _parent,
   args,
   context,
 ) => {
   const caller = requireRole(context, 'editor');
   const lease = leaseSeconds(args.leaseSeconds, mayBeUnlimited(context));
-  return runLockOperation(
-    context.prisma,
-    idempotentRequest(caller, args, 'acquireTableLock'),
-    (db) =>
-      acquireTableLock(db, { tableName: args.table, editor: caller.name, leaseSeconds: lease }),
-    reviveGrant,
+  const idempotency = idempotentRequest(caller, args, 'acquireTableLock');
+  if (!waits(args.wait)) {
+    return runLockOperation(
+      context.prisma,
+      idempotency,
+      (db) =>
+        acquireTableLock(db, { tableName: args.table, editor: caller.name, leaseSeconds: lease }),
+      reviveGrant,
+    );
+  }
+  const [grant] = await waitInLine(
+    context,
+    idempotency,
+    { tableNames: [args.table], editor: caller.name, leaseSeconds: lease, waitSeconds: args.wait },
+    reviveGrants,
   );
+  if (!grant) throw new Error(`${args.table} was not granted.`);
+  return grant;
+};
+
+export const acquireTableLocksResolver: MutationResolvers['acquireTableLocks'] = (
+  _parent,
+  args,
+  context,
+) => {
+  const caller = requireRole(context, 'editor');
+  const request = {
+    tableNames: args.tables,
+    editor: caller.name,
+    leaseSeconds: leaseSeconds(args.leaseSeconds, mayBeUnlimited(context)),
+  };
+  const idempotency = idempotentRequest(caller, args, 'acquireTableLocks');
+  if (!waits(args.wait)) {
+    return runLockOperation(
+      context.prisma,
+      idempotency,
+      (db) => acquireTableLocks(db, request),
+      reviveGrants,
+    );
+  }
+  return waitInLine(context, idempotency, { ...request, waitSeconds: args.wait }, reviveGrants);
 };
 
 export const renewTableLockResolver: MutationResolvers['renewTableLock'] = async (

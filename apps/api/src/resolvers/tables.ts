@@ -2,6 +2,8 @@ import type { PrismaClient } from '@tablelock/db';
 import {
   forceReleaseTableLock,
   LockError,
+  lineAheadOf,
+  lineBlockers,
   readTables,
   syncTableRegistry,
   type TableInfo as TableInfoModel,
@@ -37,11 +39,18 @@ export const table: QueryResolvers['table'] = async (_parent, { name }, context)
 
 export const TableInfo: TableInfoResolvers = {
   locked_by: (info) => info.lockedBy[0] ?? null,
-  // The editor is not blocked by its own editing: it is editing already.
-  editBlock: (info, _args, context) =>
-    info.editBlock?.kind === 'beingEdited' && info.editor === context.principal?.name
-      ? null
-      : info.editBlock,
+  editBlock: (info, _args, context) => {
+    const caller = context.principal?.name ?? null;
+    if (info.editBlock) {
+      // The editor is not blocked by its own editing: it is editing already.
+      return info.editBlock.kind === 'beingEdited' && info.editor === caller
+        ? null
+        : info.editBlock;
+    }
+    // Free, but those in line before the caller go first.
+    const ahead = caller ? lineAheadOf(info.inLine, info.name, caller) : info.inLine;
+    return ahead.length > 0 ? { kind: 'queued', blockers: lineBlockers(ahead, info.name) } : null;
+  },
 };
 
 export const syncTableRegistryResolver: MutationResolvers['syncTableRegistry'] = (

@@ -15,9 +15,39 @@ graphql(`
 `);
 
 export const acquireTableLockMutation = graphql(`
-  mutation AcquireTableLock($table: String!, $lease: Int, $key: String) {
-    acquireTableLock(table: $table, leaseSeconds: $lease, idempotencyKey: $key) {
+  mutation AcquireTableLock($table: String!, $lease: Int, $key: String, $wait: Int) {
+    acquireTableLock(table: $table, leaseSeconds: $lease, idempotencyKey: $key, wait: $wait) {
       ...LockGrantFields
+    }
+  }
+`);
+
+export const acquireTableLocksMutation = graphql(`
+  mutation AcquireTableLocks($tables: [String!]!, $lease: Int, $key: String, $wait: Int) {
+    acquireTableLocks(tables: $tables, leaseSeconds: $lease, idempotencyKey: $key, wait: $wait) {
+      ...LockGrantFields
+    }
+  }
+`);
+
+export const tableLineQuery = graphql(`
+  query TableLine($name: String!) {
+    table(name: $name) {
+      status
+      editor
+      waiters {
+        editor
+        tables
+        since
+        reservedUntil
+      }
+      editBlock {
+        kind
+        blockers {
+          table
+          editor
+        }
+      }
     }
   }
 `);

@@ -68,6 +68,7 @@ export async function startTestApi(
     /** Silent unless a test wants to see what the server logs. */
     logger?: Logger;
     metricsToken?: string;
+    queueReservationSeconds?: number;
   } = {},
 ): Promise<TestApi> {
   const logger = options.logger ?? pino({ level: 'silent' });
@@ -81,6 +82,10 @@ export async function startTestApi(
       loginThrottle: createLoginThrottle(options.loginThrottle ?? DEFAULT_LOGIN_THROTTLE),
       sessionTtlSeconds: options.sessionTtlSeconds ?? 3600,
       lockChanges: live.lockChanges,
+      lockQueue: {
+        owner: live.queueOwner,
+        reservationSeconds: options.queueReservationSeconds ?? 60,
+      },
       credentialChanges: live.credentialChanges,
       metrics: createApiMetrics(database.prisma, live.lockChanges.activeSubscriptions),
       databaseAvailability,

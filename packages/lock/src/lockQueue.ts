@@ -1,0 +1,122 @@
+import { Prisma, type Queryable } from '@tablelock/db';
+import { NOTIFY_EVENT } from './lockEvent';
+import { LOCK_ACTION_TYPE, LOCK_EVENT, LOCK_WAITER, TABLE_LOCK } from './registryTables';
+
+/** One in the line of those waiting for tables, as others see them. */
+export interface Waiter {
+  /** The place in line: lower is earlier. */
+  id: string;
+  /** The tables to edit together, sorted. */
+  tables: string[];
+  /** Their FK targets outside `tables`, which they will lock. */
+  references: string[];
+  editor: string;
+  since: Date;
+  /** A person's turn came: the tables are held for them until then. */
+  reservedUntil: Date | null;
+}
+
+export interface JoinLockQueue {
+  tables: string[];
+  editor: string;
+  actor: string;
+  /** The application_name of this process's LISTEN connection: the waiter counts while it is connected. */
+  owner: string;
+}
+
+/**
+ * Whether a waiter counts: its process is connected (its LISTEN connection's application_name
+ * is the waiter's owner) and its reservation, if any, has not run out. A crashed process or an
+ * unused reservation holds nobody up, even before the sweeper removes it.
+ */
+export const WAITER_COUNTS = Prisma.sql`(w.reserved_until IS NULL OR w.reserved_until > now())
+  AND EXISTS (SELECT 1 FROM pg_stat_activity AS a WHERE a.application_name = w.owner)`;
+
+const WAITER_COLUMNS = Prisma.sql`w.id::text AS id, w.tables, w."references", w.editor,
+  w.since, w.reserved_until AS "reservedUntil"`;
+
+/** Records the waiter's line events, one per table, and announces them. */
+const recordLineEvents = (action: 'queued' | 'dequeued', reason: string | null) => Prisma.sql`
+  event AS (
+    INSERT INTO ${LOCK_EVENT} (action, table_name, actor, editor, reason)
+    SELECT ${action}::${LOCK_ACTION_TYPE}, t.name, w.actor, w.editor, ${reason}
+    FROM waiter AS w, unnest(w.tables) AS t(name)
+    RETURNING *
+  ), announced AS (SELECT ${NOTIFY_EVENT} FROM event)`;
+
+/**
+ * Joins the end of the line for `tables` (recorded and announced as `queued`, per table). The
+ * FK targets they will lock are read from the registry now, so that those who want one of them
+ * later wait behind this waiter.
+ */
+export async function joinLockQueue(db: Queryable, request: JoinLockQueue): Promise<Waiter> {
+  const tables = [...new Set(request.tables)].sort();
+  const [waiter] = await db.$queryRaw<Waiter[]>`
+    WITH waiter AS (
+      INSERT INTO ${LOCK_WAITER} AS w (tables, "references", editor, actor, owner)
+      SELECT ${tables}::text[],
+             coalesce(array_agg(DISTINCT ref ORDER BY ref) FILTER (WHERE ref <> ALL(${tables}::text[])), '{}'),
+             ${request.editor}, ${request.actor}, ${request.owner}
+      FROM ${TABLE_LOCK} LEFT JOIN LATERAL unnest("references") AS ref ON true
+      WHERE table_name = ANY(${tables}::text[])
+      RETURNING *
+    ), ${recordLineEvents('queued', null)}
+    SELECT ${WAITER_COLUMNS} FROM waiter AS w, (SELECT count(*) FROM announced) AS n`;
+  if (!waiter) throw new Error('Joining the line returned no row.');
+  return waiter;
+}
+
+/**
+ * Leaves the line (recorded and announced as `dequeued`, per table, with `reason`); false when
+ * the waiter had left already.
+ */
+export async function leaveLockQueue(
+  db: Queryable,
+  waiterId: string,
+  reason: string,
+): Promise<boolean> {
+  const [left] = await db.$queryRaw<{ left: number }[]>`
+    WITH waiter AS (
+      DELETE FROM ${LOCK_WAITER} WHERE id = ${waiterId}::bigint RETURNING *
+    ), ${recordLineEvents('dequeued', reason)}
+    SELECT (SELECT count(*) FROM waiter)::int AS left, (SELECT count(*) FROM announced)::int AS n`;
+  return (left?.left ?? 0) > 0;
+}
+
+/**
+ * Removes the waiters that no longer count (their process is gone, or their reservation ran
+ * out), recorded and announced as `dequeued`: those behind them move up. Returns how many.
+ */
+export async function removeGoneWaiters(db: Queryable): Promise<number> {
+  const [removed] = await db.$queryRaw<{ removed: number }[]>`
+    WITH waiter AS (
+      DELETE FROM ${LOCK_WAITER} AS w WHERE NOT (${WAITER_COUNTS}) RETURNING *
+    ), event AS (
+      INSERT INTO ${LOCK_EVENT} (action, table_name, actor, editor, reason)
+      SELECT 'dequeued'::${LOCK_ACTION_TYPE}, t.name, w.actor, w.editor,
+             CASE WHEN w.reserved_until <= now() THEN 'reservation expired' ELSE 'gone' END
+      FROM waiter AS w, unnest(w.tables) AS t(name)
+      RETURNING *
+    ), announced AS (SELECT ${NOTIFY_EVENT} FROM event)
+    SELECT (SELECT count(*) FROM waiter)::int AS removed, (SELECT count(*) FROM announced)::int AS n`;
+  return removed?.removed ?? 0;
+}
+
+/** Everyone in line who counts, first in line first. */
+export function readWaiters(db: Queryable): Promise<Waiter[]> {
+  return db.$queryRaw<Waiter[]>`
+    SELECT ${WAITER_COLUMNS} FROM ${LOCK_WAITER} AS w WHERE ${WAITER_COUNTS} ORDER BY w.id`;
+}
+
+/** Holds the waiter's tables for it for `seconds` from now; returns until when (null: it left). */
+export async function reserveTurn(
+  db: Queryable,
+  waiterId: string,
+  seconds: number,
+): Promise<Date | null> {
+  const [reserved] = await db.$queryRaw<{ until: Date }[]>`
+    UPDATE ${LOCK_WAITER} SET reserved_until = now() + make_interval(secs => ${seconds})
+    WHERE id = ${waiterId}::bigint
+    RETURNING reserved_until AS until`;
+  return reserved?.until ?? null;
+}

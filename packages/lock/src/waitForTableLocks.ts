@@ -1,0 +1,107 @@
+import type { Queryable } from '@tablelock/db';
+import { type AcquireTableLocks, acquireTableLocks } from './acquireTableLocks';
+import { isGranted, type LockAnswer } from './lockAnswer';
+import { freesAnyOf, type LockChanges, LockChangeWatch } from './lockChangeWatch';
+import { LockError } from './lockError';
+import type { LockGrant } from './lockGrant';
+import { joinLockQueue, leaveLockQueue } from './lockQueue';
+import { blockingTables, describeLockRefusal } from './lockRefusal';
+
+export const MAX_WAIT_SECONDS = 3600;
+
+export interface WaitForTableLocks extends AcquireTableLocks {
+  /** How long to wait at most, in seconds (from 1 to MAX_WAIT_SECONDS). */
+  waitSeconds: number;
+  /** This process's mark on its waiters: the application_name of its LISTEN connection. */
+  owner: string;
+  /** Lock changes as they commit, from before the call on. */
+  changes: LockChanges;
+  /** The caller went away: it leaves the line at once. */
+  signal?: AbortSignal;
+}
+
+/** Runs one attempt to take the tables: e.g. once per idempotency key (see runIdempotently). */
+export type AttemptRunner = (
+  acquire: (db: Queryable) => Promise<LockAnswer<LockGrant[]>>,
+) => Promise<LockAnswer<LockGrant[]>>;
+
+/**
+ * Takes the tables (all or nothing, as acquireTableLocks), waiting in line first if anyone is in
+ * the way: first come, first served across API processes. The line is kept in Postgres; the
+ * waiter tries again only when a change that may free its way commits (announced by NOTIFY),
+ * never on a timer. LOCK_WAIT_TIMEOUT, naming who is still in the way, after `waitSeconds`.
+ * The line is joined and left on `db` itself, so that others see it at once; each attempt runs
+ * through `attempt` (its own transaction, say).
+ */
+export async function waitForTableLocks(
+  db: Queryable,
+  request: WaitForTableLocks,
+  attempt: AttemptRunner = (acquire) => acquire(db),
+): Promise<LockGrant[]> {
+  requireWaitSeconds(request.waitSeconds);
+  const deadline = Date.now() + request.waitSeconds * 1000;
+  const watch = new LockChangeWatch(request.changes);
+  const first = await attempt((tx) => acquireTableLocks(tx, { ...request, recordDenial: false }));
+  if (isGranted(first)) return first.granted;
+  const waiter = await joinLockQueue(db, {
+    tables: request.tableNames,
+    editor: request.editor,
+    actor: request.actor ?? request.editor,
+    owner: request.owner,
+  });
+  let outcome = 'left';
+  try {
+    let answer: LockAnswer<LockGrant[]> = first;
+    for (;;) {
+      if (!isGranted(answer) && answer.refused.kind !== 'contended') {
+        const woke = await watch.until(
+          freesAnyOf(new Set(blockingTables(answer.refused))),
+          deadline,
+          request.signal,
+        );
+        if (woke === 'timedOut') {
+          outcome = 'timed out';
+          throw waitTimeout(answer, request.waitSeconds);
+        }
+        if (woke !== 'changed') throw new Error('The waiter left the line.');
+      }
+      answer = await attempt((tx) =>
+        acquireTableLocks(tx, {
+          ...request,
+          waiterId: waiter.id,
+          waitForRows: true,
+          recordDenial: false,
+        }),
+      );
+      if (isGranted(answer)) {
+        outcome = 'acquired';
+        return answer.granted;
+      }
+    }
+  } finally {
+    await leaveLockQueue(db, waiter.id, outcome);
+  }
+}
+
+function waitTimeout(
+  answer: { refused: Parameters<typeof blockingTables>[0]; tableName: string },
+  waitSeconds: number,
+): LockError {
+  const { refused, tableName } = answer;
+  const details =
+    'blockers' in refused ? { editBlock: refused.kind, blockers: refused.blockers } : {};
+  return new LockError(
+    'LOCK_WAIT_TIMEOUT',
+    `Waited ${waitSeconds} s; still in the way: ${describeLockRefusal(tableName, refused)}.`,
+    details,
+  );
+}
+
+function requireWaitSeconds(waitSeconds: number): void {
+  if (!Number.isInteger(waitSeconds) || waitSeconds < 1 || waitSeconds > MAX_WAIT_SECONDS) {
+    throw new LockError(
+      'BAD_USER_INPUT',
+      `wait must be a whole number of seconds from 1 to ${MAX_WAIT_SECONDS}.`,
+    );
+  }
+}
