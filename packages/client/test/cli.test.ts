@@ -2,9 +2,13 @@ import { poll, resetLockRegistry } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTablelockClient } from '../src';
 import { type ClientTestApi, startClientTestApi } from './support/clientTestApi';
-import { eventsOf, lockOf } from './support/lockRecords';
+import { eventsOf, lockOf, waitingInLine } from './support/lockRecords';
 import { runTablelock, tablelock } from './support/runTablelock';
-import { acquireTableLockMutation, forceReleaseMutation } from './support/testOperations';
+import {
+  acquireTableLockMutation,
+  forceReleaseMutation,
+  releaseTableLockMutation,
+} from './support/testOperations';
 
 let api: ClientTestApi;
 let etl: { url: string; apiKey: string };
@@ -107,6 +111,58 @@ describe('tablelock lock', () => {
     });
   });
 
+  it('--wait while someone else holds the table: exit 75 once the wait is over', async () => {
+    await api.send(rivalKey, acquireTableLockMutation, { table: 'regions' });
+    const run = await tablelock(['lock', 'regions', '--wait', '1s', '--', 'echo', 'ran'], etl);
+    expect(run).toEqual({
+      code: 75,
+      stdout: '',
+      stderr: 'tablelock: Waited 1 s; still in the way: regions is being edited by key:rival.\n',
+    });
+  });
+
+  it('--wait: status shows it in line; it runs the command once the holder releases', async () => {
+    const rival = await api.send(rivalKey, acquireTableLockMutation, { table: 'regions' });
+    const run = runTablelock(['lock', 'regions', '--wait', '1m', '--', 'echo', 'ran'], etl);
+    await waitingInLine(api.database, 'key:etl');
+    const status = await tablelock(['status', 'regions'], etl);
+    expect(status.stdout).toMatch(/^TABLE +STATUS +EDITOR +SINCE +LEASE +LOCKED BY +WAITERS\n/);
+    expect(status.stdout).toMatch(
+      /\nregions +editing +key:rival +.+ +- +key:etl \(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\)\n$/,
+    );
+
+    await api.send(rivalKey, releaseTableLockMutation, {
+      table: 'regions',
+      token: rival.acquireTableLock.token,
+    });
+    expect(await run.exited).toEqual({ code: 0, signal: null });
+    expect(run.stdout()).toBe('ran\n');
+  });
+
+  it('several tables: all or nothing, their tokens in TABLELOCK_TOKENS (no TABLELOCK_TOKEN)', async () => {
+    const run = await tablelock(
+      [
+        'lock',
+        'currencies',
+        'categories',
+        '--',
+        'sh',
+        '-c',
+        'echo "$TABLELOCK_TOKENS"; test -z "$TABLELOCK_TOKEN" && echo "no TABLELOCK_TOKEN"',
+      ],
+      etl,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const [currencies, categories] = await Promise.all(
+      ['currencies', 'categories'].map(
+        async (table) => (await eventsOf(api.database, table))[0]?.token,
+      ),
+    );
+    expect(run.stdout).toBe(
+      `{"categories":"${categories}","currencies":"${currencies}"}\nno TABLELOCK_TOKEN\n`,
+    );
+  });
+
   it('a command that does not exist: exit 127, and the lock is released', async () => {
     const run = await tablelock(['lock', 'categories', '--', 'no-such-command-here'], etl);
     expect(run.code).toBe(127);
@@ -153,12 +209,13 @@ describe('tablelock status, release, force-release', () => {
           lockedBy: [],
           acquiredAt: expect.any(String),
           leaseExpiresAt: expect.any(String),
+          waiters: [],
         },
       ]);
       const text = await tablelock(['status'], etl);
       expect(text.stdout.split('\n')[0]).toMatch(/^TABLE +STATUS +EDITOR +SINCE +LEASE +LOCKED BY/);
       expect(text.stdout).toMatch(
-        /\ncurrencies +editing +key:etl +\d{4}-\d\d-\d\d \d\d:\d\d:\d\d +(\d+m )?\d+s +-\n/,
+        /\ncurrencies +editing +key:etl +\d{4}-\d\d-\d\d \d\d:\d\d:\d\d +(\d+m )?\d+s +- +-\n/,
       );
 
       expect(await tablelock(['force-release', 'currencies', '--reason', 'test'], etl)).toEqual({

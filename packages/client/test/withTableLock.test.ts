@@ -11,8 +11,12 @@ import {
   TablelockError,
 } from '../src';
 import { type ClientTestApi, startClientTestApi } from './support/clientTestApi';
-import { eventsOf, lockOf } from './support/lockRecords';
-import { acquireTableLockMutation, forceReleaseMutation } from './support/testOperations';
+import { eventsOf, lockOf, waitingInLine } from './support/lockRecords';
+import {
+  acquireTableLockMutation,
+  forceReleaseMutation,
+  releaseTableLockMutation,
+} from './support/testOperations';
 
 const HOLD_LOCK = new URL('./support/holdLock.mjs', import.meta.url).pathname;
 const SHORT_LEASE_SECONDS = 15;
@@ -41,10 +45,11 @@ const newCurrency = (code: string): RowChanges => ({
   inserts: [{ values: { code, name: `Test ${code}`, minor_units: '2', active: 'true' } }],
 });
 
-async function currencyCodes(): Promise<string[]> {
-  const rows = await api.database.prisma.$queryRaw<{ code: string }[]>`
-    SELECT code FROM master.currencies WHERE code LIKE 'X%' ORDER BY code`;
-  return rows.map((row) => row.code);
+/** How many currencies have `code`: 1 once a save of newCurrency(code) landed. */
+async function currenciesCoded(code: string): Promise<number> {
+  const [{ count } = { count: 0 }] = await api.database.prisma.$queryRaw<{ count: number }[]>`
+    SELECT count(*)::int AS count FROM master.currencies WHERE code = ${code}`;
+  return count;
 }
 
 /** Resolves with the signal's reason once it aborts. */
@@ -92,7 +97,7 @@ describe('withTableLock', () => {
     );
 
     expect(result).toBe('done');
-    expect(await currencyCodes()).toEqual(['XTA']);
+    expect(await currenciesCoded('XTA')).toBe(1);
     expect(await lockOf(api.database, 'currencies')).toMatchObject({
       status: 'normal',
       editor: null,
@@ -136,7 +141,7 @@ describe('withTableLock', () => {
     );
 
     await expect(outcome).rejects.toMatchObject({ code: 'LOCK_LOST' });
-    expect(await currencyCodes()).toEqual(['XTA']);
+    expect(await currenciesCoded('XTB')).toBe(0);
     expect((await eventsOf(api.database, 'currencies')).map((event) => event.action)).toEqual([
       'acquire',
       'force_release',
@@ -206,8 +211,108 @@ describe('withTableLock', () => {
       },
       { leaseSeconds: SHORT_LEASE_SECONDS },
     );
-    expect(await currencyCodes()).toEqual(['XTA', 'XTC']);
+    expect(await currenciesCoded('XTC')).toBe(1);
     expect(await lockOf(api.database, 'currencies')).toMatchObject({ status: 'normal' });
+  });
+});
+
+describe('withTableLock: waiting, several tables', () => {
+  it('with wait, waits in line while a table is busy and works once its holder releases it', async () => {
+    const rival = await api.send(rivalKey, acquireTableLockMutation, { table: 'regions' });
+    const work = client.withTableLock('regions', async (lock) => lock.tokens.regions, { wait: 30 });
+    expect(await waitingInLine(api.database, 'key:etl')).toEqual(['regions']);
+
+    await api.send(rivalKey, releaseTableLockMutation, {
+      table: 'regions',
+      token: rival.acquireTableLock.token,
+    });
+    const token = await work;
+    expect(BigInt(token ?? 0)).toBeGreaterThan(BigInt(rival.acquireTableLock.token));
+    expect((await eventsOf(api.database, 'regions')).map((event) => event.action)).toEqual([
+      'acquire',
+      'queued',
+      'release',
+      'acquire',
+      'dequeued',
+      'release',
+    ]);
+  });
+
+  it('with wait, gives up after it: LOCK_WAIT_TIMEOUT, naming who held the table', async () => {
+    await api.send(rivalKey, acquireTableLockMutation, { table: 'regions' });
+    let ran = false;
+    const outcome = client.withTableLock(
+      'regions',
+      async () => {
+        ran = true;
+      },
+      { wait: 1 },
+    );
+    await expect(outcome).rejects.toMatchObject({
+      code: 'LOCK_WAIT_TIMEOUT',
+      message: 'Waited 1 s; still in the way: regions is being edited by key:rival.',
+      extensions: { blockers: [{ table: 'regions', editor: 'key:rival' }] },
+    });
+    expect(ran).toBe(false);
+  });
+
+  it('several tables: all held under tokens of their own, saves go behind the right one, all released', async () => {
+    await client.withTableLock(['currencies', 'categories'], async (lock) => {
+      const { currencies, categories } = lock.tokens;
+      expect(currencies).toBeDefined();
+      expect(categories).not.toBe(currencies);
+      expect(await lockOf(api.database, 'currencies')).toMatchObject({
+        status: 'editing',
+        token: currencies,
+      });
+      expect(await lockOf(api.database, 'categories')).toMatchObject({
+        status: 'editing',
+        token: categories,
+      });
+      expect(await lock.saveRows('currencies', newCurrency('XTD'))).toMatchObject({ saved: true });
+      await expect(lock.saveRows('regions', newCurrency('XTE'))).rejects.toThrow(
+        'regions is not held by this lock (categories, currencies).',
+      );
+    });
+    expect(await currenciesCoded('XTD')).toBe(1);
+    for (const table of ['currencies', 'categories']) {
+      expect((await eventsOf(api.database, table)).map((event) => event.action)).toEqual([
+        'acquire',
+        ...(table === 'currencies' ? ['save'] : []),
+        'release',
+      ]);
+    }
+  });
+
+  it('several tables, all or nothing: one busy, none taken', async () => {
+    await api.send(rivalKey, acquireTableLockMutation, { table: 'regions' });
+    await expect(
+      client.withTableLock(['currencies', 'regions'], async () => {}),
+    ).rejects.toMatchObject({ code: 'LOCK_CONFLICT' });
+    expect(await lockOf(api.database, 'currencies')).toMatchObject({ status: 'normal' });
+  });
+
+  it('several tables, one force-released: lock.signal aborts, and the other is released at the end', async () => {
+    const outcome = client.withTableLock(
+      ['currencies', 'categories'],
+      async (lock) => {
+        await poll('the client subscribed', 10_000, async () =>
+          (await api.liveSubscriptions()) > 0 ? true : undefined,
+        );
+        await api.send(adminKey, forceReleaseMutation, { table: 'categories', reason: 'audit' });
+        expect(await abortOf(lock.signal)).toMatchObject({
+          code: 'LOCK_LOST',
+          extensions: { table: 'categories', action: 'force_release' },
+        });
+      },
+      { leaseSeconds: 60 },
+    );
+    await expect(outcome).rejects.toMatchObject({ code: 'LOCK_LOST' });
+    expect(await lockOf(api.database, 'currencies')).toMatchObject({ status: 'normal' });
+    expect((await eventsOf(api.database, 'currencies')).map((event) => event.action)).toEqual([
+      'acquire',
+      'release',
+    ]);
   });
 });
 

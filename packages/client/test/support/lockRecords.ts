@@ -1,4 +1,4 @@
-import type { TestDatabase } from '@tablelock/test-support';
+import { poll, type TestDatabase } from '@tablelock/test-support';
 
 /** The registry row of `table`: what the database says about its lock now. */
 export async function lockOf(database: TestDatabase, table: string) {
@@ -17,4 +17,12 @@ export async function eventsOf(database: TestDatabase, table: string) {
     select: { action: true, actor: true, token: true, reason: true },
   });
   return events.map((event) => ({ ...event, token: event.token?.toString() ?? null }));
+}
+
+/** Resolves once `editor` waits in line, with the tables it waits for. */
+export async function waitingInLine(database: TestDatabase, editor: string): Promise<string[]> {
+  return poll(`${editor} in line`, 10_000, async () => {
+    const waiter = await database.prisma.lockWaiter.findFirst({ where: { editor } });
+    return waiter?.tables;
+  });
 }

@@ -17,3 +17,11 @@ export const acquireTableLockMutation = graphql(`
     }
   }
 `);
+
+export const releaseTableLockMutation = graphql(`
+  mutation RivalRelease($table: String!, $token: String!) {
+    releaseTableLock(table: $table, token: $token) {
+      status
+    }
+  }
+`);
