@@ -25,6 +25,16 @@ module.exports = {
       to: { path: ['^(packages|apps/api|bench|e2e)/', '^@tablelock/'] },
     },
     {
+      name: 'client-imports-no-workspace-package',
+      comment:
+        'The client is published for other systems and talks to the API over GraphQL only; its ' +
+        'types come from the SDL files. A workspace package in it would ship server code ' +
+        '(Prisma, pg) to every batch job and tie it to this repository.',
+      severity: 'error',
+      from: { path: '^packages/client/src/' },
+      to: { path: ['^(packages/(?!client/)|apps/|bench/|e2e/)', '^@tablelock/'] },
+    },
+    {
       name: 'lock-domain-has-no-http',
       comment:
         'The lock domain is called by the API, the CLI, the sweeper, the bench and tests ' +

@@ -1,11 +1,10 @@
-import { createApiKey } from '@tablelock/identity';
 import {
   type ApiProcess,
+  createTestApiKey,
   createTestDatabase,
   freePort,
   startApiProcess,
   stopApiProcess,
-  TEST_AUDIT,
   type TestDatabase,
 } from '@tablelock/test-support';
 import type { TypedDocumentString } from '../generated/graphql';
@@ -37,8 +36,7 @@ export async function startClientTestApi(): Promise<ClientTestApi> {
   return {
     url: api.url,
     database,
-    newKey: async (name, role) =>
-      (await createApiKey(database.prisma, { name, role }, TEST_AUDIT)).secret,
+    newKey: (name, role) => createTestApiKey(database.prisma, name, role),
     send: (secret, document, variables) => send(api.url, secret, document, variables),
     async liveSubscriptions() {
       const metrics = await (await fetch(`${api.url}/metrics`)).text();
