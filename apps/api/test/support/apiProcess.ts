@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { freePort } from '@tablelock/test-support';
+import type { TypedDocumentString } from '../generated/graphql';
 import { COMPILED_MAIN } from './compiledApi';
+import type { GraphQLResponse } from './testApi';
 
 /** One compiled API (`node dist/main.js`), as deployed: its own Prisma pool, LISTEN connection and sweeper. */
 export interface ApiProcess {
@@ -81,4 +83,19 @@ export async function twoPorts(): Promise<[number, number]> {
     const second = await freePort();
     if (second !== first) return [first, second];
   }
+}
+
+/** Sends a typed operation to `api` with API key `secret`, as `execute` does to a TestClient. */
+export async function callWithKey<TResult, TVariables>(
+  api: ApiProcess,
+  secret: string,
+  document: TypedDocumentString<TResult, TVariables>,
+  variables: TVariables,
+): Promise<GraphQLResponse<TResult>> {
+  const response = await fetch(`${api.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+    body: JSON.stringify({ query: document.toString(), variables }),
+  });
+  return (await response.json()) as GraphQLResponse<TResult>;
 }
