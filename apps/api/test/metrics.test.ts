@@ -68,12 +68,17 @@ describe('/metrics', () => {
     });
     expect(stale.errors?.[0]).toMatchObject({ extensions: { code: 'LOCK_LOST' } });
 
+    await database.prisma.lockWaiter.create({
+      data: { tables: ['regions'], editor: 'bob', actor: 'bob', owner: 'a process' },
+    });
     const text = await scrape();
     const acquire = 'tablelock_lock_operations_total{operation="acquireTableLock"';
     expect(sample(text, `${acquire},result="granted"}`)).toBe(1);
     expect(sample(text, `${acquire},result="refused"}`)).toBe(1);
     expect(sample(text, 'tablelock_tables{status="editing"}')).toBe(1);
     expect(sample(text, 'tablelock_oldest_lock_age_seconds')).toBeGreaterThanOrEqual(0);
+    expect(sample(text, 'tablelock_lock_waiters')).toBe(1);
+    expect(sample(text, 'tablelock_longest_wait_seconds')).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'tablelock_fencing_refusals_total')).toBe(1);
     expect(sample(text, 'tablelock_saves_total')).toBe(1);
     expect(sample(text, 'tablelock_rows_saved_total')).toBe(1);

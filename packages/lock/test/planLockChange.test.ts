@@ -476,3 +476,76 @@ describe('planLockChange: any intent', () => {
     expect(decide(intent, whileEdited)).toEqual(throws('TABLE_NOT_FOUND'));
   });
 });
+
+describe('planLockChange: the line and tables taken together', () => {
+  it.each<Case>([
+    [
+      'a free table with someone in line first for it: refused, naming the waiter',
+      acquire('products'),
+      rowsOf(
+        row('products', {
+          references: ['categories', 'currencies'],
+          version: 3,
+          waitersAhead: [{ table: 'products', editor: 'bob' }],
+        }),
+        categories,
+        currencies,
+      ),
+      refused('products'),
+    ],
+    [
+      'someone in line first for a table it would lock: refused, naming the table they wait for',
+      acquire('products'),
+      rowsOf(
+        products,
+        row('categories', { version: 5, waitersAhead: [{ table: 'categories', editor: 'bob' }] }),
+        currencies,
+      ),
+      refused('categories'),
+    ],
+    [
+      'a table being edited with someone in line too: refused for the editing, which ends first',
+      acquire('categories'),
+      rowsOf(
+        editing('categories', 'bob', { waitersAhead: [{ table: 'categories', editor: 'carol' }] }),
+      ),
+      refused('categories'),
+    ],
+    [
+      'an FK target taken in the same request (coEdited) is not also locked',
+      acquire('products', { coEdited: ['categories'] }),
+      rowsOf(products, editing('categories', 'alice', { version: 5 }), currencies),
+      granted(productsAcquired()[0] as LockRowChange, productsAcquired()[2] as LockRowChange),
+    ],
+    [
+      'ending a table that one still being edited references (taken together): it stays locked for it',
+      release('categories'),
+      rowsOf(
+        editing('categories', 'alice', { version: 5 }),
+        editing('products', 'alice', { references: ['categories', 'currencies'], version: 3 }),
+      ),
+      granted({
+        row: {
+          ...editing('categories', 'alice', { version: 5 }),
+          status: 'locked',
+          editor: null,
+          lockedBy: ['products'],
+        },
+      }),
+    ],
+  ])('%s', (_name, intent, rows, expected) => {
+    expect(decide(intent, rows)).toEqual(expected);
+  });
+
+  it('names each waiter in line first once, whichever rows they want', () => {
+    const waiter = { table: 'categories', editor: 'bob' };
+    const plan = planLockChange(
+      acquire('products'),
+      rowsOf(
+        row('products', { references: ['categories'], waitersAhead: [waiter] }),
+        row('categories', { waitersAhead: [waiter] }),
+      ),
+    );
+    expect(plan).toEqual({ granted: false, refusal: { kind: 'queued', blockers: [waiter] } });
+  });
+});

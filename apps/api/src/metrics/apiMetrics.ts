@@ -100,6 +100,16 @@ export function createApiMetrics(prisma: PrismaClient, liveSubscriptions: () => 
     help: 'How long the longest-held editing lock has been held (0 when none is).',
     registers,
   });
+  const waiters = new Gauge({
+    name: 'tablelock_lock_waiters',
+    help: 'Waiters in the lock queue (all API processes).',
+    registers,
+  });
+  const longestWait = new Gauge({
+    name: 'tablelock_longest_wait_seconds',
+    help: 'How long the first in the lock queue has waited (0 when nobody waits).',
+    registers,
+  });
 
   /** Reads the lock state for the gauges; a database that does not answer is `database_up 0`. */
   async function readLockState() {
@@ -109,6 +119,8 @@ export function createApiMetrics(prisma: PrismaClient, liveSubscriptions: () => 
         tables.set({ status }, count);
       }
       oldestLockAge.set(gauges.oldestLockAgeSeconds);
+      waiters.set(gauges.waiters);
+      longestWait.set(gauges.longestWaitSeconds);
       databaseUp.set(1);
     } catch {
       databaseUp.set(0);

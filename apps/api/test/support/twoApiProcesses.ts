@@ -10,11 +10,10 @@ import {
   twoPorts,
 } from '@tablelock/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TypedDocumentString } from '../generated/graphql';
+import { callWithKey } from './callWithKey';
 import { subscribeLockChanges } from './lockChanges';
 import { acquireTableLockMutation, granted, releaseTableLockMutation } from './lockOperations';
 import { readRegistry } from './registry';
-import type { GraphQLResponse } from './testApi';
 
 /**
  * Starts API processes A and B (on `ports`) against `database`, each through startApiProcess
@@ -42,21 +41,6 @@ export function describeTwoApiProcesses(title: string, start: StartTwoApiProcess
   let racers: { name: string; secret: string }[];
   let watcherSecret: string;
   let moverSecret: string;
-
-  /** Sends a typed operation to `api` with API key `secret`, as `execute` does to a TestClient. */
-  async function call<TResult, TVariables>(
-    api: ApiProcess,
-    secret: string,
-    document: TypedDocumentString<TResult, TVariables>,
-    variables: TVariables,
-  ): Promise<GraphQLResponse<TResult>> {
-    const response = await fetch(`${api.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
-      body: JSON.stringify({ query: document.toString(), variables }),
-    });
-    return (await response.json()) as GraphQLResponse<TResult>;
-  }
 
   async function newKey(name: string, role: 'viewer' | 'editor'): Promise<string> {
     return (await createApiKey(database.prisma, { name, role }, TEST_AUDIT)).secret;
@@ -93,7 +77,7 @@ export function describeTwoApiProcesses(title: string, start: StartTwoApiProcess
         prisma: database.prisma,
       });
       try {
-        const acquired = await call(b, moverSecret, acquireTableLockMutation, {
+        const acquired = await callWithKey(b, moverSecret, acquireTableLockMutation, {
           table: 'warehouses',
         });
         const grant = granted(acquired, 'acquireTableLock', 'mover acquiring warehouses via B');
@@ -107,7 +91,7 @@ export function describeTwoApiProcesses(title: string, start: StartTwoApiProcess
           token: grant.token,
         });
 
-        const released = await call(b, moverSecret, releaseTableLockMutation, {
+        const released = await callWithKey(b, moverSecret, releaseTableLockMutation, {
           table: 'warehouses',
           token: grant.token,
         });
@@ -130,7 +114,7 @@ export function describeTwoApiProcesses(title: string, start: StartTwoApiProcess
           SELECT coalesce(max(id), 0) AS id FROM tablelock.lock_event`;
         const responses = await Promise.all(
           racers.map((racer, i) =>
-            call(via(i), racer.secret, acquireTableLockMutation, { table: 'products' }),
+            callWithKey(via(i), racer.secret, acquireTableLockMutation, { table: 'products' }),
           ),
         );
 
@@ -159,7 +143,7 @@ export function describeTwoApiProcesses(title: string, start: StartTwoApiProcess
         ]);
 
         // Released through the process the winner did not use.
-        const released = await call(via(i + 1), racer.secret, releaseTableLockMutation, {
+        const released = await callWithKey(via(i + 1), racer.secret, releaseTableLockMutation, {
           table: 'products',
           token: grant.token,
         });
