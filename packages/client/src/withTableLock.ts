@@ -19,7 +19,7 @@ export interface WithTableLockOptions {
   signal?: AbortSignal;
 }
 
-export const DEFAULT_LEASE_SECONDS = 60;
+const DEFAULT_LEASE_SECONDS = 60;
 /** How long a release is retried while the API cannot be reached. */
 const RELEASE_RETRY_MS = 30_000;
 /** The same when the process is about to end: it should not linger for long. */

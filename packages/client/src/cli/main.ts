@@ -1,7 +1,6 @@
 import { EXIT, exitCodeOf } from './exitCodes';
-import { forceReleaseCommand } from './forceReleaseCommand';
 import { lockCommand } from './lockCommand';
-import { releaseCommand } from './releaseCommand';
+import { forceReleaseCommand, releaseCommand } from './releaseCommands';
 import { statusCommand } from './statusCommand';
 import { UsageError } from './UsageError';
 import { USAGE } from './usage';
