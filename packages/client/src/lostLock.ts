@@ -10,9 +10,7 @@ export function endsAcquisition(change: LockChange, token: string): boolean {
       return change.token === token;
     // A take-over is a newer acquisition that displaces the current one.
     case 'take_over':
-      return (
-        change.token !== null && change.token !== undefined && BigInt(change.token) > BigInt(token)
-      );
+      return change.token != null && BigInt(change.token) > BigInt(token);
     default:
       return false;
   }
@@ -20,23 +18,27 @@ export function endsAcquisition(change: LockChange, token: string): boolean {
 
 /** The LOCK_LOST error for a change that ended the caller's lock, worded as the API words it. */
 export function lostLockError(change: LockChange): TablelockError {
-  const because = change.reason ? ` (reason: ${change.reason})` : '';
-  const why = {
-    expire: `your lock on ${change.table} expired: its lease ran out without renewal`,
-    force_release: `${change.actor} force-released your lock on ${change.table}${because}`,
-    take_over: `${change.actor} took over ${change.table}${because}`,
-  }[change.action as string];
-  return new TablelockError(
-    'LOCK_LOST',
-    `You no longer hold the lock: ${why ?? `your lock on ${change.table} was released by ${change.actor}`}.`,
-    {
-      extensions: {
-        code: 'LOCK_LOST',
-        table: change.table,
-        action: change.action,
-        actor: change.actor,
-        reason: change.reason,
-      },
+  return new TablelockError('LOCK_LOST', `You no longer hold the lock: ${howLost(change)}.`, {
+    extensions: {
+      code: 'LOCK_LOST',
+      table: change.table,
+      action: change.action,
+      actor: change.actor,
+      reason: change.reason,
     },
-  );
+  });
+}
+
+function howLost({ action, table, actor, reason }: LockChange): string {
+  const because = reason ? ` (reason: ${reason})` : '';
+  switch (action) {
+    case 'expire':
+      return `your lock on ${table} expired: its lease ran out without renewal`;
+    case 'force_release':
+      return `${actor} force-released your lock on ${table}${because}`;
+    case 'take_over':
+      return `${actor} took over ${table}${because}`;
+    default:
+      return `your lock on ${table} was released by ${actor}`;
+  }
 }
