@@ -23,6 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => api?.stop());
 beforeEach(async () => {
+  await api.liveSubscriptionsReach(0);
   await resetLockRegistry(api.database.prisma);
   await api.database.prisma.lockEvent.deleteMany();
 });
@@ -66,9 +67,7 @@ describe('tablelock lock', () => {
       etl,
     );
     await editing('currencies');
-    await poll('the CLI subscribed', 10_000, async () =>
-      (await api.liveSubscriptions()) > 0 ? true : undefined,
-    );
+    await api.liveSubscriptionsReach(1);
     await api.send(admin.apiKey, forceReleaseMutation, {
       table: 'currencies',
       reason: 'wrong file',

@@ -16,6 +16,7 @@ import {
   acquireTableLockMutation,
   forceReleaseMutation,
   releaseTableLockMutation,
+  takeOverTableLockMutation,
 } from './support/testOperations';
 
 const HOLD_LOCK = new URL('./support/holdLock.mjs', import.meta.url).pathname;
@@ -36,6 +37,7 @@ beforeAll(async () => {
 });
 afterAll(() => api?.stop());
 beforeEach(async () => {
+  await api.liveSubscriptionsReach(0);
   await resetLockRegistry(api.database.prisma);
   await api.database.prisma.lockEvent.deleteMany();
 });
@@ -116,9 +118,7 @@ describe('withTableLock', () => {
       'currencies',
       async (lock) => {
         // graphql-ws does not say when a subscription listens; the API's gauge does.
-        await poll('the client subscribed', 10_000, async () =>
-          (await api.liveSubscriptions()) > 0 ? true : undefined,
-        );
+        await api.liveSubscriptionsReach(1);
         await api.send(adminKey, forceReleaseMutation, {
           table: 'currencies',
           reason: 'quarter close',
@@ -146,6 +146,30 @@ describe('withTableLock', () => {
       'acquire',
       'force_release',
     ]);
+  });
+
+  it('an admin takes it over: lock.signal aborts, naming who took it and why', async () => {
+    const outcome = client.withTableLock(
+      'categories',
+      async (lock) => {
+        await api.liveSubscriptionsReach(1);
+        await api.send(adminKey, takeOverTableLockMutation, {
+          table: 'categories',
+          reason: 'fixing a typo',
+        });
+        expect(await abortOf(lock.signal)).toMatchObject({
+          code: 'LOCK_LOST',
+          message:
+            'You no longer hold the lock: key:ops took over categories (reason: fixing a typo).',
+        });
+      },
+      { leaseSeconds: 60 },
+    );
+    await expect(outcome).rejects.toMatchObject({ code: 'LOCK_LOST' });
+    expect(await lockOf(api.database, 'categories')).toMatchObject({
+      status: 'editing',
+      editor: 'key:ops',
+    });
   });
 
   it('a lock that ended unannounced is found lost by the next renewal', async () => {
@@ -296,9 +320,7 @@ describe('withTableLock: waiting, several tables', () => {
     const outcome = client.withTableLock(
       ['currencies', 'categories'],
       async (lock) => {
-        await poll('the client subscribed', 10_000, async () =>
-          (await api.liveSubscriptions()) > 0 ? true : undefined,
-        );
+        await api.liveSubscriptionsReach(1);
         await api.send(adminKey, forceReleaseMutation, { table: 'categories', reason: 'audit' });
         expect(await abortOf(lock.signal)).toMatchObject({
           code: 'LOCK_LOST',

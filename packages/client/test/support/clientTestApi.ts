@@ -3,6 +3,7 @@ import {
   createTestApiKey,
   createTestDatabase,
   freePort,
+  poll,
   startApiProcess,
   stopApiProcess,
   type TestDatabase,
@@ -21,8 +22,11 @@ export interface ClientTestApi {
     document: TypedDocumentString<TResult, TVariables>,
     variables: TVariables,
   ): Promise<TResult>;
-  /** lockChanged subscriptions the API serves now: a client's is listening once it counts. */
-  liveSubscriptions(): Promise<number>;
+  /**
+   * Resolves once the API serves exactly `count` lockChanged subscriptions: graphql-ws does not
+   * say when a subscription listens, and a closed one is counted until the API sees it close.
+   */
+  liveSubscriptionsReach(count: number): Promise<void>;
   /** Stops the API process, calls `whileDown`, and starts it again on the same port and database. */
   restart(whileDown: () => void): Promise<void>;
   stop(): Promise<void>;
@@ -38,9 +42,12 @@ export async function startClientTestApi(): Promise<ClientTestApi> {
     database,
     newKey: (name, role) => createTestApiKey(database.prisma, name, role),
     send: (secret, document, variables) => send(api.url, secret, document, variables),
-    async liveSubscriptions() {
-      const metrics = await (await fetch(`${api.url}/metrics`)).text();
-      return Number(/^tablelock_live_subscriptions (\d+)$/m.exec(metrics)?.[1] ?? 0);
+    async liveSubscriptionsReach(count) {
+      await poll(`${count} live subscriptions`, 10_000, async () => {
+        const metrics = await (await fetch(`${api.url}/metrics`)).text();
+        const live = Number(/^tablelock_live_subscriptions (\d+)$/m.exec(metrics)?.[1]);
+        return live === count ? true : undefined;
+      });
     },
     async restart(whileDown) {
       await stopApiProcess(api);

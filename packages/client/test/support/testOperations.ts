@@ -25,3 +25,11 @@ export const releaseTableLockMutation = graphql(`
     }
   }
 `);
+
+export const takeOverTableLockMutation = graphql(`
+  mutation AdminTakeOver($table: String!, $reason: String!) {
+    takeOverTableLock(table: $table, reason: $reason) {
+      token
+    }
+  }
+`);
