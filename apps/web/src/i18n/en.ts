@@ -126,6 +126,12 @@ export const en = {
     notFound: 'There is no master table named “{{table}}”.',
     backToTables: 'Back to the tables',
   },
+  queue: {
+    waiters_one: '{{count}} waiting: {{editors}}',
+    waiters_other: '{{count}} waiting: {{editors}}',
+    waitingCount_one: '{{count}} waiting',
+    waitingCount_other: '{{count}} waiting',
+  },
   changes: {
     none: 'No unsaved changes',
     unsaved_one: '{{count}} unsaved change',

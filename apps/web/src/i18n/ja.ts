@@ -124,6 +124,10 @@ export const ja: TranslationOf<typeof en> = {
     notFound: '「{{table}}」というマスタテーブルはありません。',
     backToTables: 'テーブル一覧へ戻る',
   },
+  queue: {
+    waiters_other: '{{count}} 人が順番待ち：{{editors}}',
+    waitingCount_other: '{{count}} 人待ち',
+  },
   changes: {
     none: '未保存の変更はありません',
     unsaved_other: '未保存の変更 {{count}} 件',
