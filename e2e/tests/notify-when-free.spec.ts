@@ -1,10 +1,21 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from '../support/fixtures';
+import { type DemoUser, expect, test } from '../support/fixtures';
 import { expectLive, openTable, startEditing, tableRow } from '../support/tablePage';
 
 const FK_TARGETS = ['categories', 'currencies', 'suppliers'];
 
-/** `user` opens products, which bob is editing, and joins the line for it. */
+/** Bob edits products; alice opens it and joins the line for it. */
+async function aliceWaitsForBob(signIn: (user: DemoUser) => Promise<Page>) {
+  const bob = await signIn('bob');
+  await openTable(bob, 'products');
+  await startEditing(bob, FK_TARGETS);
+  await expectLive(bob);
+  const alice = await signIn('alice');
+  await joinLineForProducts(alice);
+  return { alice, bob };
+}
+
+/** The page opens products, which bob is editing, and joins the line for it. */
 async function joinLineForProducts(page: Page): Promise<void> {
   await openTable(page, 'products');
   await expectLive(page);
@@ -17,13 +28,7 @@ test('alice waits for products while bob edits it, and starts editing when her t
   signIn,
   snap,
 }) => {
-  const bob = await signIn('bob');
-  await openTable(bob, 'products');
-  await startEditing(bob, FK_TARGETS);
-  await expectLive(bob);
-
-  const alice = await signIn('alice');
-  await joinLineForProducts(alice);
+  const { alice, bob } = await aliceWaitsForBob(signIn);
   // Waiting, she cannot start: her turn's prompt will offer it.
   await expect(alice.getByRole('button', { name: 'Start editing' })).toHaveCount(0);
   await expect(alice.getByRole('button', { name: 'Leave the line' })).toBeVisible();
@@ -61,13 +66,7 @@ test('leaving the page or saying "Not now" takes alice out of the line at once',
   signIn,
   snap,
 }) => {
-  const bob = await signIn('bob');
-  await openTable(bob, 'products');
-  await startEditing(bob, FK_TARGETS);
-  await expectLive(bob);
-
-  const alice = await signIn('alice');
-  await joinLineForProducts(alice);
+  const { alice, bob } = await aliceWaitsForBob(signIn);
   await expect(bob.getByTestId('waiting-line')).toHaveText('1 waiting: alice');
   await alice.getByRole('link', { name: 'Tables', exact: true }).click();
   await expect(bob.getByTestId('waiting-line')).toHaveCount(0);
