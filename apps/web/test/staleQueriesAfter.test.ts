@@ -20,6 +20,11 @@ describe('staleQueriesAfter', () => {
     expect(staleQueriesAfter(event('acquire'))).toEqual([['tables'], ['lockEvents']]);
   });
 
+  it('refreshes lock states when someone joins or leaves the line', () => {
+    expect(staleQueriesAfter(event('queued'))).toEqual([['tables'], ['lockEvents']]);
+    expect(staleQueriesAfter(event('dequeued'))).toEqual([['tables'], ['lockEvents']]);
+  });
+
   it('also refreshes the saved table’s rows after a save', () => {
     expect(staleQueriesAfter(event('save'))).toEqual([
       ['tables'],

@@ -1,10 +1,5 @@
+import type { Blocker } from './blocker';
 import type { LockRow } from './lockRow';
-
-/** A table being edited that stands in the way, and who edits it (null where not known). */
-export interface Blocker {
-  table: string;
-  editor: string | null;
-}
 
 /**
  * Why a table cannot be edited now, as data: words are chosen where it is shown.

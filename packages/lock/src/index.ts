@@ -4,7 +4,8 @@ export {
   acquireTableLocks,
   MAX_TABLES_AT_ONCE,
 } from './acquireTableLocks';
-export type { Blocker, EditBlock } from './editBlock';
+export type { Blocker } from './blocker';
+export type { EditBlock } from './editBlock';
 export { expireLeases } from './expireLeases';
 export { parseFencingToken } from './fencingToken';
 export { forceReleaseTableLock } from './forceReleaseTableLock';

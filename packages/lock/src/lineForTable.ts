@@ -1,4 +1,4 @@
-import type { Blocker } from './editBlock';
+import type { Blocker } from './blocker';
 import type { Waiter } from './lockQueue';
 
 /**

@@ -5,7 +5,7 @@ import {
   type Queryable,
   type TableStatus,
 } from '@tablelock/db';
-import type { Blocker } from './editBlock';
+import type { Blocker } from './blocker';
 import { LockError } from './lockError';
 import { EVENT_COLUMNS, eventValues, type LockEventInput, NOTIFY_EVENT } from './lockEvent';
 import { WAITER_COUNTS } from './lockQueue';

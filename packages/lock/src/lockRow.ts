@@ -1,5 +1,5 @@
 import type { TableStatus } from '@tablelock/db';
-import type { Blocker } from './editBlock';
+import type { Blocker } from './blocker';
 
 /** The lock state of one master table, as the lock transaction reads and writes it. */
 export interface LockRow {

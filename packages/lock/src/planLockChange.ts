@@ -1,4 +1,5 @@
-import { type Blocker, type EditBlock, editBlockOf } from './editBlock';
+import type { Blocker } from './blocker';
+import { type EditBlock, editBlockOf } from './editBlock';
 import { LockError } from './lockError';
 import type { LockIntent } from './lockIntent';
 import type { LockRefusal } from './lockRefusal';

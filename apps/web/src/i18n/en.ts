@@ -126,6 +126,33 @@ export const en = {
     notFound: 'There is no master table named “{{table}}”.',
     backToTables: 'Back to the tables',
   },
+  queue: {
+    notify: 'Notify me when free',
+    notifyHint:
+      'Join the line: you are told when it is your turn, and the table is held for you for a short while.',
+    joining: 'Joining the line for {{table}}…',
+    place: 'You are number {{position}} in line (ahead: {{editors}}).',
+    placeFirst: 'You are number 1 in line: {{table}} is yours as soon as it is free.',
+    placeHint:
+      'Keep this page open: leaving it leaves the line. You are told here when it is your turn.',
+    leave: 'Leave the line',
+    yourTurn: 'Your turn: {{table}} is free for you',
+    heldFor_one:
+      'It is held for you for {{count}} more second. Start editing now, or let the others have it.',
+    heldFor_other:
+      'It is held for you for {{count}} more seconds. Start editing now, or let the others have it.',
+    notNow: 'Not now',
+    expired:
+      'Your turn for {{table}} ran out: it was held for you, but editing did not start in time. You are no longer in line.',
+    joinFailed: 'Could not join the line: {{reason}}',
+    waiters_one: '{{count}} waiting: {{editors}}',
+    waiters_other: '{{count}} waiting: {{editors}}',
+    waitingCount_one: '{{count}} waiting',
+    waitingCount_other: '{{count}} waiting',
+    tabTitle: '(Your turn) {{title}}',
+    notificationTitle: 'Your turn: {{table}}',
+    notificationBody: '{{table}} is held for you for a short while. Open the tab to start editing.',
+  },
   changes: {
     none: 'No unsaved changes',
     unsaved_one: '{{count}} unsaved change',

@@ -124,6 +124,30 @@ export const ja: TranslationOf<typeof en> = {
     notFound: '「{{table}}」というマスタテーブルはありません。',
     backToTables: 'テーブル一覧へ戻る',
   },
+  queue: {
+    notify: '空いたら通知',
+    notifyHint:
+      '順番待ちに並びます。順番が来たらお知らせし、しばらくの間テーブルをあなたのために確保します。',
+    joining: '{{table}} の順番待ちに並んでいます…',
+    place: '順番待ちの {{position}} 番目です（前に {{editors}} さん）。',
+    placeFirst: '順番待ちの 1 番目です。{{table}} が空き次第、あなたの番です。',
+    placeHint:
+      'このページを開いたままにしてください。ページを離れると順番待ちから外れます。順番が来たらここでお知らせします。',
+    leave: '順番待ちをやめる',
+    yourTurn: 'あなたの番です：{{table}} が空きました',
+    heldFor_other:
+      'あと {{count}} 秒間、あなたのために確保されています。今すぐ編集を開始するか、他の人に譲ってください。',
+    notNow: '今はしない',
+    expired:
+      '{{table}} の確保時間が過ぎました。時間内に編集が開始されなかったため、順番待ちから外れました。',
+    joinFailed: '順番待ちに並べませんでした：{{reason}}',
+    waiters_other: '{{count}} 人が順番待ち：{{editors}}',
+    waitingCount_other: '{{count}} 人待ち',
+    tabTitle: '（あなたの番）{{title}}',
+    notificationTitle: 'あなたの番です：{{table}}',
+    notificationBody:
+      '{{table}} をしばらくの間確保しています。タブを開いて編集を開始してください。',
+  },
   changes: {
     none: '未保存の変更はありません',
     unsaved_other: '未保存の変更 {{count}} 件',

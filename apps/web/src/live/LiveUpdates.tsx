@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import type { Client } from 'graphql-ws';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { LOCK_EVENTS_QUERY_KEY, ROWS_QUERY_KEY, TABLES_QUERY_KEY } from '../api/queryKeys';
 import type { LockChangedSubscription } from '../generated/graphql';
@@ -14,13 +15,15 @@ const REFRESH_BATCH_MS = 150;
 /**
  * The app's one live connection, for the signed-in user: every lock change and save refreshes
  * what the pages show, and is handed to the components that listen (the table page, to learn
- * at once that its lock has ended). Mounted per session, because the socket authenticates
+ * at once that its lock has ended); the client serves the page's other subscriptions (waiting in
+ * line for a table) on the same socket. Mounted per session, because the socket authenticates
  * with the session cookie once, when it connects: a new login needs a new socket.
  */
 export function LiveUpdates({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<LiveStatus>('connecting');
   const [listeners] = useState(() => new Set<LockEventListener>());
+  const [client, setClient] = useState<Client | null>(null);
 
   useEffect(() => {
     const refresh = createRefreshBatch(queryClient, REFRESH_BATCH_MS);
@@ -41,7 +44,9 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
         complete: () => {},
       },
     );
+    setClient(client);
     return () => {
+      setClient(null);
       unsubscribe();
       refresh.cancel();
       void client.dispose();
@@ -54,6 +59,6 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
       listeners.delete(listener);
     };
   });
-  const live = useMemo(() => ({ status, listen }), [status, listen]);
+  const live = useMemo(() => ({ status, listen, client }), [status, listen, client]);
   return <LiveUpdatesContext.Provider value={live}>{children}</LiveUpdatesContext.Provider>;
 }

@@ -1,3 +1,4 @@
+import type { Client } from 'graphql-ws';
 import { createContext } from 'react';
 import type { LockChangedSubscription } from '../generated/graphql';
 
@@ -16,10 +17,13 @@ export interface LiveUpdates {
   status: LiveStatus;
   /** Calls `listener` with every event from now on; returns the unsubscribe. */
   listen(listener: LockEventListener): () => void;
+  /** The connection's client, for other subscriptions on the same socket (null before it exists). */
+  client: Client | null;
 }
 
 // Outside the provider (the login page) nothing is live, and nothing listens.
 export const LiveUpdatesContext = createContext<LiveUpdates>({
   status: 'offline',
   listen: () => () => {},
+  client: null,
 });

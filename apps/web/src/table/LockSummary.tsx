@@ -1,9 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import { useFormatters } from '../i18n/useFormatters';
+import { WaitingLine } from '../queue/WaitingLine';
 import type { TableInfo } from '../tables/useTables';
 import { TableLinks } from '../ui/TableLinks';
 
-/** Who holds the table and since when, and how it is tied to other tables by foreign keys. */
+/**
+ * Who holds the table and since when, who waits for it, and how it is tied to other tables by
+ * foreign keys.
+ */
 export function LockSummary({ info, user }: { info: TableInfo; user: string }) {
   const { t } = useTranslation();
   const format = useFormatters();
@@ -27,6 +31,7 @@ export function LockSummary({ info, user }: { info: TableInfo; user: string }) {
   return (
     <div className="lock-summary">
       <p data-testid="lock-summary">{summary}</p>
+      <WaitingLine waiters={info.waiters} />
       {(info.references.length > 0 || info.referencedBy.length > 0) && (
         <p className="relations">
           {info.references.length > 0 && (

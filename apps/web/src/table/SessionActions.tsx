@@ -7,11 +7,15 @@ interface SessionActionsProps {
   /** Why starting is not possible now. */
   block: EditBlock | null;
   mayTakeOver: boolean;
+  /** The user is in the line for the table: its banner offers starting when their turn comes. */
+  inLine: boolean;
   lockLost: boolean;
   busy: boolean;
   unsaved: number;
   invalid: number;
   onStart: () => void;
+  /** Joins the line for the table ("notify me when free"). */
+  onNotify: () => void;
   onTakeOver: () => void;
   onDiscard: () => void;
   onSave: () => void;
@@ -26,6 +30,17 @@ export function SessionActions(props: SessionActionsProps) {
     return (
       <>
         {props.block && <span className="block-reason">{editBlockMessage(props.block, t)}</span>}
+        {props.block && !props.inLine && (
+          <button
+            type="button"
+            className="button"
+            title={t('queue.notifyHint')}
+            disabled={busy}
+            onClick={props.onNotify}
+          >
+            {t('queue.notify')}
+          </button>
+        )}
         {props.mayTakeOver && (
           <button
             type="button"
@@ -36,14 +51,16 @@ export function SessionActions(props: SessionActionsProps) {
             {t('takeOver.action')}
           </button>
         )}
-        <button
-          type="button"
-          className="button primary"
-          disabled={props.block !== null || busy}
-          onClick={props.onStart}
-        >
-          {t('table.startEditing')}
-        </button>
+        {!props.inLine && (
+          <button
+            type="button"
+            className="button primary"
+            disabled={props.block !== null || busy}
+            onClick={props.onStart}
+          >
+            {t('table.startEditing')}
+          </button>
+        )}
       </>
     );
   }

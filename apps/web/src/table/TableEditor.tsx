@@ -2,6 +2,9 @@ import type { GridApi } from 'ag-grid-community';
 import { useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TableColumnsQuery } from '../generated/graphql';
+import { QueueBanner } from '../queue/QueueBanner';
+import { inLine } from '../queue/queueWait';
+import { useWaitForTable } from '../queue/useWaitForTable';
 import { roleAtLeast } from '../session/roles';
 import type { SessionUser } from '../session/useSession';
 import { StatusBadge } from '../tables/StatusBadge';
@@ -69,6 +72,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
   const editing = session.kind === 'editing' || session.kind === 'lost';
   const lockLost = session.kind === 'lost';
   useSaveShortcut(editing, actions.save);
+  const queue = useWaitForTable(info.name);
 
   // Arriving through the tables page's Edit or the admin page's Take over opens its dialog.
   useArrival(session.kind !== 'opening' && session.kind !== 'resuming', (request) => {
@@ -102,11 +106,13 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
             mode={editing ? 'edit' : mayEdit && session.kind === 'viewing' ? 'start' : null}
             block={block}
             mayTakeOver={mayTakeOver}
+            inLine={inLine(queue.wait)}
             lockLost={lockLost}
             busy={actions.busy}
             unsaved={counts.total}
             invalid={invalid}
             onStart={() => actions.openDialog('start')}
+            onNotify={queue.join}
             onTakeOver={() => actions.openDialog('takeOver')}
             onDiscard={() => actions.openDialog('discard')}
             onSave={actions.save}
@@ -126,6 +132,15 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
           // Still the editor, through another tab: starting again here is moving the lock back.
           onStartAgain={() => actions.takeLock(holds ? t('elsewhere.reason') : null)}
           onStop={actions.stop}
+        />
+      )}
+      {session.kind === 'viewing' && (
+        <QueueBanner
+          table={info.name}
+          wait={queue.wait}
+          busy={actions.busy}
+          onStart={() => actions.openDialog('start')}
+          onLeave={queue.leave}
         />
       )}
       {session.kind === 'elsewhere' && (

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { TableStatus } from '../generated/graphql';
 import { useFormatters } from '../i18n/useFormatters';
+import { WaitingCount } from '../queue/WaitingLine';
 import { roleAtLeast } from '../session/roles';
 import { useSession } from '../session/useSession';
 import { describeError } from '../ui/describeError';
@@ -148,6 +149,7 @@ function TableRow({ table, userName, canEdit }: TableRowProps) {
       </th>
       <td>
         <StatusBadge status={table.status} mine={mine} />
+        <WaitingCount waiters={table.waiters} />
       </td>
       <td data-testid="editor">{table.status === 'normal' ? '' : (table.editor ?? '')}</td>
       <td>{table.lockedBy.join(', ')}</td>

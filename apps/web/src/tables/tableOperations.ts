@@ -20,6 +20,9 @@ export const tablesQuery = graphql(`
           editor
         }
       }
+      waiters {
+        editor
+      }
     }
   }
 `);
