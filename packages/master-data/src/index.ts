@@ -1,12 +1,12 @@
 export { MasterDataError, type MasterDataErrorCode } from './masterDataError';
 export {
-  type FilterOperator,
   type MasterRow,
   type RowPage,
   type RowQuery,
   type RowValues,
   readRows,
 } from './readRows';
+export type { FilterOperator, RowView, SortDirection } from './rowView';
 export {
   type RowChangeKind,
   type RowChanges,
