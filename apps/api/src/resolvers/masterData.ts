@@ -11,6 +11,8 @@ export const rows: QueryResolvers['rows'] = (_parent, args, context) => {
     limit: args.limit ?? 100,
     sort: args.sort ?? [],
     filter: args.filter ?? [],
+    after: args.after ?? null,
+    before: args.before ?? null,
   });
 };
 
