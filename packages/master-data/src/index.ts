@@ -15,6 +15,7 @@ export {
   type SaveResult,
   saveRows,
 } from './saveRows';
+export { planSortIndex, SORT_INDEX_MIN_ROWS, type SortIndexPlan } from './sortIndex';
 export type {
   ColumnKind,
   MasterTable,
