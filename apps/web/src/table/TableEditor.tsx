@@ -170,7 +170,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         columns={page.columns}
         pending={pending}
         editable={session.kind === 'editing'}
-        onTotal={setTotal}
+        onPage={setTotal}
         onLoadError={(error) => notify('error', describeError(error, t))}
         onReady={(api) => {
           gridApi.current = api;
