@@ -6,6 +6,7 @@ export {
   type RowValues,
   readRows,
 } from './readRows';
+export { openRowExport, type RowExport } from './rowExport';
 export type { FilterOperator, RowView, SortDirection } from './rowView';
 export {
   type RowChangeKind,

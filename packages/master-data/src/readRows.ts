@@ -1,7 +1,7 @@
 import { Prisma, type PrismaClient } from '@tablelock/db';
 import { z } from 'zod';
 import { MasterDataError } from './masterDataError';
-import { isDataException, postgresErrorOf } from './postgresError';
+import { refuseValuesThatDoNotFit } from './postgresError';
 import { type CursorValues, decodeCursor, encodeCursor, viewFingerprint } from './rowCursor';
 import { filterConditions, type RowView, rowViewShape, whereAll } from './rowView';
 import { seekCondition } from './seekCondition';
@@ -104,14 +104,7 @@ export async function readRows(
         : null;
     return { table, rows, total, startCursor: cursorOf(rows[0]), endCursor: cursorOf(rows.at(-1)) };
   } catch (error) {
-    const postgres = postgresErrorOf(error);
-    if (postgres && isDataException(postgres)) {
-      throw new MasterDataError(
-        'BAD_USER_INPUT',
-        `A filter or cursor value does not fit its column: ${postgres.message}`,
-      );
-    }
-    throw error;
+    refuseValuesThatDoNotFit(error);
   }
 }
 
