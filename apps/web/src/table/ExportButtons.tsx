@@ -1,6 +1,11 @@
 import { useTranslation } from 'react-i18next';
 import type { RowView } from './createRowDatasource';
-import { exportUrl } from './exportUrl';
+import { type ExportFormat, exportUrl } from './exportUrl';
+
+const LABELS = { csv: 'table.exportCsv', xlsx: 'table.exportXlsx' } as const satisfies Record<
+  ExportFormat,
+  string
+>;
 
 /**
  * Downloads of the grid's rows, all of them in its current sort and filter, as the server
@@ -10,22 +15,17 @@ export function ExportButtons({ table, view }: { table: string; view: RowView })
   const { t } = useTranslation();
   return (
     <span className="export-buttons">
-      <a
-        className="button small"
-        href={exportUrl(table, 'csv', view)}
-        download
-        title={t('table.exportHint')}
-      >
-        {t('table.exportCsv')}
-      </a>
-      <a
-        className="button small"
-        href={exportUrl(table, 'xlsx', view)}
-        download
-        title={t('table.exportHint')}
-      >
-        {t('table.exportXlsx')}
-      </a>
+      {(['csv', 'xlsx'] as const).map((format) => (
+        <a
+          key={format}
+          className="button small"
+          href={exportUrl(table, format, view)}
+          download
+          title={t('table.exportHint')}
+        >
+          {t(LABELS[format])}
+        </a>
+      ))}
     </span>
   );
 }
