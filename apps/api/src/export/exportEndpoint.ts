@@ -38,8 +38,8 @@ export function exportEndpoint(services: ApiServices): RequestHandler {
   return async (request, response) => {
     const logger = services.logger.child({ requestId: requestIdOf(response) });
     try {
-      const { table, format, view } = parseExportRequest(request);
       const caller = await authorize(services, request, response);
+      const { table, format, view } = parseExportRequest(request);
       if (running >= MAX_EXPORTS_AT_ONCE) {
         throw new DomainError(
           'TOO_MANY_REQUESTS',
