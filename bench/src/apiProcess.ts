@@ -5,6 +5,8 @@ const apiDir = new URL('../../apps/api', import.meta.url).pathname;
 
 export interface ApiProcess {
   url: string;
+  /** The API process itself (its memory is read from /proc). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -31,6 +33,8 @@ export async function startApiProcess(
       PORT: String(port),
       HOST: '127.0.0.1',
       DB_POOL_SIZE: String(options.poolSize),
+      // As on the embedded database: sorting a large table builds the index its pages need.
+      SORT_INDEXES: 'auto',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
     },
@@ -40,6 +44,7 @@ export async function startApiProcess(
   await waitUntilHealthy(url, child);
   return {
     url,
+    pid: child.pid ?? Number.NaN,
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', () => resolve());

@@ -7,6 +7,8 @@ import { createGraphQLClient } from './graphqlClient';
 import { type BenchReport, formatReport } from './report';
 import { type LoadPlan, type LoadResult, runClosedLoop } from './runClosedLoop';
 import { runContention } from './scenarios/contention';
+import { measureDeepPages } from './scenarios/deepPages';
+import { measureExports } from './scenarios/exportProducts';
 import { graphqlLockCycle } from './scenarios/graphqlLockCycle';
 import { rawSqlLockCycle } from './scenarios/rawSqlLockCycle';
 import { readTables } from './scenarios/readTables';
@@ -19,6 +21,8 @@ const timing = quick
   ? { warmupMs: 300, durationMs: 1_000 }
   : { warmupMs: 1_000, durationMs: 5_000 };
 const CONTENTION = { clients: 200, rounds: quick ? 5 : 30 };
+const DEEP_PAGE_REPETITIONS = quick ? 5 : 20;
+const EXPORTS_PER_FORMAT = quick ? 1 : 3;
 const API_POOL_SIZE = 10;
 const resultsDir = new URL('../results', import.meta.url).pathname;
 const resultsPath = `${resultsDir}/latest.json`;
@@ -45,6 +49,16 @@ const api = await startApiProcess(database.url, {
 });
 let report: BenchReport;
 try {
+  // First, while the API's peak memory is still that of its start: what an export adds shows.
+  console.log('exports…');
+  const exports = await measureExports(api.url, credentials.viewer, api.pid, EXPORTS_PER_FORMAT);
+  console.log('deep pages…');
+  const deepPages = await measureDeepPages(
+    api.url,
+    credentials.viewer,
+    database.url,
+    DEEP_PAGE_REPETITIONS,
+  );
   console.log('raw SQL floor…');
   const rawSql = await runLevels(async (clients) => {
     const pool = new pg.Pool({ connectionString: database.url, max: clients });
@@ -80,7 +94,11 @@ try {
   const contention = await runContention(api.url, credentials.racers, CONTENTION.rounds);
 
   const allLoad = [...rawSql, ...graphql, ...reads];
-  const errorCount = allLoad.reduce((sum, r) => sum + r.errors, 0) + contention.errors;
+  const errorCount =
+    allLoad.reduce((sum, r) => sum + r.errors, 0) +
+    contention.errors +
+    deepPages.errors +
+    exports.errors;
   report = {
     startedAt,
     mode: quick ? 'quick' : 'full',
@@ -89,6 +107,8 @@ try {
     graphql,
     reads,
     contention,
+    deepPages,
+    exports,
     targets: [
       ...graphql
         .filter((result) => result.clients >= 8)

@@ -1,5 +1,7 @@
 import type { LoadResult } from './runClosedLoop';
 import type { ContentionResult } from './scenarios/contention';
+import type { DeepPagesResult } from './scenarios/deepPages';
+import type { ExportsResult } from './scenarios/exportProducts';
 
 export interface BenchReport {
   startedAt: string;
@@ -9,6 +11,8 @@ export interface BenchReport {
   graphql: (LoadResult & { ratioToRawSql: number })[];
   reads: LoadResult[];
   contention: ContentionResult;
+  deepPages: DeepPagesResult;
+  exports: ExportsResult;
   targets: { name: string; met: boolean; detail: string }[];
 }
 
@@ -38,10 +42,29 @@ export function formatReport(report: BenchReport): string {
       `winners per round ${[...new Set(c.winnersPerRound)].join('/')}, ` +
       `all answered in p50 ${fixed(c.roundMs.p50)} ms / max ${fixed(c.roundMs.max)} ms, errors ${c.errors}`,
     '',
+    `rows of 100,000 products sorted by name, 100 a page (sort index ready after ${fixed(report.deepPages.sortIndexReadyMs, 0)} ms):`,
+    ...report.deepPages.pages.map(
+      ({ position, latencyMs }) =>
+        `  ${position.padEnd(26)} p50 ${fixed(latencyMs.p50)} ms, max ${fixed(latencyMs.max)} ms`,
+    ),
+    '',
+    `export of 100,000 products sorted by name (API peak RSS before: ${fixed(report.exports.apiPeakRssBeforeMb, 0)} MB):`,
+    ...report.exports.exports.map(
+      (e) =>
+        `  ${e.format.padEnd(5)} ${fixed(e.seconds, 2)} s, ${fixed(e.megabytes)} MB, API peak RSS ${fixed(e.apiPeakRssMb, 0)} MB`,
+    ),
+    '',
     'targets:',
     ...report.targets.map((t) => `  ${t.met ? 'met    ' : 'MISSED '} ${t.name}: ${t.detail}`),
   );
-  const firstErrors = [...report.rawSql, ...report.graphql, ...report.reads, c]
+  const firstErrors = [
+    ...report.rawSql,
+    ...report.graphql,
+    ...report.reads,
+    c,
+    report.deepPages,
+    report.exports,
+  ]
     .map((result) => result.firstError)
     .filter(Boolean);
   if (firstErrors.length > 0) lines.push('', `first error: ${firstErrors[0]}`);

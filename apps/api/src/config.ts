@@ -58,6 +58,12 @@ const environment = z.object({
    */
   DATABASE_PREPARED_STATEMENTS: z.stringbool().default(true),
   MASTER_SCHEMA: z.string().min(1).max(63).default('master'),
+  /**
+   * `auto`: build an index when users sort a large master table by a column no index starts
+   * with, so that every page of the sort is quick. Defaults to `auto` on the embedded database
+   * and `off` on an external one, whose tables belong to others.
+   */
+  SORT_INDEXES: z.enum(['auto', 'off']).optional(),
   TABLELOCK_DATA_DIR: z.string().default(join(repoRoot, '.data')),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),

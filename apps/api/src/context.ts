@@ -6,6 +6,7 @@ import type { DatabaseAvailability } from './databaseAvailability';
 import type { CredentialChangeFeed } from './live/credentialChangeFeed';
 import type { LockChangeFeed } from './live/lockChangeFeed';
 import type { ApiMetrics } from './metrics/apiMetrics';
+import type { SortIndexes } from './sortIndexes';
 
 export interface LockQueueSettings {
   /** This process's mark on its waiters (see LiveFeeds.queueOwner). */
@@ -27,6 +28,7 @@ export interface ApiServices {
   credentialChanges: CredentialChangeFeed;
   metrics: ApiMetrics;
   databaseAvailability: DatabaseAvailability;
+  sortIndexes: SortIndexes;
 }
 
 /** What every resolver gets: the services, and who is calling. */

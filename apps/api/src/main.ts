@@ -16,6 +16,7 @@ import { startLockSweeper } from './live/lockSweeper';
 import { createApiMetrics } from './metrics/apiMetrics';
 import { createReadinessCheck } from './readiness';
 import { startApiServer } from './server';
+import { createSortIndexes } from './sortIndexes';
 import { stopWithin } from './stopWithin';
 
 const config = loadConfig(process.env);
@@ -63,6 +64,13 @@ async function start(database: OpenDatabase, prisma: PrismaClient) {
       credentialChanges: live.credentialChanges,
       metrics,
       databaseAvailability,
+      sortIndexes: createSortIndexes({
+        enabled: (config.SORT_INDEXES ?? (database.embedded ? 'auto' : 'off')) === 'auto',
+        prisma,
+        masterSchema: config.MASTER_SCHEMA,
+        directDatabaseUrl: database.directUrl,
+        logger,
+      }),
     },
     port: config.PORT,
     host: config.HOST,

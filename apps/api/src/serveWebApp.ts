@@ -11,7 +11,7 @@ const NOT_BUILT =
 
 // Addresses of the server itself (GraphQL, probes, metrics, APIs to come): an unknown one is a
 // 404 for the program that asked, never the app's page with status 200.
-const SERVER_PATHS = /^\/(graphql|api|healthz|readyz|metrics)(\/|$)/;
+const SERVER_PATHS = /^\/(graphql|api|export|healthz|readyz|metrics)(\/|$)/;
 const isServerPath = (path: string) => SERVER_PATHS.test(path);
 
 /**

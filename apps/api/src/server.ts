@@ -8,11 +8,12 @@ import cookieParser from 'cookie-parser';
 import express from 'express';
 import { authenticate } from './auth/authenticate';
 import { clearStaleSessionCookie } from './auth/clearStaleSessionCookie';
+import { credentialsOf } from './auth/credentialsOf';
 import { requireAuthentication } from './auth/requireAuthentication';
-import { SESSION_COOKIE } from './auth/sessionCookie';
 import { refuseBadBody } from './badBody';
 import type { ApiContext, ApiServices } from './context';
 import { isDatabaseUnreachable, serviceUnavailableError } from './databaseUnreachable';
+import { exportEndpoint } from './export/exportEndpoint';
 import { formatError } from './formatError';
 import { createHostCheck, refuseUnknownHosts } from './hostAllowList';
 import { startSubscriptionServer } from './live/subscriptionServer';
@@ -53,7 +54,8 @@ const MAX_BODY = '100kb';
 
 /**
  * Serves, on one port: GraphQL at `/graphql` (HTTP, and WebSocket for subscriptions), the probes
- * `/healthz` and `/readyz`, Prometheus `/metrics`, and the web app at every other page address.
+ * `/healthz` and `/readyz`, Prometheus `/metrics`, table exports at `/export/<table>.csv|.xlsx`,
+ * and the web app at every other page address.
  */
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const app = express();
@@ -116,12 +118,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     express.json({ limit: MAX_BODY }),
     expressMiddleware(apollo, {
       context: async ({ req, res }) => {
-        const credentials = {
-          sessionToken: req.cookies?.[SESSION_COOKIE] ?? null,
-          authorization: req.headers.authorization ?? null,
-        };
         const requestId = requestIdOf(res);
-        const identity = await authenticate(options.services, credentials).catch((error) => {
+        const identity = await authenticate(options.services, credentialsOf(req)).catch((error) => {
           if (!isDatabaseUnreachable(error)) throw error;
           options.services.databaseAvailability.reportUnreachable(error);
           throw serviceUnavailableError();
@@ -136,6 +134,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       },
     }),
   );
+  app.get('/export/:file', apiResponseHeaders, cookieParser(), exportEndpoint(options.services));
   app.use(securityHeaders(), serveWebApp());
 
   app.use(refuseBadBody);

@@ -1,12 +1,13 @@
 export { MasterDataError, type MasterDataErrorCode } from './masterDataError';
 export {
-  type FilterOperator,
   type MasterRow,
   type RowPage,
   type RowQuery,
   type RowValues,
   readRows,
 } from './readRows';
+export { openRowExport, type RowExport } from './rowExport';
+export type { FilterOperator, RowView, SortDirection } from './rowView';
 export {
   type RowChangeKind,
   type RowChanges,
@@ -15,6 +16,7 @@ export {
   type SaveResult,
   saveRows,
 } from './saveRows';
+export { planSortIndex, SORT_INDEX_MIN_ROWS, type SortIndexPlan } from './sortIndex';
 export type {
   ColumnKind,
   MasterTable,

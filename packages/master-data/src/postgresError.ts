@@ -1,3 +1,5 @@
+import { MasterDataError } from './masterDataError';
+
 /** What Postgres said about a failed statement, dug out of Prisma's driver-adapter error. */
 export interface PostgresError {
   /** SQLSTATE, e.g. 23505. */
@@ -22,3 +24,15 @@ export function postgresErrorOf(error: unknown): PostgresError | undefined {
 
 /** Class 22: the value does not fit the column's type (bad number, date, too long...). */
 export const isDataException = (error: PostgresError) => error.code.startsWith('22');
+
+/** A filter or cursor value that does not fit its column is the caller's mistake; else `error` again. */
+export function refuseValuesThatDoNotFit(error: unknown): never {
+  const postgres = postgresErrorOf(error);
+  if (postgres && isDataException(postgres)) {
+    throw new MasterDataError(
+      'BAD_USER_INPUT',
+      `A filter or cursor value does not fit its column: ${postgres.message}`,
+    );
+  }
+  throw error;
+}

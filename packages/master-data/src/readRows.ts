@@ -1,27 +1,22 @@
 import { Prisma, type PrismaClient } from '@tablelock/db';
 import { z } from 'zod';
 import { MasterDataError } from './masterDataError';
-import { isDataException, postgresErrorOf } from './postgresError';
-import { columnRef, columnsAsJson, typedValue } from './sqlFragments';
-import { type MasterTable, readMasterTable, requireColumn, type TableColumn } from './tableColumns';
+import { refuseValuesThatDoNotFit } from './postgresError';
+import { type CursorValues, decodeCursor, encodeCursor, viewFingerprint } from './rowCursor';
+import { filterConditions, type RowView, rowViewShape, whereAll } from './rowView';
+import { seekCondition } from './seekCondition';
+import { columnRef, columnsAsJson } from './sqlFragments';
+import { type MasterTable, readMasterTable } from './tableColumns';
+import { type OrderTerm, orderBy, viewOrder } from './viewOrder';
 
-export type FilterOperator =
-  | 'equals'
-  | 'notEquals'
-  | 'contains'
-  | 'startsWith'
-  | 'lessThan'
-  | 'lessThanOrEqual'
-  | 'greaterThan'
-  | 'greaterThanOrEqual'
-  | 'isNull'
-  | 'isNotNull';
-
-export interface RowQuery {
+export interface RowQuery extends RowView {
+  /** Rows to skip from the start of the view (offset paging); 0 with a cursor. */
   offset: number;
   limit: number;
-  sort: { column: string; direction: 'asc' | 'desc' }[];
-  filter: { column: string; operator: FilterOperator; value?: string | null }[];
+  /** Keyset paging: the `limit` rows right after the row this cursor names. */
+  after?: string | null;
+  /** Keyset paging backwards: the `limit` rows right before it, still in the view's order. */
+  before?: string | null;
 }
 
 export type RowValues = Record<string, string | null>;
@@ -38,29 +33,43 @@ export interface RowPage {
   table: MasterTable;
   rows: MasterRow[];
   total: number;
+  /** Where the first row stands, for the page before it; null without rows or primary key. */
+  startCursor: string | null;
+  /** Where the last row stands, for the page after it; null without rows or primary key. */
+  endCursor: string | null;
 }
 
 export const MAX_PAGE_SIZE = 500;
 
-const rowQuery = z.object({
-  offset: z.number().int().min(0),
-  limit: z.number().int().min(1).max(MAX_PAGE_SIZE),
-  sort: z.array(z.object({ column: z.string(), direction: z.enum(['asc', 'desc']) })).max(10),
-  filter: z
-    .array(z.object({ column: z.string(), operator: z.string(), value: z.string().nullish() }))
-    .max(20),
-});
+const rowQuery = z
+  .object({
+    offset: z.number().int().min(0),
+    limit: z.number().int().min(1).max(MAX_PAGE_SIZE),
+    ...rowViewShape,
+    after: z.string().nullish(),
+    before: z.string().nullish(),
+  })
+  .refine((query) => query.after == null || query.before == null, {
+    message: 'Give after or before, not both.',
+  })
+  .refine((query) => query.offset === 0 || (query.after == null && query.before == null), {
+    message: 'offset counts from the start of the view: leave it out when paging by cursor.',
+  });
 
-const COMPARISONS: Partial<Record<FilterOperator, string>> = {
-  equals: '=',
-  notEquals: '<>',
-  lessThan: '<',
-  lessThanOrEqual: '<=',
-  greaterThan: '>',
-  greaterThanOrEqual: '>=',
-};
+/** Which rows of the view one query reads: past a cursor, or at an offset from either end. */
+interface PagePlan {
+  conditions: Prisma.Sql[];
+  backwards: boolean;
+  offset: number;
+  limit: number;
+}
 
-/** A page of rows, sorted and filtered in the database; values as text. */
+/**
+ * A page of rows, sorted and filtered in the database; values as text. Paged by cursor
+ * (keyset: as quick deep in the view as at its start) or by offset, which is counted from
+ * whichever end of the view is nearer, so the last page is as quick as the first. Either way
+ * the sort runs on the row keys alone and only the page's rows are turned into JSON.
+ */
 export async function readRows(
   prisma: PrismaClient,
   schema: string,
@@ -70,67 +79,95 @@ export async function readRows(
   const parsed = rowQuery.safeParse(query);
   if (!parsed.success) throw new MasterDataError('BAD_USER_INPUT', z.prettifyError(parsed.error));
   const table = await readMasterTable(prisma, schema, tableName);
-  const where = whereClause(table, query.filter);
-  const order = orderClause(table, query.sort);
-  const from = Prisma.raw(table.qualifiedName);
-  const [rows, [count]] = await Promise.all([
-    prisma.$queryRaw<{ key: RowValues; version: string; values: RowValues }[]>`
-      SELECT ${columnsAsJson(table.primaryKey)} AS key, xmin::text AS version,
-             ${columnsAsJson(table.columns)} AS values
-      FROM ${from} ${where} ${order}
-      LIMIT ${query.limit} OFFSET ${query.offset}`,
-    prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM ${from} ${where}`,
-  ]).catch((error: unknown) => {
-    const postgres = postgresErrorOf(error);
-    if (postgres && isDataException(postgres)) {
-      throw new MasterDataError('BAD_USER_INPUT', `Filter value: ${postgres.message}`);
-    }
-    throw error;
-  });
-  return { table, rows, total: count?.total ?? 0 };
+  const filters = filterConditions(table, query.filter);
+  const order = viewOrder(table, query.sort);
+  const fingerprint = viewFingerprint(table, order, query.filter);
+  const cursor = query.after ?? query.before;
+  const at = cursor == null ? null : cursorPosition(table, cursor, fingerprint, order);
+  try {
+    const counting = countRows(prisma, table, filters);
+    const plan: PagePlan = at
+      ? {
+          conditions: [...filters, seekCondition(order, at, query.before != null)],
+          backwards: query.before != null,
+          offset: 0,
+          limit: query.limit,
+        }
+      : offsetPlan(filters, query.offset, query.limit, query.offset > 0 ? await counting : null);
+    const [rows, total] = await Promise.all([readPage(prisma, table, order, plan), counting]);
+    const cursorOf = (row: MasterRow | undefined) =>
+      row && table.primaryKey.length > 0
+        ? encodeCursor(
+            fingerprint,
+            order.map(({ column }) => row.values[column.name] ?? null),
+          )
+        : null;
+    return { table, rows, total, startCursor: cursorOf(rows[0]), endCursor: cursorOf(rows.at(-1)) };
+  } catch (error) {
+    refuseValuesThatDoNotFit(error);
+  }
 }
 
-function whereClause(table: MasterTable, filters: RowQuery['filter']): Prisma.Sql {
-  if (filters.length === 0) return Prisma.empty;
-  const conditions = filters.map(({ column: name, operator, value }) =>
-    condition(requireColumn(table, name), operator, value ?? null),
-  );
-  return Prisma.sql`WHERE ${Prisma.join(conditions, ' AND ')}`;
-}
-
-function condition(column: TableColumn, operator: FilterOperator, value: string | null) {
-  const ref = columnRef(column);
-  if (operator === 'isNull') return Prisma.sql`${ref} IS NULL`;
-  if (operator === 'isNotNull') return Prisma.sql`${ref} IS NOT NULL`;
-  if (value === null) {
+function cursorPosition(
+  table: MasterTable,
+  cursor: string,
+  fingerprint: string,
+  order: OrderTerm[],
+): CursorValues {
+  if (table.primaryKey.length === 0) {
     throw new MasterDataError(
       'BAD_USER_INPUT',
-      `The ${operator} filter on ${column.name} needs a value.`,
+      `${table.name} has no primary key, so its rows have no cursor: page it by offset.`,
     );
   }
-  if (operator === 'contains' || operator === 'startsWith') {
-    const escaped = value.replace(/[\\%_]/g, (char) => `\\${char}`);
-    const pattern = operator === 'contains' ? `%${escaped}%` : `${escaped}%`;
-    return Prisma.sql`${ref}::text ILIKE ${pattern}`;
-  }
-  const comparison = COMPARISONS[operator];
-  if (!comparison)
-    throw new MasterDataError('BAD_USER_INPUT', `Unknown filter operator ${operator}.`);
-  return Prisma.sql`${ref} ${Prisma.raw(comparison)} ${typedValue(column, value)}`;
+  return decodeCursor(cursor, fingerprint, order);
 }
 
-// The primary key ends every order, so that pages neither repeat nor skip rows.
-function orderClause(table: MasterTable, sort: RowQuery['sort']): Prisma.Sql {
-  const sorted = sort.map(({ column, direction }) => ({
-    column: requireColumn(table, column),
-    direction,
-  }));
-  const tiebreak = table.primaryKey
-    .filter((key) => !sorted.some((entry) => entry.column.name === key.name))
-    .map((column) => ({ column, direction: 'asc' as const }));
-  const terms = [...sorted, ...tiebreak].map(
-    ({ column, direction }) =>
-      Prisma.sql`${columnRef(column)} ${Prisma.raw(direction === 'asc' ? 'ASC' : 'DESC')}`,
-  );
-  return terms.length > 0 ? Prisma.sql`ORDER BY ${Prisma.join(terms)}` : Prisma.empty;
+/** Past the middle of the view, the page is read from the end: fewer rows to skip. */
+function offsetPlan(
+  conditions: Prisma.Sql[],
+  offset: number,
+  limit: number,
+  total: number | null,
+): PagePlan {
+  const rowsAfter = total === null ? offset : total - offset - limit;
+  if (rowsAfter >= offset) return { conditions, backwards: false, offset, limit };
+  return {
+    conditions,
+    backwards: true,
+    offset: Math.max(rowsAfter, 0),
+    limit: Math.max(limit + Math.min(rowsAfter, 0), 0),
+  };
+}
+
+async function countRows(prisma: PrismaClient, table: MasterTable, conditions: Prisma.Sql[]) {
+  const [count] = await prisma.$queryRaw<{ total: number }[]>`
+    SELECT count(*)::int AS total FROM ${Prisma.raw(table.qualifiedName)} ${whereAll(conditions)}`;
+  return count?.total ?? 0;
+}
+
+/**
+ * The page's rows are chosen by their identity alone (primary key, or the row's physical
+ * address in a table without one), which an index on the sort columns can answer without
+ * reading the rows; only the chosen rows are then read whole.
+ */
+function readPage(
+  prisma: PrismaClient,
+  table: MasterTable,
+  order: OrderTerm[],
+  { conditions, backwards, offset, limit }: PagePlan,
+): Promise<MasterRow[]> {
+  const from = Prisma.raw(table.qualifiedName);
+  const identity =
+    table.primaryKey.length > 0
+      ? Prisma.sql`(${Prisma.join(table.primaryKey.map(columnRef))})`
+      : Prisma.sql`ctid`;
+  return prisma.$queryRaw<MasterRow[]>`
+    SELECT ${columnsAsJson(table.primaryKey)} AS key, xmin::text AS version,
+           ${columnsAsJson(table.columns)} AS values
+    FROM ${from}
+    WHERE ${identity} IN (
+      SELECT ${identity} FROM ${from} ${whereAll(conditions)} ${orderBy(order, backwards)}
+      LIMIT ${limit} OFFSET ${offset})
+    ${orderBy(order)}`;
 }

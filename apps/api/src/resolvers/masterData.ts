@@ -6,11 +6,15 @@ import { idempotentRequest } from './idempotentRequest';
 
 export const rows: QueryResolvers['rows'] = (_parent, args, context) => {
   requireRole(context, 'viewer');
+  const sortedBy = args.sort?.[0]?.column;
+  if (sortedBy) void context.sortIndexes.request(args.table, sortedBy);
   return readRows(context.prisma, context.masterSchema, args.table, {
     offset: args.offset ?? 0,
     limit: args.limit ?? 100,
     sort: args.sort ?? [],
     filter: args.filter ?? [],
+    after: args.after ?? null,
+    before: args.before ?? null,
   });
 };
 

@@ -13,6 +13,7 @@ import { startLiveFeeds } from '../../src/live/liveFeeds';
 import { createApiMetrics } from '../../src/metrics/apiMetrics';
 import { createReadinessCheck } from '../../src/readiness';
 import { startApiServer } from '../../src/server';
+import { createSortIndexes } from '../../src/sortIndexes';
 import type { TypedDocumentString } from '../generated/graphql';
 
 export interface GraphQLResponse<T> {
@@ -89,6 +90,14 @@ export async function startTestApi(
       credentialChanges: live.credentialChanges,
       metrics: createApiMetrics(database.prisma, live.lockChanges.activeSubscriptions),
       databaseAvailability,
+      // Off: index builds would only cost the tests time (sortIndexes.test.ts builds its own).
+      sortIndexes: createSortIndexes({
+        enabled: false,
+        prisma: database.prisma,
+        masterSchema: 'master',
+        directDatabaseUrl: database.url,
+        logger,
+      }),
     },
     port: 0,
     host: '127.0.0.1',

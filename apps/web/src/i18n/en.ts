@@ -123,6 +123,10 @@ export const en = {
     deleteSelected_other: 'Delete {{count}} selected rows',
     rowCount_one: '{{formatted}} row',
     rowCount_other: '{{formatted}} rows',
+    exportCsv: 'Export CSV',
+    exportXlsx: 'Export XLSX',
+    exportHint:
+      'Download every row in this sort and filter, as saved (unsaved changes are not included)',
     notFound: 'There is no master table named “{{table}}”.',
     backToTables: 'Back to the tables',
   },

@@ -121,6 +121,10 @@ export const ja: TranslationOf<typeof en> = {
     deleteRows: '選択した行を削除',
     deleteSelected_other: '選択した {{count}} 行を削除',
     rowCount_other: '{{formatted}} 行',
+    exportCsv: 'CSV エクスポート',
+    exportXlsx: 'XLSX エクスポート',
+    exportHint:
+      'この並べ替えと絞り込みのすべての行を、保存済みの内容でダウンロードします（未保存の変更は含まれません）',
     notFound: '「{{table}}」というマスタテーブルはありません。',
     backToTables: 'テーブル一覧へ戻る',
   },

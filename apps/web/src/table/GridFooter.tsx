@@ -1,16 +1,32 @@
 import { useTranslation } from 'react-i18next';
 import { useFormatters } from '../i18n/useFormatters';
+import type { RowView } from './createRowDatasource';
+import { ExportButtons } from './ExportButtons';
 
-/** Below the grid: how many rows the table has and, while editing, what the row colours mean. */
-export function GridFooter({ total, editing }: { total: number | null; editing: boolean }) {
+interface GridFooterProps {
+  table: string;
+  total: number | null;
+  /** The sort and filter of the rows shown: what an export writes. */
+  view: RowView;
+  editing: boolean;
+}
+
+/**
+ * Below the grid: how many rows the view has, its exports and, while editing, what the row
+ * colours mean.
+ */
+export function GridFooter({ table, total, view, editing }: GridFooterProps) {
   const { t } = useTranslation();
   const format = useFormatters();
   return (
     <footer className="grid-footer">
-      <span data-testid="row-count">
-        {total === null
-          ? ''
-          : t('table.rowCount', { count: total, formatted: format.count(total) })}
+      <span className="grid-footer-view">
+        <span data-testid="row-count">
+          {total === null
+            ? ''
+            : t('table.rowCount', { count: total, formatted: format.count(total) })}
+        </span>
+        <ExportButtons table={table} view={view} />
       </span>
       {editing && (
         <span className="legend">

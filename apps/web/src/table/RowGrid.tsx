@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../i18n/i18n';
 import { useFormatters } from '../i18n/useFormatters';
 import { buildColumnDefs } from './buildColumnDefs';
-import { createRowDatasource } from './createRowDatasource';
+import { createRowDatasource, type RowView } from './createRowDatasource';
 import type { GridRow } from './gridRow';
 import { gridTheme } from './gridSetup';
 import type { PendingChanges } from './PendingChanges';
@@ -20,19 +20,20 @@ interface RowGridProps {
   pending: PendingChanges;
   /** The user holds the lock: cells may be edited and rows selected for deletion. */
   editable: boolean;
-  onTotal: (total: number) => void;
+  /** A page arrived: the rows in the view, and the view (sort and filter) they are in. */
+  onPage: (total: number, view: RowView) => void;
   onLoadError: (error: unknown) => void;
   onReady: (api: GridApi<GridRow>) => void;
   onSelectionCount: (count: number) => void;
 }
 
-// Rows per request. The API pages by offset, so smaller blocks keep each request quick while
-// the scrollbar (sized from the total) lets the user jump anywhere in the 100,000 rows.
+// Rows per request: the scrollbar (sized from the total) lets the user jump anywhere in the
+// 100,000 rows, and a block of 100 stays quick to read and to render wherever it is.
 const BLOCK_SIZE = 100;
 
 /** A master table's rows: loaded block by block as the user scrolls, sorted and filtered on the server. */
 export function RowGrid(props: RowGridProps) {
-  const { table, columns, pending, editable, onTotal, onLoadError, onReady, onSelectionCount } =
+  const { table, columns, pending, editable, onPage, onLoadError, onReady, onSelectionCount } =
     props;
   const { t, i18n } = useTranslation();
   const language = currentLanguage(i18n.resolvedLanguage);
@@ -47,8 +48,8 @@ export function RowGrid(props: RowGridProps) {
   const editableRef = useRef(editable);
   editableRef.current = editable;
   // The parent's callbacks change identity on every render; the datasource must not.
-  const callbacks = useRef({ onTotal, onLoadError });
-  callbacks.current = { onTotal, onLoadError };
+  const callbacks = useRef({ onPage, onLoadError });
+  callbacks.current = { onPage, onLoadError };
 
   const keyColumns = useMemo(
     () => columns.filter((column) => column.primaryKey).map((column) => column.name),
@@ -60,7 +61,7 @@ export function RowGrid(props: RowGridProps) {
         table,
         keyColumns,
         pending,
-        onPage: (total) => callbacks.current.onTotal(total),
+        onPage: (total, view) => callbacks.current.onPage(total, view),
         onError: (error) => callbacks.current.onLoadError(error),
       }),
     [table, keyColumns, pending],

@@ -11,6 +11,7 @@ import { StatusBadge } from '../tables/StatusBadge';
 import type { TableInfo } from '../tables/useTables';
 import { describeError } from '../ui/describeError';
 import { useNotify } from '../ui/Notices';
+import type { RowView } from './createRowDatasource';
 import { EditDialogs } from './EditDialogs';
 import { EditingElsewhereBanner } from './EditingElsewhereBanner';
 import { EditToolbar } from './EditToolbar';
@@ -49,7 +50,10 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
   useSyncExternalStore(pending.subscribe, pending.getRevision);
   const counts = pending.counts();
   const invalid = pending.invalidCells().length;
-  const [total, setTotal] = useState<number | null>(null);
+  const [shown, setShown] = useState<{ total: number | null; view: RowView }>({
+    total: null,
+    view: { sort: [], filter: [] },
+  });
   const [selected, setSelected] = useState(0);
   const gridApi = useRef<GridApi<GridRow> | null>(null);
 
@@ -170,14 +174,14 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         columns={page.columns}
         pending={pending}
         editable={session.kind === 'editing'}
-        onTotal={setTotal}
+        onPage={(total, view) => setShown({ total, view })}
         onLoadError={(error) => notify('error', describeError(error, t))}
         onReady={(api) => {
           gridApi.current = api;
         }}
         onSelectionCount={setSelected}
       />
-      <GridFooter total={total} editing={editing} />
+      <GridFooter table={info.name} total={shown.total} view={shown.view} editing={editing} />
 
       <EditDialogs
         open={actions.dialog}

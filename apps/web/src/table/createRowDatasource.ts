@@ -1,34 +1,51 @@
 import type { IDatasource } from 'ag-grid-community';
 import { graphqlRequest } from '../api/graphqlRequest';
+import type { RowFilter, RowPageQueryVariables, RowSort } from '../generated/graphql';
+import { BlockCursors } from './blockCursors';
 import { toRowFilters, toRowSort } from './gridQueryToRowQuery';
 import { type GridRow, storedRowId } from './gridRow';
 import type { PendingChanges } from './PendingChanges';
 import { rowPageQuery } from './rowOperations';
 
+/** The sort and filter of the rows the grid shows, as the API takes them. */
+export interface RowView {
+  sort: RowSort[];
+  filter: RowFilter[];
+}
+
 interface RowDatasourceOptions {
   table: string;
   keyColumns: readonly string[];
   pending: PendingChanges;
-  onPage: (total: number) => void;
+  onPage: (total: number, view: RowView) => void;
   onError: (error: unknown) => void;
 }
 
 /**
  * Feeds the grid's infinite row model: each block the user scrolls to is one `rows` page,
- * sorted and filtered by the server, shown with the user's unsaved edits.
+ * sorted and filtered by the server, shown with the user's unsaved edits. A block beside one
+ * already loaded is read by cursor, a jump by offset (see BlockCursors).
  */
 export function createRowDatasource(options: RowDatasourceOptions): IDatasource {
   const { table, keyColumns, pending, onPage, onError } = options;
+  const cursors = new BlockCursors();
   return {
     getRows(params) {
-      graphqlRequest(rowPageQuery, {
-        table,
-        offset: params.startRow,
-        limit: params.endRow - params.startRow,
+      const view: RowView = {
         sort: toRowSort(params.sortModel),
         filter: toRowFilters(params.filterModel),
-      }).then(
+      };
+      const viewKey = JSON.stringify(view);
+      const { startRow, endRow } = params;
+      const variables: RowPageQueryVariables = {
+        table,
+        ...view,
+        ...cursors.positionOf(viewKey, startRow, endRow),
+        limit: endRow - startRow,
+      };
+      graphqlRequest(rowPageQuery, variables).then(
         ({ rows: page }) => {
+          cursors.remember(viewKey, startRow, endRow, page);
           const rows = page.rows.map(
             ({ key, version, values }): GridRow =>
               pending.overlay({
@@ -39,7 +56,7 @@ export function createRowDatasource(options: RowDatasourceOptions): IDatasource 
               }),
           );
           params.successCallback(rows, page.total);
-          onPage(page.total);
+          onPage(page.total, view);
         },
         (error: unknown) => {
           params.failCallback();

@@ -3,18 +3,30 @@ import { graphql } from '../generated';
 export const rowPageQuery = graphql(`
   query RowPage(
     $table: String!
-    $offset: Int!
+    $offset: Int
+    $after: String
+    $before: String
     $limit: Int!
     $sort: [RowSort!]
     $filter: [RowFilter!]
   ) {
-    rows(table: $table, offset: $offset, limit: $limit, sort: $sort, filter: $filter) {
+    rows(
+      table: $table
+      offset: $offset
+      after: $after
+      before: $before
+      limit: $limit
+      sort: $sort
+      filter: $filter
+    ) {
       rows {
         key
         version
         values
       }
       total
+      startCursor
+      endCursor
     }
   }
 `);

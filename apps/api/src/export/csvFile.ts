@@ -1,0 +1,47 @@
+import { finished } from 'node:stream/promises';
+import type { RowValues, TableColumn } from '@tablelock/master-data';
+import { stringify } from 'csv-stringify/sync';
+import type { RowFileFormat } from './rowFile';
+
+// Excel reads a CSV as the machine's legacy code page (Shift_JIS in Japan) unless it starts
+// with a byte order mark.
+const UTF8_BOM = '\uFEFF';
+
+const CSV_OPTIONS = {
+  // RFC 4180: CRLF between records; quotes around fields with commas, quotes or line breaks.
+  record_delimiter: 'windows',
+  // An empty string is "" and NULL is nothing at all, as Postgres's COPY reads them back.
+  quoted_match: /^$/,
+} as const;
+
+// Excel runs a cell that starts with one of these as a formula (CSV injection), the full-width
+// forms too.
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+
+/** Text that Excel would run as a formula is written with an apostrophe in front, as Excel does. */
+function csvField(column: TableColumn, value: string | null): string | null {
+  return value !== null && column.kind === 'text' && FORMULA_START.test(value)
+    ? `'${value}`
+    : value;
+}
+
+/** RFC 4180 CSV in UTF-8 with a byte order mark, so that Excel shows Japanese text as it is. */
+export const csvFile: RowFileFormat = {
+  extension: 'csv',
+  contentType: 'text/csv; charset=utf-8',
+  start(out, table) {
+    out.write(UTF8_BOM + stringify([table.columns.map((column) => column.name)], CSV_OPTIONS));
+    return {
+      write(rows: RowValues[]) {
+        const records = rows.map((row) =>
+          table.columns.map((column) => csvField(column, row[column.name] ?? null)),
+        );
+        out.write(stringify(records, CSV_OPTIONS));
+      },
+      async end() {
+        out.end();
+        await finished(out);
+      },
+    };
+  },
+};
