@@ -1,18 +1,6 @@
-import { createInstance, type TFunction } from 'i18next';
 import { describe, expect, it } from 'vitest';
-import { en } from '../src/i18n/en';
-import { ja } from '../src/i18n/ja';
 import { type EditBlock, editBlockMessage } from '../src/tables/editBlockMessage';
-
-async function translator(language: 'en' | 'ja'): Promise<TFunction> {
-  const i18n = createInstance();
-  await i18n.init({
-    lng: language,
-    resources: { en: { translation: en }, ja: { translation: ja } },
-    interpolation: { escapeValue: false },
-  });
-  return i18n.t;
-}
+import { translator } from './support/translator';
 
 const blocks: [string, EditBlock, string, string][] = [
   [

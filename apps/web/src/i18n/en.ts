@@ -172,6 +172,8 @@ export const en = {
   },
   lockLost: {
     title: 'Your lock on {{table}} has ended',
+    // i18next picks _zero for a count of 0 in every language: no "your 0 changes are kept".
+    body_zero: 'You had no unsaved changes, so nothing is lost.',
     body_one:
       'Nothing can be saved until you start editing again; your {{count}} unsaved change is kept.',
     body_other:

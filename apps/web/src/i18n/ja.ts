@@ -162,6 +162,7 @@ export const ja: TranslationOf<typeof en> = {
   },
   lockLost: {
     title: '{{table}} のロックが解除されました',
+    body_zero: '未保存の変更はなかったため、失われた内容はありません。',
     body_other:
       'もう一度編集を開始するまで保存できません。未保存の変更 {{count}} 件はそのまま残っています。',
     forceReleased: '{{actor}} さんが {{time}} に強制解除しました。',

@@ -1,0 +1,14 @@
+import { createInstance, type TFunction } from 'i18next';
+import { en } from '../../src/i18n/en';
+import { ja } from '../../src/i18n/ja';
+
+/** The app's messages in `language`, with i18next's plural rules, outside any React tree. */
+export async function translator(language: 'en' | 'ja'): Promise<TFunction> {
+  const i18n = createInstance();
+  await i18n.init({
+    lng: language,
+    resources: { en: { translation: en }, ja: { translation: ja } },
+    interpolation: { escapeValue: false },
+  });
+  return i18n.t;
+}
