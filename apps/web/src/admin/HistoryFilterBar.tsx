@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { useUrlText } from '../ui/useUrlText';
 import type { HistoryFilters } from './historyFilters';
 
 interface HistoryFilterBarProps<Action extends string> {
@@ -23,6 +24,7 @@ export function HistoryFilterBar<Action extends string>({
   onChange,
 }: HistoryFilterBarProps<Action>) {
   const { t } = useTranslation();
+  const user = useUrlText(filters.user);
   const filtered =
     filters.table !== '' ||
     filters.user !== '' ||
@@ -58,9 +60,13 @@ export function HistoryFilterBar<Action extends string>({
           <span>{t('history.filters.user')}</span>
           <input
             type="search"
-            value={filters.user}
+            ref={user.ref}
+            value={user.text}
             placeholder={userPlaceholder}
-            onChange={(event) => onChange({ user: event.target.value })}
+            onChange={(event) => {
+              user.setText(event.target.value);
+              onChange({ user: event.target.value });
+            }}
           />
         </label>
         <label className="inline-field">

@@ -9,6 +9,7 @@ import { describeError } from '../ui/describeError';
 import { LoadingState } from '../ui/LoadingState';
 import { TableLinks } from '../ui/TableLinks';
 import { useNow } from '../ui/useNow';
+import { useUrlText } from '../ui/useUrlText';
 import { editBlockMessage } from './editBlockMessage';
 import { StatusBadge } from './StatusBadge';
 import { type TableInfo, useTables } from './useTables';
@@ -27,7 +28,7 @@ export function TablesPage() {
   const { data: user } = useSession();
   // Filters live in the URL: a reload or a shared link shows the same list.
   const [searchParams, setSearchParams] = useSearchParams();
-  const nameFilter = searchParams.get('q') ?? '';
+  const nameFilter = useUrlText(searchParams.get('q') ?? '');
   const statusFilter = parseStatusFilter(searchParams.get('status'));
 
   const setFilter = (key: 'q' | 'status', value: string) => {
@@ -52,7 +53,7 @@ export function TablesPage() {
   }
 
   const all = tables.data;
-  const needle = nameFilter.trim().toLowerCase();
+  const needle = nameFilter.text.trim().toLowerCase();
   const shown = all.filter(
     (table) =>
       (statusFilter === 'all' || table.status === statusFilter) &&
@@ -75,8 +76,12 @@ export function TablesPage() {
           className="search-input"
           placeholder={t('tables.filterByName')}
           aria-label={t('tables.filterByName')}
-          value={nameFilter}
-          onChange={(event) => setFilter('q', event.target.value)}
+          ref={nameFilter.ref}
+          value={nameFilter.text}
+          onChange={(event) => {
+            nameFilter.setText(event.target.value);
+            setFilter('q', event.target.value);
+          }}
         />
         <fieldset className="segmented" aria-label={t('tables.filterByStatus')}>
           {STATUS_FILTERS.map((status) => (
