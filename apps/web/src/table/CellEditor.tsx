@@ -71,6 +71,7 @@ export function CellEditor(props: CellEditorProps) {
       <select
         ref={selectRef}
         className={className}
+        aria-label={column.name}
         title={title}
         value={text}
         onChange={(event) => update(event.target.value)}
@@ -86,6 +87,7 @@ export function CellEditor(props: CellEditorProps) {
     <input
       ref={inputRef}
       className={className}
+      aria-label={column.name}
       title={title}
       aria-invalid={issue !== null}
       type={column.kind === 'date' ? 'date' : 'text'}

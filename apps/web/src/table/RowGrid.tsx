@@ -7,6 +7,7 @@ import { currentLanguage } from '../i18n/i18n';
 import { useFormatters } from '../i18n/useFormatters';
 import { buildColumnDefs } from './buildColumnDefs';
 import { createRowDatasource, type RowView } from './createRowDatasource';
+import { gridKeyboard } from './gridKeyboard';
 import type { GridRow } from './gridRow';
 import { gridTheme } from './gridSetup';
 import type { PendingChanges } from './PendingChanges';
@@ -128,6 +129,7 @@ export function RowGrid(props: RowGridProps) {
         // The checkboxes stay in view beside the row status when the grid scrolls sideways.
         selectionColumnDef={{ pinned: 'left', width: 44 }}
         stopEditingWhenCellsLoseFocus
+        {...gridKeyboard}
         enterNavigatesVerticallyAfterEdit
         tooltipShowDelay={400}
         onGridReady={(event: GridReadyEvent<GridRow>) => {
