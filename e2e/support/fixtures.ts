@@ -1,11 +1,14 @@
 import { test as base, expect, type Page, request } from '@playwright/test';
+import { expectAccessible } from './accessibility';
 import { graphql } from './graphql';
 
 export type DemoUser = 'alice' | 'bob' | 'carol' | 'admin';
-const DEMO_PASSWORD = 'tablelock-demo';
+export const DEMO_PASSWORD = 'tablelock-demo';
 
 interface Fixtures {
-  /** A browser of its own (own cookies, like another person's machine), signed in as `user`. */
+  /** A browser of its own (own cookies, like another person's machine), not signed in yet. */
+  newBrowser: () => Promise<Page>;
+  /** A browser of its own, signed in as `user` through the login page, on the tables page. */
   signIn: (user: DemoUser) => Promise<Page>;
   /** A screenshot in the test's output folder, attached to its result. */
   snap: (page: Page, name: string) => Promise<void>;
@@ -18,24 +21,33 @@ export const test = base.extend<Fixtures>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures name what they use by destructuring
   baseURL: async ({}, use) => use(process.env.TABLELOCK_E2E_URL),
 
-  signIn: async ({ browser, baseURL }, use) => {
+  newBrowser: async ({ browser, baseURL }, use) => {
     const contexts: Awaited<ReturnType<typeof browser.newContext>>[] = [];
-    await use(async (user) => {
+    await use(async () => {
       const context = await browser.newContext({
         baseURL,
         locale: 'en-US',
         viewport: { width: 1440, height: 900 },
       });
       contexts.push(context);
-      const page = await context.newPage();
+      return context.newPage();
+    });
+    for (const context of contexts) await context.close();
+  },
+
+  signIn: async ({ newBrowser }, use) => {
+    await use(async (user) => {
+      const page = await newBrowser();
       await page.goto('/login');
+      await expectAccessible(page);
       await page.getByLabel('User name').fill(user);
       await page.getByLabel('Password').fill(DEMO_PASSWORD);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await expect(page.getByTestId('current-user')).toContainText(user);
+      await expect(page.getByRole('table')).toBeVisible();
+      await expectAccessible(page);
       return page;
     });
-    for (const context of contexts) await context.close();
   },
 
   // biome-ignore lint/correctness/noEmptyPattern: as above

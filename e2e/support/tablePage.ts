@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import { expectAccessible } from './accessibility';
 
 /** The id the app gives a stored row: its primary key values joined by `/`. */
 export const rowId = (...key: string[]) => key.map(encodeURIComponent).join('/');
@@ -15,6 +16,7 @@ export async function openTable(page: Page, table: string): Promise<void> {
   await page.goto(`/tables/${table}`);
   await expect(page.getByTestId('table-title')).toHaveText(table);
   await expect(page.locator('.ag-grid-scrolling-container .ag-row').first()).toBeVisible();
+  await expectAccessible(page);
 }
 
 /** Start editing, through the dialog that names the tables it will lock. */
@@ -24,8 +26,10 @@ export async function startEditing(page: Page, expectLocked: string[] = []): Pro
   for (const table of expectLocked) {
     await expect(dialog.getByTestId('tables-to-lock')).toContainText(table);
   }
+  await expectAccessible(page);
   await dialog.getByRole('button', { name: 'Start editing' }).click();
   await expect(page.getByTestId('table-status')).toHaveText('Editing (you)');
+  await expectAccessible(page);
 }
 
 /** A cell of a stored row (`rowId`) or, with `{ newRow: n }`, of the n-th unsaved new row. */

@@ -1,3 +1,4 @@
+import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
 import { graphql } from '../support/graphql';
 import { expectLive, openTable, startEditing, tableRow } from '../support/tablePage';
@@ -27,11 +28,13 @@ test('a lock whose tab was closed expires with its lease; bob sees it free witho
   const categories = tableRow(bob, 'categories');
   await expect(categories).toHaveAttribute('data-status', 'editing');
   await expect(categories.getByRole('button', { name: 'Edit', exact: true })).toBeDisabled();
+  await expectAccessible(bob);
   await snap(bob, 'bob-sees-categories-being-edited');
 
   // alice's browser goes away without finishing: nothing tells the server, the renewals stop.
   await alice.context().close();
   await expect(categories).toHaveAttribute('data-status', 'normal', { timeout: LEASE_MS + 5_000 });
+  await expectAccessible(bob);
   await snap(bob, 'bob-sees-categories-free');
 
   // It was the lease that ended it: the sweeper's expiry is in the history.
@@ -42,7 +45,10 @@ test('a lock whose tab was closed expires with its lease; bob sees it free witho
   expect(history.data?.lockEvents).toEqual({ events: [{ actor: 'system', editor: 'alice' }] });
 
   await categories.getByRole('button', { name: 'Edit', exact: true }).click();
+  await expect(bob.getByRole('dialog')).toBeVisible();
+  await expectAccessible(bob);
   await bob.getByRole('dialog').getByRole('button', { name: 'Start editing' }).click();
   await expect(bob.getByTestId('table-status')).toHaveText('Editing (you)');
+  await expectAccessible(bob);
   await snap(bob, 'bob-editing-categories');
 });

@@ -1,3 +1,4 @@
+import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
 import { cell, editCell, expectLive, openTable, rowId, startEditing } from '../support/tablePage';
 
@@ -18,6 +19,7 @@ test('alice moves her editing to a second tab and back; the first keeps its edit
   await expectLive(second);
   await expect(second.getByTestId('editing-elsewhere')).toBeVisible();
   await expect(second.getByRole('button', { name: 'Start editing' })).toHaveCount(0);
+  await expectAccessible(second);
   await snap(second, 'second-tab-editing-elsewhere');
   await second.getByRole('button', { name: 'Continue editing here' }).click();
   await expect(second.getByRole('button', { name: 'Finish editing' })).toBeVisible();
@@ -28,6 +30,7 @@ test('alice moves her editing to a second tab and back; the first keeps its edit
   );
   await expect(edited).toHaveText('12');
   await expect(first.getByRole('button', { name: 'Save', exact: true })).toBeDisabled();
+  await expectAccessible(first);
   await snap(first, 'first-tab-continued-elsewhere');
 
   // Back in the first tab: it takes the lock back with its edits, and can save them.

@@ -1,3 +1,4 @@
+import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
 import { storedRows } from '../support/graphql';
 import { cell, editCell, openTable, rowId, startEditing } from '../support/tablePage';
@@ -17,6 +18,7 @@ test('a changed cell, a new row and a deleted row are saved together and stay sa
   await alice.getByRole('button', { name: 'Add row' }).click();
   const editor = alice.locator('.cell-editor');
   await expect(editor).toBeFocused();
+  await expectAccessible(alice);
   await editor.fill('900001');
   await editor.press('Enter');
   await editCell(cell(alice, { newRow: 0 }, 'name'), 'Brand New Customer K.K.');
@@ -27,6 +29,7 @@ test('a changed cell, a new row and a deleted row are saved together and stay sa
   await alice.getByRole('button', { name: 'Delete selected row' }).click();
   await expect(cell(alice, rowId('2'), 'name')).toHaveClass(/row-deleted/);
   await expect(alice.getByTestId('change-summary')).toContainText('3 unsaved changes');
+  await expectAccessible(alice);
   await snap(alice, 'three-unsaved-changes');
 
   await alice.getByRole('button', { name: 'Save', exact: true }).click();
@@ -39,6 +42,7 @@ test('a changed cell, a new row and a deleted row are saved together and stay sa
   await expect(cell(alice, rowId('1'), 'name')).toHaveText('Renamed Trading Co., Ltd.');
   await expect(cell(alice, rowId('3'), 'name')).toBeVisible();
   await expect(cell(alice, rowId('2'), 'name')).toHaveCount(0);
+  await expectAccessible(alice);
   await snap(alice, 'after-reload');
 
   const bob = await signIn('bob');
@@ -49,6 +53,7 @@ test('a changed cell, a new row and a deleted row are saved together and stay sa
   await bob.getByLabel('id Filter Input', { exact: true }).filter({ visible: true }).fill('900001');
   await expect(cell(bob, rowId('900001'), 'name')).toHaveText('Brand New Customer K.K.');
   await expect(bob.getByTestId('row-count')).toHaveText('1 row');
+  await expectAccessible(bob);
   await snap(bob, 'bob-sees-the-saved-rows');
 
   const [stored] = await storedRows(bob.request, 'customers', [

@@ -1,3 +1,4 @@
+import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
 import { openTable, startEditing, tableRow } from '../support/tablePage';
 
@@ -13,6 +14,7 @@ test('when alice finishes editing, bob can start editing the table', async ({ si
   await alice.getByRole('button', { name: 'Finish editing' }).click();
   await expect(alice.getByRole('button', { name: 'Start editing' })).toBeEnabled();
   await expect(alice.getByTestId('table-status')).toHaveText('Normal');
+  await expectAccessible(alice);
   await snap(alice, 'alice-finished');
 
   await expect(priceLists).toHaveAttribute('data-status', 'normal');
@@ -20,8 +22,10 @@ test('when alice finishes editing, bob can start editing the table', async ({ si
   await priceLists.getByRole('button', { name: 'Edit', exact: true }).click();
   const dialog = bob.getByRole('dialog');
   await expect(dialog.getByTestId('tables-to-lock')).toContainText('currencies');
+  await expectAccessible(bob);
   await snap(bob, 'bob-start-editing-dialog');
   await dialog.getByRole('button', { name: 'Start editing' }).click();
   await expect(bob.getByTestId('table-status')).toHaveText('Editing (you)');
+  await expectAccessible(bob);
   await snap(bob, 'bob-editing-price-lists');
 });

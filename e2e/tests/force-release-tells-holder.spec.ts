@@ -1,3 +1,4 @@
+import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
 import {
   cell,
@@ -28,12 +29,15 @@ test('an admin’s force release is shown to alice at once; she keeps her edits 
   await expect(lock).toContainText('alice');
   await expect(lock).toContainText('regions');
   await expect(lock.getByTestId('lease-ends')).toHaveText(/\d:\d\d:\d\d/);
+  await expectAccessible(admin);
   await lock.getByRole('button', { name: 'Force release' }).click();
   const dialog = admin.getByRole('dialog');
   await expect(dialog.getByRole('button', { name: 'Next' })).toBeDisabled();
+  await expectAccessible(admin);
   await dialog.getByRole('textbox').fill(REASON);
   await dialog.getByRole('button', { name: 'Next' }).click();
   await expect(dialog).toContainText('alice will lose the lock on warehouses at once');
+  await expectAccessible(admin);
   await snap(admin, 'admin-confirms-force-release');
   await dialog.getByRole('button', { name: 'Force release now' }).click();
   await expect(admin.getByText('The lock on warehouses was released.')).toBeVisible();
@@ -53,11 +57,13 @@ test('an admin’s force release is shown to alice at once; she keeps her edits 
   await expect(
     alice.getByText(/^Nothing was saved: your lock on this table has ended/),
   ).toBeVisible();
+  await expectAccessible(alice);
   await snap(alice, 'alice-told-edits-kept');
 
   // The history records it, with the reason.
   await expect(admin.getByTestId('history-row').first()).toContainText('Force-released');
   await expect(admin.getByTestId('history-row').first()).toContainText(REASON);
+  await expectAccessible(admin);
   await snap(admin, 'admin-history-after-force-release');
 
   const bob = await signIn('bob');
@@ -66,5 +72,6 @@ test('an admin’s force release is shown to alice at once; she keeps her edits 
   await warehouses.getByRole('button', { name: 'Edit', exact: true }).click();
   await bob.getByRole('dialog').getByRole('button', { name: 'Start editing' }).click();
   await expect(bob.getByTestId('table-status')).toHaveText('Editing (you)');
+  await expectAccessible(bob);
   await snap(bob, 'bob-editing-warehouses');
 });

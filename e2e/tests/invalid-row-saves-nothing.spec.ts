@@ -1,3 +1,4 @@
+import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
 import { storedRows } from '../support/graphql';
 import { cell, editCell, openTable, rowId, rowStatus, startEditing } from '../support/tablePage';
@@ -19,6 +20,7 @@ test('a save with one invalid row changes nothing and marks that row', async ({ 
   await expect(cell(alice, rowId('2'), 'region_id')).toHaveClass(/cell-error/);
   await expect(rowStatus(alice, rowId('1'))).toHaveAttribute('data-row-state', 'changed');
   await expect(alice.getByTestId('change-summary')).toContainText('2 unsaved changes');
+  await expectAccessible(alice);
   await snap(alice, 'invalid-row-marked');
 
   const stored = await storedRows(alice.request, 'suppliers', [

@@ -1,3 +1,4 @@
+import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
 import { cell, editCell, expectLive, openTable, rowId, startEditing } from '../support/tablePage';
 
@@ -29,5 +30,6 @@ test('a row alice saves appears in bob’s open table page without a reload', as
   expect(await bob.evaluate(() => (globalThis as { e2eSamePage?: boolean }).e2eSamePage)).toBe(
     true,
   );
+  await expectAccessible(bob);
   await snap(bob, 'bob-sees-the-saved-value');
 });

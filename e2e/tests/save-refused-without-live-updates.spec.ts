@@ -1,3 +1,4 @@
+import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
 import { graphql } from '../support/graphql';
 import { cell, editCell, openTable, rowId, startEditing } from '../support/tablePage';
@@ -34,5 +35,6 @@ test('without live updates a save after a force release is refused, and the edit
   ).toBeVisible();
   await expect(edited).toHaveText('Renamed while offline');
   await expect(alice.getByRole('button', { name: 'Save', exact: true })).toBeDisabled();
+  await expectAccessible(alice);
   await snap(alice, 'alice-save-refused-offline');
 });

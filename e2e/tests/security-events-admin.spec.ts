@@ -1,21 +1,20 @@
+import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
 import { graphql } from '../support/graphql';
 
 test('a failed sign-in shows in the admin’s security events, and the admin filters them by user', async ({
-  browser,
-  baseURL,
+  newBrowser,
   signIn,
   snap,
 }) => {
   // Someone tries bob's account with a wrong password, in a browser of their own.
-  const stranger = await browser.newContext({ baseURL, locale: 'en-US' });
-  const login = await stranger.newPage();
+  const login = await newBrowser();
   await login.goto('/login');
   await login.getByLabel('User name').fill('bob');
   await login.getByLabel('Password').fill('not-bobs-password');
   await login.getByRole('button', { name: 'Sign in' }).click();
   await expect(login.getByRole('alert')).toHaveText('Wrong user name or password.');
-  await stranger.close();
+  await expectAccessible(login);
 
   const admin = await signIn('admin');
   // Changes of users and keys, made through the API, to be told apart from the failed sign-in.
@@ -35,6 +34,7 @@ test('a failed sign-in shows in the admin’s security events, and the admin fil
   await expect(rows.first()).toContainText('API key revoked');
   await expect(rows.first()).toContainText('key:e2e-import');
   await expect(rows.filter({ hasText: 'Role changed' }).first()).toContainText('Viewer → Editor');
+  await expectAccessible(admin);
   await snap(admin, 'admin-security-events');
 
   await admin.getByRole('searchbox', { name: 'User' }).fill('bob');
@@ -48,6 +48,7 @@ test('a failed sign-in shows in the admin’s security events, and the admin fil
   await admin.getByRole('button', { name: 'Sign-in failed' }).click();
   await expect(rows).toHaveCount(1);
   await expect(admin).toHaveURL(/user=bob.*action=login_failed/);
+  await expectAccessible(admin);
   await snap(admin, 'admin-security-events-failed-sign-ins-of-bob');
 
   // The lock history is the other tab, with its own filters (a table among them).
@@ -56,5 +57,6 @@ test('a failed sign-in shows in the admin’s security events, and the admin fil
   await expect(admin.getByTestId('lock-history')).toBeVisible();
   await expect(admin.getByRole('combobox', { name: 'Table' })).toBeVisible();
   await expect(admin.getByRole('searchbox', { name: 'User' })).toHaveValue('');
+  await expectAccessible(admin);
   await snap(admin, 'admin-lock-history');
 });

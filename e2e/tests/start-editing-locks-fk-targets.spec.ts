@@ -1,3 +1,4 @@
+import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
 import { openTable, startEditing, tableRow } from '../support/tablePage';
 
@@ -30,6 +31,7 @@ test('starting to edit a table locks it and its FK targets for everyone else', a
     );
     await expect(row.getByRole('button', { name: 'Edit', exact: true })).toBeDisabled();
   }
+  await expectAccessible(bob);
   await snap(bob, 'bob-sees-products-editing-and-its-targets-locked');
 
   // The table pages say so too, and offer no way in.

@@ -1,3 +1,4 @@
+import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
 import { graphql } from '../support/graphql';
 import { cell, openTable, rowId } from '../support/tablePage';
@@ -11,6 +12,7 @@ test('a viewer sees no editing controls and the API refuses her saves', async ({
   await expect(carol.getByTestId('table-row-products')).toBeVisible();
   await expect(carol.getByRole('button', { name: 'Edit', exact: true })).toHaveCount(0);
   await expect(carol.getByRole('link', { name: 'Locks (admin)' })).toHaveCount(0);
+  await expectAccessible(carol);
   await snap(carol, 'viewer-tables');
 
   await openTable(carol, 'products');
@@ -18,6 +20,7 @@ test('a viewer sees no editing controls and the API refuses her saves', async ({
   await expect(carol.getByRole('toolbar')).toHaveCount(0);
   await cell(carol, rowId('1'), 'name').dblclick();
   await expect(carol.locator('.cell-editor')).toHaveCount(0);
+  await expectAccessible(carol);
   await snap(carol, 'viewer-products');
 
   const answer = await graphql(

@@ -1,0 +1,109 @@
+import { expectAccessible } from '../support/accessibility';
+import { DEMO_PASSWORD, expect, test } from '../support/fixtures';
+import { storedRows } from '../support/graphql';
+import { pressUntilFocused } from '../support/keyboard';
+import { cell, rowId, tableRow } from '../support/tablePage';
+
+test('alice opens a table, edits two cells, saves and finishes with the keyboard alone', async ({
+  newBrowser,
+  snap,
+}) => {
+  const alice = await newBrowser();
+  const { keyboard } = alice;
+  await alice.goto('/login');
+  await expect(alice.getByLabel('User name')).toBeFocused();
+  await keyboard.type('alice');
+  await keyboard.press('Tab');
+  await keyboard.type(DEMO_PASSWORD);
+  await keyboard.press('Enter');
+  await expect(alice.getByTestId('current-user')).toContainText('alice');
+
+  // The tables page: narrow the list by name, then open the table.
+  await pressUntilFocused(alice.getByRole('searchbox', { name: 'Filter by name' }), 'Tab');
+  await keyboard.type('categories');
+  const categories = tableRow(alice, 'categories');
+  await expect(alice.getByTestId(/^table-row-/)).toHaveCount(1);
+  await expectAccessible(alice);
+  await pressUntilFocused(categories.getByRole('link', { name: 'categories' }), 'Tab');
+  await keyboard.press('Enter');
+  await expect(alice.getByTestId('table-title')).toHaveText('categories');
+  await expect(cell(alice, rowId('1'), 'name')).toHaveText('Food');
+  await expectAccessible(alice);
+
+  // The dialog takes the focus (on its safe choice), keeps it, and gives it back when closed.
+  const startEditing = alice.getByRole('button', { name: 'Start editing' });
+  await pressUntilFocused(startEditing, 'Tab');
+  await keyboard.press('Enter');
+  const dialog = alice.getByRole('dialog');
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await expectAccessible(alice);
+  await keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(startEditing).toBeFocused();
+  await keyboard.press('Enter');
+  await pressUntilFocused(dialog.getByRole('button', { name: 'Start editing' }), 'Tab');
+  await keyboard.press('Enter');
+  await expect(alice.getByTestId('table-status')).toHaveText('Editing (you)');
+  await expectAccessible(alice);
+
+  // Into the grid with Tab, to a cell with the arrows. Backspace opens it empty; Enter keeps the
+  // new value and goes down a row.
+  const food = cell(alice, rowId('1'), 'name');
+  await pressUntilFocused(alice.getByRole('columnheader').first(), 'Tab');
+  await pressUntilFocused(
+    alice.getByRole('columnheader', { name: 'name', exact: true }),
+    'ArrowRight',
+  );
+  await pressUntilFocused(food, 'ArrowDown');
+  await keyboard.press('Backspace');
+  const editor = alice.locator('.cell-editor');
+  await expect(editor).toBeFocused();
+  await expect(editor).toHaveValue('');
+  await expectAccessible(alice);
+  await keyboard.type('Food and groceries');
+  await keyboard.press('Enter');
+  const beverages = cell(alice, rowId('2'), 'name');
+  await expect(beverages).toBeFocused();
+
+  // Enter opens a cell to amend its value; Tab keeps it and opens the next cell, whose editor
+  // Escape closes without a change.
+  await keyboard.press('Enter');
+  await expect(editor).toHaveValue('Beverages');
+  await keyboard.type(' and drinks');
+  await keyboard.press('Tab');
+  await expect(cell(alice, rowId('2'), 'parent_id').locator('.cell-editor')).toBeFocused();
+  await keyboard.press('Escape');
+  await expect(editor).toHaveCount(0);
+  await expect(cell(alice, rowId('2'), 'parent_id')).toBeFocused();
+  await expect(food).toHaveText('Food and groceries');
+  await expect(beverages).toHaveText('Beverages and drinks');
+  await expect(alice.getByTestId('change-summary')).toContainText('2 unsaved changes');
+  await expectAccessible(alice);
+  await snap(alice, 'two-cells-edited-by-keyboard');
+
+  // The grid is one stop in the Tab order: one Shift+Tab leaves it for the toolbar above.
+  const addRow = alice.getByRole('button', { name: 'Add row' });
+  await keyboard.press('Shift+Tab');
+  await expect(addRow).toBeFocused();
+  await pressUntilFocused(alice.getByRole('button', { name: 'Save', exact: true }), 'Shift+Tab');
+  await keyboard.press('Enter');
+  await expect(alice.getByText('Saved: 0 added, 2 changed, 0 deleted.')).toBeVisible();
+  await expect(alice.getByText('No unsaved changes')).toBeVisible();
+  await expectAccessible(alice);
+
+  // Tabbing back into the grid returns to the cell left last.
+  await pressUntilFocused(addRow, 'Tab');
+  await keyboard.press('Tab');
+  await expect(cell(alice, rowId('2'), 'parent_id')).toBeFocused();
+  await pressUntilFocused(alice.getByRole('button', { name: 'Finish editing' }), 'Shift+Tab');
+  await keyboard.press('Enter');
+  await expect(alice.getByTestId('table-status')).toHaveText('Normal');
+  await expect(startEditing).toBeEnabled();
+  await expectAccessible(alice);
+  await snap(alice, 'finished-by-keyboard');
+
+  const stored = await storedRows(alice.request, 'categories', [
+    { column: 'id', operator: 'lessThanOrEqual', value: '2' },
+  ]);
+  expect(stored.map((row) => row.name)).toEqual(['Food and groceries', 'Beverages and drinks']);
+});
