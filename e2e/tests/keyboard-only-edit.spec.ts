@@ -2,7 +2,7 @@ import { expectAccessible } from '../support/accessibility';
 import { DEMO_PASSWORD, expect, test } from '../support/fixtures';
 import { storedRows } from '../support/graphql';
 import { pressUntilFocused } from '../support/keyboard';
-import { cell, rowId, tableRow } from '../support/tablePage';
+import { cell, openTable, rowId, startEditing, tableRow } from '../support/tablePage';
 
 test('alice opens a table, edits two cells, saves and finishes with the keyboard alone', async ({
   newBrowser,
@@ -106,4 +106,58 @@ test('alice opens a table, edits two cells, saves and finishes with the keyboard
     { column: 'id', operator: 'lessThanOrEqual', value: '2' },
   ]);
   expect(stored.map((row) => row.name)).toEqual(['Food and groceries', 'Beverages and drinks']);
+});
+
+test('alice adds and removes a row, deletes a row and undoes it, with the keyboard', async ({
+  signIn,
+}) => {
+  const alice = await signIn('alice');
+  await openTable(alice, 'categories');
+  await startEditing(alice);
+  const { keyboard } = alice;
+
+  // A new row opens for typing; Enter keeps the value and goes down to the first stored row.
+  const addRow = alice.getByRole('button', { name: 'Add row' });
+  await pressUntilFocused(addRow, 'Tab');
+  await keyboard.press('Enter');
+  const editor = alice.locator('.cell-editor');
+  await expect(editor).toBeFocused();
+  await keyboard.type('900');
+  await keyboard.press('Enter');
+  await expect(cell(alice, rowId('1'), 'id')).toBeFocused();
+  await keyboard.press('ArrowUp');
+  await expect(cell(alice, { newRow: 0 }, 'id')).toHaveText('900');
+
+  // Enter takes the focus into a cell's button, and Escape back out.
+  const newRowStatus = cell(alice, { newRow: 0 }, '__status');
+  await pressUntilFocused(newRowStatus, 'ArrowLeft');
+  await keyboard.press('Enter');
+  await expect(newRowStatus.getByRole('button', { name: 'Remove' })).toBeFocused();
+  await keyboard.press('Escape');
+  await expect(newRowStatus).toBeFocused();
+  await keyboard.press('Enter');
+  await keyboard.press('Enter');
+  await expect(newRowStatus).toHaveCount(0);
+  const foodStatus = cell(alice, rowId('1'), '__status');
+  await expect(foodStatus).toBeFocused();
+
+  // Space selects the row; the toolbar above deletes it.
+  await keyboard.press('Space');
+  await keyboard.press('Shift+Tab');
+  await expect(alice.getByRole('button', { name: 'Delete selected row' })).toBeFocused();
+  await keyboard.press('Enter');
+  await expect(cell(alice, rowId('1'), 'name')).toHaveClass(/row-deleted/);
+  await expectAccessible(alice);
+
+  // Back into the grid, to the same cell; its Undo is pressed with Space.
+  await pressUntilFocused(foodStatus, 'Tab');
+  await keyboard.press('Enter');
+  await expect(foodStatus.getByRole('button', { name: 'Undo' })).toBeFocused();
+  await keyboard.press('Space');
+  await expect(foodStatus).toBeFocused();
+  await expect(alice.getByText('No unsaved changes')).toBeVisible();
+  await expect(cell(alice, rowId('1'), 'name')).not.toHaveClass(/row-deleted/);
+  await expect(
+    alice.locator(`[row-id='${rowId('1')}'] .ag-selection-checkbox input`),
+  ).not.toBeChecked();
 });
