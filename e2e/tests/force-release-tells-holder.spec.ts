@@ -30,10 +30,15 @@ test('an admin’s force release is shown to alice at once; she keeps her edits 
   await expect(lock).toContainText('regions');
   await expect(lock.getByTestId('lease-ends')).toHaveText(/\d:\d\d:\d\d/);
   await expectAccessible(admin);
-  await lock.getByRole('button', { name: 'Force release' }).click();
+  const forceRelease = lock.getByRole('button', { name: 'Force release' });
+  await forceRelease.click();
   const dialog = admin.getByRole('dialog');
   await expect(dialog.getByRole('button', { name: 'Next' })).toBeDisabled();
   await expectAccessible(admin);
+  // Escape closes it, and the focus is back where it was; the admin opens it again.
+  await admin.keyboard.press('Escape');
+  await expect(forceRelease).toBeFocused();
+  await admin.keyboard.press('Enter');
   await dialog.getByRole('textbox').fill(REASON);
   await dialog.getByRole('button', { name: 'Next' }).click();
   await expect(dialog).toContainText('alice will lose the lock on warehouses at once');

@@ -1,3 +1,4 @@
+import type { RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type EditBlock, editBlockMessage } from '../tables/editBlockMessage';
 
@@ -17,6 +18,9 @@ interface SessionActionsProps {
   /** Joins the line for the table ("notify me when free"). */
   onNotify: () => void;
   onTakeOver: () => void;
+  /** The Start editing and Take over buttons, for what stands in for pressing them. */
+  startButton: RefObject<HTMLButtonElement | null>;
+  takeOverButton: RefObject<HTMLButtonElement | null>;
   onDiscard: () => void;
   onSave: () => void;
   onFinish: () => void;
@@ -43,6 +47,7 @@ export function SessionActions(props: SessionActionsProps) {
         )}
         {props.mayTakeOver && (
           <button
+            ref={props.takeOverButton}
             type="button"
             className="button danger"
             disabled={busy}
@@ -53,6 +58,7 @@ export function SessionActions(props: SessionActionsProps) {
         )}
         {!props.inLine && (
           <button
+            ref={props.startButton}
             type="button"
             className="button primary"
             disabled={props.block !== null || busy}

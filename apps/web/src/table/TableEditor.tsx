@@ -56,6 +56,8 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
   });
   const [selected, setSelected] = useState(0);
   const gridApi = useRef<GridApi<GridRow> | null>(null);
+  const startButton = useRef<HTMLButtonElement>(null);
+  const takeOverButton = useRef<HTMLButtonElement>(null);
 
   const mayEdit = roleAtLeast(user.role, 'editor') && page.editable;
   const holds = info.status === 'editing' && info.editor === user.name;
@@ -78,11 +80,18 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
   useSaveShortcut(editing, actions.save);
   const queue = useWaitForTable(info.name);
 
-  // Arriving through the tables page's Edit or the admin page's Take over opens its dialog.
+  // Arriving through the tables page's Edit or the admin page's Take over opens its dialog, as
+  // if its button here had been pressed: the dialog gives the focus back to that button.
   useArrival(session.kind !== 'opening' && session.kind !== 'resuming', (request) => {
     if (session.kind !== 'viewing') return;
-    if (request === 'start' && mayEdit && !block) actions.openDialog('start');
-    if (request === 'takeOver' && mayTakeOver) actions.openDialog('takeOver');
+    if (request === 'start' && mayEdit && !block) {
+      startButton.current?.focus();
+      actions.openDialog('start');
+    }
+    if (request === 'takeOver' && mayTakeOver) {
+      takeOverButton.current?.focus();
+      actions.openDialog('takeOver');
+    }
   });
 
   const deleteSelected = () => {
@@ -118,6 +127,8 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
             onStart={() => actions.openDialog('start')}
             onNotify={queue.join}
             onTakeOver={() => actions.openDialog('takeOver')}
+            startButton={startButton}
+            takeOverButton={takeOverButton}
             onDiscard={() => actions.openDialog('discard')}
             onSave={actions.save}
             onFinish={actions.stop}

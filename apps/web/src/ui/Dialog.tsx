@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useLayoutEffect, useRef } from 'react';
 
 interface DialogProps {
   open: boolean;
@@ -11,8 +11,9 @@ interface DialogProps {
 }
 
 /**
- * A modal on the native <dialog>: the browser traps focus, Escape closes it, and the page
- * behind is inert. Content is mounted only while open, so each opening starts fresh.
+ * A modal on the native <dialog>: the browser traps focus, Escape closes it, the page behind is
+ * inert, and closing gives the focus back to what had it. Content is mounted only while open,
+ * so each opening starts fresh.
  */
 export function Dialog({ open, title, onClose, children, actions, tone = 'default' }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -22,6 +23,12 @@ export function Dialog({ open, title, onClose, children, actions, tone = 'defaul
     if (open && !dialog.open) dialog.showModal();
     if (!open && dialog.open) dialog.close();
   }, [open]);
+  // Unmounted while open (rendered only while needed): closed first, while still in the page,
+  // so that the browser gives the focus back to what had it before.
+  useLayoutEffect(() => {
+    const dialog = ref.current;
+    return () => dialog?.close();
+  }, []);
   return (
     <dialog
       ref={ref}
