@@ -19,9 +19,10 @@ test('alice opens a table, edits two cells, saves and finishes with the keyboard
   await expect(alice.getByTestId('current-user')).toContainText('alice');
 
   // The tables page: narrow the list by name, then open the table.
+  const categories = tableRow(alice, 'categories');
+  await expect(categories).toBeVisible();
   await pressUntilFocused(alice.getByRole('searchbox', { name: 'Filter by name' }), 'Tab');
   await keyboard.type('categories');
-  const categories = tableRow(alice, 'categories');
   await expect(alice.getByTestId(/^table-row-/)).toHaveCount(1);
   await expectAccessible(alice);
   await pressUntilFocused(categories.getByRole('link', { name: 'categories' }), 'Tab');
