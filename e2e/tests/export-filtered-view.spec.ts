@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
+import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
 import { openTable } from '../support/tablePage';
 
@@ -18,6 +19,7 @@ test('a viewer exports the filtered, sorted grid as CSV: every matching row, in 
   const exportCsv = carol.getByRole('link', { name: 'Export CSV' });
   // The link follows the grid once the rows of the new sort have arrived.
   await expect(exportCsv).toHaveAttribute('href', /unit_price.+desc.+green\+tea/);
+  await expectAccessible(carol);
   await snap(carol, 'export-filtered-view');
 
   const [download] = await Promise.all([carol.waitForEvent('download'), exportCsv.click()]);

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { expectAccessible } from '../support/accessibility';
 import { type DemoUser, expect, test } from '../support/fixtures';
 import { expectLive, openTable, startEditing, tableRow } from '../support/tablePage';
 
@@ -32,9 +33,11 @@ test('alice waits for products while bob edits it, and starts editing when her t
   // Waiting, she cannot start: her turn's prompt will offer it.
   await expect(alice.getByRole('button', { name: 'Start editing' })).toHaveCount(0);
   await expect(alice.getByRole('button', { name: 'Leave the line' })).toBeVisible();
+  await expectAccessible(alice);
   await snap(alice, 'alice-number-1-in-line');
 
   await expect(bob.getByTestId('waiting-line')).toHaveText('1 waiting: alice');
+  await expectAccessible(bob);
   await snap(bob, 'bob-sees-alice-waiting');
 
   // Viewers see the line, but cannot join it.
@@ -51,6 +54,7 @@ test('alice waits for products while bob edits it, and starts editing when her t
     /^It is held for you for \d+ more seconds\./,
   );
   await expect(alice).toHaveTitle('(Your turn) tablelock');
+  await expectAccessible(alice);
   await snap(alice, 'alice-your-turn');
 
   await startEditing(alice, FK_TARGETS);
@@ -59,6 +63,7 @@ test('alice waits for products while bob edits it, and starts editing when her t
   await expect(bob.getByTestId('lock-summary')).toContainText('Being edited by alice');
   await expect(bob.getByTestId('table-status')).toHaveText('Editing');
   await expect(bob.getByTestId('waiting-line')).toHaveCount(0);
+  await expectAccessible(bob);
   await snap(bob, 'bob-sees-alice-editing');
 });
 
@@ -78,6 +83,7 @@ test('leaving the page or saying "Not now" takes alice out of the line at once',
   // The table is held for alice: bob cannot start again meanwhile.
   await expect(bob.locator('.block-reason')).toHaveText('Free, but alice is waiting for it first');
   await expect(bob.getByRole('button', { name: 'Start editing' })).toBeDisabled();
+  await expectAccessible(bob);
   await snap(bob, 'bob-sees-table-held-for-alice');
 
   await alice.getByRole('button', { name: 'Not now' }).click();
@@ -85,5 +91,6 @@ test('leaving the page or saying "Not now" takes alice out of the line at once',
   await expect(bob.getByTestId('waiting-line')).toHaveCount(0);
   await expect(bob.getByRole('button', { name: 'Start editing' })).toBeEnabled();
   await expect(alice.getByRole('button', { name: 'Start editing' })).toBeEnabled();
+  await expectAccessible(alice);
   await snap(alice, 'alice-said-not-now');
 });
