@@ -158,16 +158,16 @@ function readPage(
   { conditions, backwards, offset, limit }: PagePlan,
 ): Promise<MasterRow[]> {
   const from = Prisma.raw(table.qualifiedName);
-  const identity =
-    table.primaryKey.length > 0
-      ? Prisma.sql`(${Prisma.join(table.primaryKey.map(columnRef))})`
-      : Prisma.sql`ctid`;
+  // The subquery lists the key's columns one by one: `(a, b)` there would be one column of a
+  // row type, which `(a, b) IN (…)` cannot compare with.
+  const identityColumns =
+    table.primaryKey.length > 0 ? Prisma.join(table.primaryKey.map(columnRef)) : Prisma.sql`ctid`;
   return prisma.$queryRaw<MasterRow[]>`
     SELECT ${columnsAsJson(table.primaryKey)} AS key, xmin::text AS version,
            ${columnsAsJson(table.columns)} AS values
     FROM ${from}
-    WHERE ${identity} IN (
-      SELECT ${identity} FROM ${from} ${whereAll(conditions)} ${orderBy(order, backwards)}
+    WHERE (${identityColumns}) IN (
+      SELECT ${identityColumns} FROM ${from} ${whereAll(conditions)} ${orderBy(order, backwards)}
       LIMIT ${limit} OFFSET ${offset})
     ${orderBy(order)}`;
 }

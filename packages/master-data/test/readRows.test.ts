@@ -46,6 +46,18 @@ describe('readRows', () => {
     expect(first.rows[0]?.version).toMatch(/^\d+$/);
   });
 
+  it('reads a table whose primary key has two columns, by offset from either end', async () => {
+    const first = await read('stock_levels', { limit: 2 });
+    expect(first.table.primaryKey.map((column) => column.name)).toEqual([
+      'warehouse_id',
+      'product_id',
+    ]);
+    expect(first.rows).toHaveLength(2);
+    expect(Object.keys(first.rows[0]?.key ?? {}).sort()).toEqual(['product_id', 'warehouse_id']);
+    const last = await read('stock_levels', { offset: (first.total ?? 0) - 1, limit: 2 });
+    expect(last.rows).toHaveLength(1);
+  });
+
   it('sorts on the server, with the primary key breaking ties', async () => {
     const page = await read('products', {
       limit: 50,
