@@ -85,14 +85,14 @@ const RECORDS_DENIAL: Record<LockIntent['kind'], boolean> = {
 export async function changeTableLock(
   db: Queryable,
   intent: LockIntent,
-  audit: LockChangeOptions,
+  options: LockChangeOptions,
 ): Promise<LockChangeResult> {
-  let result = await planAndWrite(db, intent, audit, false);
-  if (result.contended && (WAITS[intent.kind] || audit.waitForRows)) {
-    result = await waitingForLocks(db, (tx) => planAndWrite(tx, intent, audit, true));
+  let result = await planAndWrite(db, intent, options, false);
+  if (result.contended && (WAITS[intent.kind] || options.waitForRows)) {
+    result = await waitingForLocks(db, (tx) => planAndWrite(tx, intent, options, true));
   }
-  if (!result.written && RECORDS_DENIAL[intent.kind] && audit.recordDenial !== false) {
-    await recordDenial(db, intent, audit.actor, result.refusal);
+  if (!result.written && RECORDS_DENIAL[intent.kind] && options.recordDenial !== false) {
+    await recordDenial(db, intent, options.actor, result.refusal);
   }
   return result;
 }
@@ -120,7 +120,7 @@ export function recordDenial(
 async function planAndWrite(
   db: Queryable,
   intent: LockIntent,
-  audit: LockChangeOptions,
+  options: LockChangeOptions,
   lockRows: boolean,
 ): Promise<LockChangeResult> {
   for (;;) {
@@ -152,9 +152,9 @@ async function planAndWrite(
     const event = action && {
       action,
       tableName: intent.tableName,
-      actor: audit.actor,
+      actor: options.actor,
       editor: 'editor' in intent ? intent.editor : (main?.editor ?? null),
-      reason: audit.reason ?? null,
+      reason: options.reason ?? null,
       details: intent.kind === 'takeOver' ? { previousEditor: main?.editor ?? null } : null,
     };
     const previous = main;
