@@ -1,5 +1,5 @@
 import { inTransaction, type Queryable } from '@tablelock/db';
-import { acquireTableLock, withHolderEditors } from './acquireTableLock';
+import { type AcquireTableLock, acquireTableLock, withHolderEditors } from './acquireTableLock';
 import { changeTableLock, recordDenial } from './changeTableLock';
 import type { LockAnswer } from './lockAnswer';
 import { LockError } from './lockError';
@@ -7,20 +7,8 @@ import { type LockGrant, lockGrantOf } from './lockGrant';
 import type { LockIntent } from './lockIntent';
 import type { LockRefusal } from './lockRefusal';
 
-export interface AcquireTableLocks {
-  tableNames: string[];
-  editor: string;
-  /** Who asks, when not the editor (an admin key acting for a user). */
-  actor?: string;
-  /** From leaseSeconds(): null means no expiry. */
-  leaseSeconds: number | null;
-  /** The caller's waiter, when it waits in line (see LockIntent). */
-  waiterId?: string;
-  /** Wait for rows another change holds rather than answer `contended` (see LockChangeOptions). */
-  waitForRows?: boolean;
-  /** Whether a refusal goes into the history as `denied` (default): not while waiting in line. */
-  recordDenial?: boolean;
-}
+/** As AcquireTableLock, for every one of `tableNames`. */
+export type AcquireTableLocks = Omit<AcquireTableLock, 'tableName'> & { tableNames: string[] };
 
 /** How many tables one request may take together. */
 export const MAX_TABLES_AT_ONCE = 50;

@@ -19,11 +19,14 @@ export function isGranted<T>(answer: LockAnswer<T>): answer is { granted: T } {
 export function grantedOrConflict<T>(answer: LockAnswer<T>): T {
   if (isGranted(answer)) return answer.granted;
   const { refused, tableName } = answer;
-  const details =
-    'blockers' in refused ? { editBlock: refused.kind, blockers: refused.blockers } : {};
   throw new LockError(
     'LOCK_CONFLICT',
     `Refused: ${describeLockRefusal(tableName, refused)}.`,
-    details,
+    refusalDetails(refused),
   );
+}
+
+/** Who is in the way, as the data an error carries: `editBlock` (its kind) and `blockers`. */
+export function refusalDetails(refused: LockRefusal): Record<string, unknown> {
+  return 'blockers' in refused ? { editBlock: refused.kind, blockers: refused.blockers } : {};
 }

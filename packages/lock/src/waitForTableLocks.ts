@@ -1,11 +1,11 @@
 import type { Queryable } from '@tablelock/db';
 import { type AcquireTableLocks, acquireTableLocks } from './acquireTableLocks';
-import { isGranted, type LockAnswer } from './lockAnswer';
+import { isGranted, type LockAnswer, refusalDetails } from './lockAnswer';
 import { freesAnyOf, type LockChanges, LockChangeWatch } from './lockChangeWatch';
 import { LockError } from './lockError';
 import type { LockGrant } from './lockGrant';
 import { joinLockQueue, leaveLockQueue } from './lockQueue';
-import { blockingTables, describeLockRefusal } from './lockRefusal';
+import { blockingTables, describeLockRefusal, type LockRefusal } from './lockRefusal';
 
 export const MAX_WAIT_SECONDS = 3600;
 
@@ -51,21 +51,22 @@ export async function waitForTableLocks(
   });
   let outcome = 'left';
   try {
-    let answer: LockAnswer<LockGrant[]> = first;
+    let refusal = first;
     for (;;) {
-      if (!isGranted(answer) && answer.refused.kind !== 'contended') {
+      // A contended attempt met another change in flight: it waits for its rows next time.
+      if (refusal.refused.kind !== 'contended') {
         const woke = await watch.until(
-          freesAnyOf(new Set(blockingTables(answer.refused))),
+          freesAnyOf(new Set(blockingTables(refusal.refused))),
           deadline,
           request.signal,
         );
         if (woke === 'timedOut') {
           outcome = 'timed out';
-          throw waitTimeout(answer, request.waitSeconds);
+          throw waitTimeout(refusal, request.waitSeconds);
         }
         if (woke !== 'changed') throw new Error('The waiter left the line.');
       }
-      answer = await attempt((tx) =>
+      const answer = await attempt((tx) =>
         acquireTableLocks(tx, {
           ...request,
           waiterId: waiter.id,
@@ -77,6 +78,7 @@ export async function waitForTableLocks(
         outcome = 'acquired';
         return answer.granted;
       }
+      refusal = answer;
     }
   } finally {
     await leaveLockQueue(db, waiter.id, outcome);
@@ -84,16 +86,13 @@ export async function waitForTableLocks(
 }
 
 function waitTimeout(
-  answer: { refused: Parameters<typeof blockingTables>[0]; tableName: string },
+  { refused, tableName }: { refused: LockRefusal; tableName: string },
   waitSeconds: number,
 ): LockError {
-  const { refused, tableName } = answer;
-  const details =
-    'blockers' in refused ? { editBlock: refused.kind, blockers: refused.blockers } : {};
   return new LockError(
     'LOCK_WAIT_TIMEOUT',
     `Waited ${waitSeconds} s; still in the way: ${describeLockRefusal(tableName, refused)}.`,
-    details,
+    refusalDetails(refused),
   );
 }
 
