@@ -167,6 +167,8 @@ export function compareAndSetQuery(
           lease_expires_at = CASE WHEN u.status <> 'editing' THEN NULL
                                   WHEN u.set_lease THEN now() + make_interval(secs => u.lease_seconds)
                                   ELSE t.lease_expires_at END,
+          last_active_at = CASE WHEN u.status <> 'editing' THEN NULL
+                                WHEN u.new_acquisition THEN now() ELSE t.last_active_at END,
           version = t.version + 1, updated_at = now()
       FROM jsonb_to_recordset(${changesJson}::jsonb)
              AS u(table_name text, status ${TABLE_STATUS_TYPE}, editor text, locked_by text[],
