@@ -20,8 +20,27 @@ export {
   type SecurityEventPage,
   type SecurityEventRecord,
 } from './readSecurityEvents';
+export {
+  type PendingSignIn,
+  rememberSignIn,
+  takeSignIn,
+} from './oidc/pendingSignIns';
+export {
+  groupsOfClaim,
+  parseRoleMap,
+  type RoleMap,
+  roleForGroups,
+} from './oidc/roleMap';
+export { type OidcAccount, recordRefusedSignIn, signInWithOidc } from './oidc/signIn';
+export { SignInRefused } from './oidc/signInRefused';
 export { roleAtLeast } from './role';
-export type { RequestOrigin, SecurityAudit, SecurityLogger } from './securityEvent';
+export {
+  LOGIN_FAILURES,
+  type LoginFailure,
+  type RequestOrigin,
+  type SecurityAudit,
+  type SecurityLogger,
+} from './securityEvent';
 export { findSessionPrincipal, logOut, revokeSession, sessionTimeLeft } from './sessions';
 export {
   createUser,
@@ -32,4 +51,5 @@ export {
   type UserChange,
   type UserInfo,
   updateUser,
+  USER_INFO,
 } from './users';
