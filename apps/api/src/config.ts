@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { parseRoleMap } from '@tablelock/identity';
 import { z } from 'zod';
-import type { OidcSettings } from './auth/oidc/oidcSettings';
 import { apiPackageDir } from './apiPackageDir';
+import type { OidcSettings } from './auth/oidc/oidcSettings';
 
 const repoRoot = join(apiPackageDir, '../..');
 

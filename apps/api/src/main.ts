@@ -33,7 +33,8 @@ const embeddedDataDir = `${config.TABLELOCK_DATA_DIR}/postgres`;
 async function start(database: OpenDatabase, prisma: PrismaClient) {
   const oidcSettings = oidcSettingsOf(config);
   const oidc = oidcSettings && (await discoverOidcProvider(oidcSettings));
-  if (oidc) logger.info({ issuer: oidcSettings?.issuer.href }, 'single sign-on through OpenID Connect');
+  if (oidc)
+    logger.info({ issuer: oidcSettings?.issuer.href }, 'single sign-on through OpenID Connect');
   // Demo data and demo users exist only on the embedded database, never on a real one.
   if (database.embedded) {
     if (await loadDemoData(database.url, config.MASTER_SCHEMA)) {

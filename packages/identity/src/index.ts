@@ -13,13 +13,6 @@ export {
   type LoginThrottle,
   type LoginThrottleOptions,
 } from './loginThrottle';
-export { API_KEY_PREFIX, type Principal } from './principal';
-export {
-  readSecurityEvents,
-  type SecurityEventFilter,
-  type SecurityEventPage,
-  type SecurityEventRecord,
-} from './readSecurityEvents';
 export {
   type PendingSignIn,
   rememberSignIn,
@@ -33,6 +26,13 @@ export {
 } from './oidc/roleMap';
 export { type OidcAccount, recordRefusedSignIn, signInWithOidc } from './oidc/signIn';
 export { SignInRefused } from './oidc/signInRefused';
+export { API_KEY_PREFIX, type Principal } from './principal';
+export {
+  readSecurityEvents,
+  type SecurityEventFilter,
+  type SecurityEventPage,
+  type SecurityEventRecord,
+} from './readSecurityEvents';
 export { roleAtLeast } from './role';
 export {
   LOGIN_FAILURES,
@@ -48,8 +48,8 @@ export {
   ensureDemoUsers,
   isActiveUser,
   listUsers,
+  USER_INFO,
   type UserChange,
   type UserInfo,
   updateUser,
-  USER_INFO,
 } from './users';

@@ -14,9 +14,12 @@ describe('parsePrincipalName', () => {
     },
   );
 
-  it.each(['alice', 'system2', 'nightly-import', 'alice.smith+ops@example.com'])('accepts %s', (name) => {
-    expect(parsePrincipalName(name, 'username')).toBe(name);
-  });
+  it.each(['alice', 'system2', 'nightly-import', 'alice.smith+ops@example.com'])(
+    'accepts %s',
+    (name) => {
+      expect(parsePrincipalName(name, 'username')).toBe(name);
+    },
+  );
 
   it.each(['Alice', '-alice', 'key:alice', 'a b', ''])('refuses %j', (name) => {
     expect(() => parsePrincipalName(name, 'username')).toThrow(

@@ -20,7 +20,11 @@ import { requestOrigin, securityAudit } from './securityAudit';
 
 export const me: QueryResolvers['me'] = (_parent, _args, { principal }) => principal;
 
-export const authProviders: QueryResolvers['authProviders'] = (_parent, _args, { passwordLogin, oidc }) => ({
+export const authProviders: QueryResolvers['authProviders'] = (
+  _parent,
+  _args,
+  { passwordLogin, oidc },
+) => ({
   passwordLogin,
   oidc: oidc && {
     name: oidc.settings.providerName,

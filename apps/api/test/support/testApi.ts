@@ -56,6 +56,8 @@ export interface TestApi {
   loginAs(username: string, password?: string): Promise<TestClient>;
   /** Creates an API key (straight in the database) and returns a client that sends it. */
   withApiKey(name: string, role: Role): Promise<TestClient>;
+  /** A client that sends a session cookie it got elsewhere (a sign-in through the provider). */
+  withSession(name: string, token: string): TestClient;
   stop(): Promise<void>;
 }
 
@@ -151,6 +153,7 @@ export async function startTestApi(
       const { secret } = await createApiKey(database.prisma, { name, role }, TEST_AUDIT);
       return client(`key:${name}`, { authorization: `Bearer ${secret}` });
     },
+    withSession: (name, token) => client(name, { cookie: `tablelock_session=${token}` }),
     async stop() {
       await server.stop();
       databaseAvailability.stop();

@@ -34,6 +34,10 @@ export async function discoverOidcProvider(settings: OidcSettings): Promise<Oidc
         : openid.ClientSecretBasic(settings.clientSecret),
       { timeout: 10, ...(insecureAllowed ? { execute: [openid.allowInsecureRequests] } : {}) },
     );
+    // openid-client trusts an ID token from the token endpoint on the strength of TLS alone
+    // (OpenID Connect Core 3.1.3.7 allows it); we check its signature too, so that a token
+    // not signed by the provider's key is refused however it arrived.
+    openid.enableNonRepudiationChecks(configuration);
     return { settings, configuration };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
