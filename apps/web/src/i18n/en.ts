@@ -18,6 +18,33 @@ export const en = {
     wrongCredentials: 'Wrong user name or password.',
     tooManyAttempts_one: 'Too many failed attempts. Try again in {{count}} minute.',
     tooManyAttempts_other: 'Too many failed attempts. Try again in {{count}} minutes.',
+    signInWith: 'Sign in with {{name}}',
+    or: 'or',
+    passwordForm: 'Sign in with a password',
+    breakGlass: 'Emergency administrator sign-in',
+    breakGlassHint:
+      'Password sign-in is turned off. Only break-glass administrators may use it, when single sign-on is down.',
+    passwordLoginDisabled:
+      'Password sign-in is turned off. Sign in with your company account above.',
+    signInErrors: {
+      state_mismatch:
+        'The sign-in could not be verified (it did not start in this browser). Please sign in again.',
+      sign_in_expired: 'This sign-in has expired or was already used. Please sign in again.',
+      provider_error: 'The sign-in was cancelled or refused by your company account.',
+      code_refused: 'Your company account refused to complete the sign-in. Please sign in again.',
+      nonce_mismatch: 'The sign-in could not be verified (its token was not issued for it).',
+      wrong_audience: 'The sign-in was refused: its token was issued for another application.',
+      token_expired: 'The sign-in was refused: its token has expired. Please sign in again.',
+      bad_signature: 'The sign-in was refused: its token is not signed by your company account.',
+      invalid_token: 'The sign-in was refused: its token is not valid.',
+      username_taken:
+        'Another tablelock user already has your user name. Ask an administrator to sort it out.',
+      no_username: 'Your company account has no user name tablelock can use. Ask an administrator.',
+      no_role: 'None of your groups may use tablelock. Ask an administrator for access.',
+      user_disabled: 'Your tablelock user is disabled. Ask an administrator.',
+      sign_in_failed: 'The sign-in could not be completed just now. Please try again.',
+      other: 'The sign-in did not succeed. Please try again.',
+    },
   },
   errors: {
     network: 'The server could not be reached. Check your connection and try again.',
@@ -358,6 +385,9 @@ export const en = {
     anonymous: 'Not signed in',
     system: 'System',
     cli: 'Command line',
+    oidc: 'Single sign-on',
+    viaOidc: 'via single sign-on',
+    groups: 'groups: {{groups}}',
     role: 'Role: {{role}}',
     roleChange: '{{from}} → {{to}}',
   },
@@ -377,6 +407,29 @@ export const en = {
     unknown_user: 'Unknown user name',
     wrong_password: 'Wrong password',
     user_disabled: 'User is disabled',
+    password_login_disabled: 'Password sign-in is turned off',
+    sign_in_refused: 'Sign-in refused',
+    username_taken: 'User name taken by another user',
+    no_username: 'No usable user name',
+    no_role: 'No group maps to a role',
+  },
+  users: {
+    title: 'Users',
+    subtitle:
+      'Everyone who may sign in, and where each role comes from: given here, or mapped from the company account’s groups at each sign-in.',
+    columns: {
+      username: 'User name',
+      role: 'Role',
+      roleSource: 'Role from',
+      groups: 'Groups',
+      status: 'Status',
+    },
+    roleSources: {
+      local: 'Set by an administrator',
+      oidc: 'Company account groups',
+    },
+    breakGlass: 'Break-glass administrator',
+    disabled: 'Disabled',
   },
   pager: {
     label: 'Pages',
