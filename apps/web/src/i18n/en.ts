@@ -20,7 +20,6 @@ export const en = {
     tooManyAttempts_other: 'Too many failed attempts. Try again in {{count}} minutes.',
     signInWith: 'Sign in with {{name}}',
     or: 'or',
-    passwordForm: 'Sign in with a password',
     breakGlass: 'Emergency administrator sign-in',
     breakGlassHint:
       'Password sign-in is turned off. Only break-glass administrators may use it, when single sign-on is down.',

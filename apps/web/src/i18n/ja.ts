@@ -22,7 +22,6 @@ export const ja: TranslationOf<typeof en> = {
     tooManyAttempts_other: 'ログインの失敗が続いたため、{{count}} 分後に再度お試しください。',
     signInWith: '{{name}} でログイン',
     or: 'または',
-    passwordForm: 'パスワードでログイン',
     breakGlass: '緊急用管理者ログイン',
     breakGlassHint:
       'パスワードによるログインは無効です。シングルサインオンが使えないときに、緊急用管理者だけが使えます。',

@@ -49,7 +49,7 @@ export function LoginPage() {
   const passwordLogin = providers.data?.passwordLogin ?? true;
 
   const passwordForm = (
-    <form className="login-form" onSubmit={submit} aria-label={t('login.passwordForm')}>
+    <form className="login-form" onSubmit={submit}>
       <label className="field">
         <span>{t('login.username')}</span>
         <input
