@@ -178,6 +178,48 @@ describe('OpenID Connect sign-in', () => {
   });
 });
 
+describe('who may not sign in', () => {
+  it('refuses a disabled user, and records why', async () => {
+    await sso.signIn('sub-frank');
+    await execute(
+      admin,
+      graphql(
+        `mutation OidcDisable { updateUser(username: "frank", disabled: true) { disabled } }`,
+      ),
+    );
+
+    const end = await sso.signIn('sub-frank');
+
+    expect(end.landedAt.pathname + end.landedAt.search).toBe('/login?signInError=user_disabled');
+    expect(end.session).toBeUndefined();
+    expect((await eventsAbout('frank')).at(-1)).toMatchObject({
+      action: 'login_failed',
+      loginFailure: 'user_disabled',
+      signInMethod: 'oidc',
+    });
+  });
+
+  it('refuses a user none of whose groups maps to a role when there is no * rule', async () => {
+    const strict = await startOidcTestApi(database, {
+      accounts: [account('ivan', ['staff'])],
+      roleMap: 'tablelock-editors=editor',
+    });
+    try {
+      const end = await strict.signIn('sub-ivan');
+      expect(end.landedAt.pathname + end.landedAt.search).toBe('/login?signInError=no_role');
+      expect(end.session).toBeUndefined();
+      expect(await userNamed('ivan')).toBeUndefined();
+      expect((await eventsAbout('Ivan')).at(-1)).toMatchObject({
+        action: 'login_failed',
+        loginFailure: 'no_role',
+        groups: ['staff'],
+      });
+    } finally {
+      await strict.stop();
+    }
+  });
+});
+
 describe('refused sign-ins', () => {
   /** Signs hank in with `tamper`; expects the refusal, no session, no user, one failed login. */
   async function expectRefused(

@@ -36,6 +36,10 @@ type Outcome =
   | { signedIn: { principal: Principal; token: string } }
   | { refused: { reason: LoginFailure; message: string; subject: string } };
 
+const refused = (reason: LoginFailure, message: string, subject: string): Outcome => ({
+  refused: { reason, message, subject },
+});
+
 /**
  * Signs in a user the provider vouched for: found by issuer and subject (never by name, so no
  * provider account can take over a tablelock user of the same name), created at the first
@@ -52,13 +56,11 @@ export async function signInWithOidc(
   const fallbackSubject = typeof account.username === 'string' ? account.username : account.subject;
   const outcome: Outcome =
     role === null
-      ? {
-          refused: {
-            reason: 'no_role',
-            message: 'None of your groups may use tablelock; ask an administrator for access.',
-            subject: fallbackSubject,
-          },
-        }
+      ? refused(
+          'no_role',
+          'None of your groups may use tablelock; ask an administrator for access.',
+          fallbackSubject,
+        )
       : await withSecurityEvents(prisma, options.logger, async (tx, record): Promise<Outcome> => {
           const [found] = await tx.$queryRaw<
             { id: string; username: string; role: Role; disabled: boolean }[]
@@ -71,14 +73,11 @@ export async function signInWithOidc(
           if (!user) {
             const name = usernameOf(account.username);
             if (name === null) {
-              return {
-                refused: {
-                  reason: 'no_username',
-                  message:
-                    'Your company account has no user name tablelock can use; ask an administrator.',
-                  subject: fallbackSubject,
-                },
-              };
+              return refused(
+                'no_username',
+                'Your company account has no user name tablelock can use; ask an administrator.',
+                fallbackSubject,
+              );
             }
             const [created] = await tx.user.createManyAndReturn({
               data: [
@@ -95,13 +94,11 @@ export async function signInWithOidc(
               select: { id: true, username: true, role: true, disabled: true },
             });
             if (!created) {
-              return {
-                refused: {
-                  reason: 'username_taken',
-                  message: `Another tablelock user is named ${name}; ask an administrator.`,
-                  subject: name,
-                },
-              };
+              return refused(
+                'username_taken',
+                `Another tablelock user is named ${name}; ask an administrator.`,
+                name,
+              );
             }
             user = created;
             await record({
@@ -113,13 +110,11 @@ export async function signInWithOidc(
             });
           }
           if (user.disabled) {
-            return {
-              refused: {
-                reason: 'user_disabled',
-                message: 'Your tablelock user is disabled; ask an administrator.',
-                subject: user.username,
-              },
-            };
+            return refused(
+              'user_disabled',
+              'Your tablelock user is disabled; ask an administrator.',
+              user.username,
+            );
           }
           await tx.user.update({
             where: { id: user.id },
