@@ -40,9 +40,11 @@ export async function discoverOidcProvider(settings: OidcSettings): Promise<Oidc
     openid.enableNonRepudiationChecks(configuration);
     return { settings, configuration };
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    const reason = `${error instanceof Error ? error.message : String(error)}${cause ? ` (${cause})` : ''}`;
+    const httpsNeeded = settings.issuer.protocol === 'http:' && !insecureAllowed;
     throw new OidcDiscoveryFailed(
-      `Could not read the OpenID provider's configuration from ${settings.issuer.href} (OIDC_ISSUER): ${reason}. Check the issuer URL and that this server can reach it${settings.issuer.protocol === 'http:' ? '; an issuer other than the loopback address must use https' : ''}.`,
+      `Could not read the OpenID provider's configuration from ${settings.issuer.href} (OIDC_ISSUER): ${reason}. ${httpsNeeded ? 'The issuer must use https (http only on the loopback address).' : 'Check the issuer URL and that this server can reach it.'}`,
     );
   }
 }
