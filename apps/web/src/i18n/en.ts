@@ -23,8 +23,7 @@ export const en = {
     breakGlass: 'Emergency administrator sign-in',
     breakGlassHint:
       'Password sign-in is turned off. Only break-glass administrators may use it, when single sign-on is down.',
-    passwordLoginDisabled:
-      'Password sign-in is turned off. Sign in with your company account above.',
+    passwordLoginDisabled: 'Password sign-in is turned off. Sign in with your company account.',
     signInErrors: {
       state_mismatch:
         'The sign-in could not be verified (it did not start in this browser). Please sign in again.',
