@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@tablelock/test-support/freePort';
+import { startTestOidcProvider } from '@tablelock/test-support/oidcProvider';
+import { SSO_ACCOUNTS, SSO_PROVIDER_NAME } from './singleSignOn';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const webDir = join(repoRoot, 'apps/web');
@@ -28,7 +30,8 @@ async function waitUntilHealthy(url: string, server: ChildProcess): Promise<void
 /**
  * Builds the web app and the API and starts the real app as `npm start` runs it (compiled; API
  * + UI on one port) on a fresh embedded Postgres in a temporary directory, on free ports, so a
- * run never touches a developer's data or a running instance. Tests find it at
+ * run never touches a developer's data or a running instance, with single sign-on through a
+ * real OpenID provider (oidc-provider, in this process). Tests find the app at
  * TABLELOCK_E2E_URL. Returns the teardown.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
@@ -45,6 +48,14 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // to enter the directory (mkdtemp makes it private).
   await chmod(dataDir, 0o755);
   const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  // Single sign-on through a real OpenID provider, beside the password form (which the other
+  // tests use): its accounts sign in on its own login page.
+  const provider = await startTestOidcProvider({
+    accounts: SSO_ACCOUNTS,
+    redirectUri: `${baseUrl}/auth/oidc/callback`,
+    postLogoutRedirectUri: `${baseUrl}/login`,
+  });
   const server = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
     cwd: apiDir,
     env: {
@@ -54,6 +65,13 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       EMBEDDED_PG_PORT: String(await freePort()),
       TABLELOCK_DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      OIDC_ISSUER: provider.issuer,
+      OIDC_CLIENT_ID: provider.clientId,
+      OIDC_CLIENT_SECRET: provider.clientSecret,
+      OIDC_REDIRECT_URL: `${baseUrl}/auth/oidc/callback`,
+      OIDC_PROVIDER_NAME: SSO_PROVIDER_NAME,
+      OIDC_SCOPES: 'openid profile email groups',
+      OIDC_ROLE_MAP: 'tablelock-admins=admin,tablelock-editors=editor,*=viewer',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -63,9 +81,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       server.kill('SIGTERM');
       await once(server, 'exit');
     }
+    await provider.stop();
     await rm(dataDir, { recursive: true, force: true });
   };
-  const baseUrl = `http://127.0.0.1:${port}`;
   try {
     await waitUntilHealthy(`${baseUrl}/healthz`, server);
   } catch (error) {

@@ -75,6 +75,20 @@ program
   });
 
 program
+  .command('create-break-glass-admin')
+  .description(
+    'create an admin who may log in with a password even when PASSWORD_LOGIN=false (for when the OpenID provider is down); the password is read from standard input',
+  )
+  .argument('<username>')
+  .action(async (username: string) => {
+    const password = await readPassword();
+    const user = await withDatabase((prisma, audit) =>
+      createUser(prisma, { username, password, role: 'admin', breakGlass: true }, audit),
+    );
+    console.log(`created break-glass admin ${user.username}`);
+  });
+
+program
   .command('set-password')
   .description("set a user's password (read from standard input); ends the user's sessions")
   .argument('<username>')

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
+import { parseRoleMap } from '@tablelock/identity';
 import { z } from 'zod';
 import { apiPackageDir } from './apiPackageDir';
+import type { OidcSettings } from './auth/oidc/oidcSettings';
 
 const repoRoot = join(apiPackageDir, '../..');
 
@@ -77,6 +79,43 @@ const environment = z.object({
   /** When set, `/metrics` answers only `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * `false`: people sign in through the OpenID provider only; a password login is refused,
+   * except a break-glass admin's (made with `npm run cli -- create-break-glass-admin`).
+   */
+  PASSWORD_LOGIN: z.stringbool().default(true),
+  /** The OpenID provider (its discovery document is read at start); unset: no single sign-on. */
+  OIDC_ISSUER: z.string().url().optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  /** Unset for a public client (PKCE only); else sent with HTTP Basic authentication. */
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  /** This app's `/auth/oidc/callback` as users reach it, registered at the provider. */
+  OIDC_REDIRECT_URL: z.string().url().optional(),
+  /** Shown on the login page: "Sign in with <name>". */
+  OIDC_PROVIDER_NAME: z.string().min(1).max(60).default('company account'),
+  /** The claim that lists the user's groups (or roles), mapped by OIDC_ROLE_MAP. */
+  OIDC_ROLE_CLAIM: z.string().min(1).default('groups'),
+  /** `group=role` pairs, comma-separated; `*` matches everyone. */
+  OIDC_ROLE_MAP: z
+    .string()
+    .default('*=viewer')
+    .transform((value, context) => {
+      try {
+        return parseRoleMap(value);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
+  /** The claim whose value becomes the user's name (what lock records show as the editor). */
+  OIDC_USERNAME_CLAIM: z.string().min(1).default('preferred_username'),
+  /** Scopes asked for; must include `openid`. */
+  OIDC_SCOPES: z
+    .string()
+    .default('openid profile email')
+    .refine((scopes) => scopes.split(' ').includes('openid'), {
+      message: 'OIDC_SCOPES must include openid',
+    }),
 });
 
 export type Config = z.infer<typeof environment>;
@@ -86,6 +125,27 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const parsed = environment.safeParse(env);
   if (!parsed.success) throw new Error(`Bad configuration:\n${z.prettifyError(parsed.error)}`);
   return parsed.data;
+}
+
+/** Single sign-on's settings, or null when OIDC_ISSUER is unset. */
+export function oidcSettingsOf(config: Config): OidcSettings | null {
+  if (!config.OIDC_ISSUER) return null;
+  if (!config.OIDC_CLIENT_ID || !config.OIDC_REDIRECT_URL) {
+    throw new Error(
+      'Bad configuration: OIDC_ISSUER needs OIDC_CLIENT_ID and OIDC_REDIRECT_URL as well.',
+    );
+  }
+  return {
+    issuer: new URL(config.OIDC_ISSUER),
+    clientId: config.OIDC_CLIENT_ID,
+    clientSecret: config.OIDC_CLIENT_SECRET ?? null,
+    redirectUrl: new URL(config.OIDC_REDIRECT_URL),
+    providerName: config.OIDC_PROVIDER_NAME,
+    roleClaim: config.OIDC_ROLE_CLAIM,
+    roleMap: config.OIDC_ROLE_MAP,
+    usernameClaim: config.OIDC_USERNAME_CLAIM,
+    scopes: config.OIDC_SCOPES,
+  };
 }
 
 /** The host names besides localhost that requests may be addressed to. */

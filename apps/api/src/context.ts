@@ -2,6 +2,7 @@ import type { PrismaClient } from '@tablelock/db';
 import type { LoginThrottle, Principal } from '@tablelock/identity';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
+import type { OidcProvider } from './auth/oidc/oidcProvider';
 import type { DatabaseAvailability } from './databaseAvailability';
 import type { CredentialChangeFeed } from './live/credentialChangeFeed';
 import type { LockChangeFeed } from './live/lockChangeFeed';
@@ -22,6 +23,10 @@ export interface ApiServices {
   logger: Logger;
   loginThrottle: LoginThrottle;
   sessionTtlSeconds: number;
+  /** False: only break-glass admins may log in with a password (PASSWORD_LOGIN). */
+  passwordLogin: boolean;
+  /** Single sign-on's provider, discovered at start; null when not set up. */
+  oidc: OidcProvider | null;
   lockChanges: LockChangeFeed;
   /** How this process keeps waiters in the lock queue. */
   lockQueue: LockQueueSettings;

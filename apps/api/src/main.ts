@@ -9,7 +9,8 @@ import {
 import { createLoginThrottle, ensureDemoUsers } from '@tablelock/identity';
 import { syncTableRegistry } from '@tablelock/lock';
 import { pino } from 'pino';
-import { allowedHostsOf, loadConfig } from './config';
+import { discoverOidcProvider, OidcDiscoveryFailed } from './auth/oidc/oidcProvider';
+import { allowedHostsOf, loadConfig, oidcSettingsOf } from './config';
 import { watchDatabaseAvailability } from './databaseAvailability';
 import { startLiveFeeds } from './live/liveFeeds';
 import { startLockSweeper } from './live/lockSweeper';
@@ -30,6 +31,10 @@ const logger = pino({
 const embeddedDataDir = `${config.TABLELOCK_DATA_DIR}/postgres`;
 
 async function start(database: OpenDatabase, prisma: PrismaClient) {
+  const oidcSettings = oidcSettingsOf(config);
+  const oidc = oidcSettings && (await discoverOidcProvider(oidcSettings));
+  if (oidc)
+    logger.info({ issuer: oidcSettings?.issuer.href }, 'single sign-on through OpenID Connect');
   // Demo data and demo users exist only on the embedded database, never on a real one.
   if (database.embedded) {
     if (await loadDemoData(database.url, config.MASTER_SCHEMA)) {
@@ -56,6 +61,8 @@ async function start(database: OpenDatabase, prisma: PrismaClient) {
       logger,
       loginThrottle: createLoginThrottle(),
       sessionTtlSeconds: config.SESSION_TTL_HOURS * 3600,
+      passwordLogin: config.PASSWORD_LOGIN,
+      oidc,
       lockChanges: live.lockChanges,
       lockQueue: {
         owner: live.queueOwner,
@@ -148,7 +155,8 @@ try {
   if (!stopping) {
     const reason =
       explainStartupFailure(error, config.DATABASE_URL ? undefined : embeddedDataDir) ??
-      httpPortTaken(error);
+      httpPortTaken(error) ??
+      (error instanceof OidcDiscoveryFailed ? error.message : undefined);
     if (reason) logger.fatal(reason);
     else logger.fatal({ err: error }, 'start failed');
     await stop();

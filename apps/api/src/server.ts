@@ -9,6 +9,7 @@ import express from 'express';
 import { authenticate } from './auth/authenticate';
 import { clearStaleSessionCookie } from './auth/clearStaleSessionCookie';
 import { credentialsOf } from './auth/credentialsOf';
+import { oidcRoutes } from './auth/oidc/oidcRoutes';
 import { requireAuthentication } from './auth/requireAuthentication';
 import { refuseBadBody } from './badBody';
 import type { ApiContext, ApiServices } from './context';
@@ -134,6 +135,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       },
     }),
   );
+  if (options.services.oidc) app.use(oidcRoutes(options.services, options.services.oidc));
   app.get('/export/:file', apiResponseHeaders, cookieParser(), exportEndpoint(options.services));
   app.use(securityHeaders(), serveWebApp());
 

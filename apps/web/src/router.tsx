@@ -31,6 +31,7 @@ export const router = createBrowserRouter([
           },
           { path: 'admin', element: <AdminPage history="locks" /> },
           { path: 'admin/security', element: <AdminPage history="security" /> },
+          { path: 'admin/users', element: <AdminPage history="users" /> },
           { path: '*', element: <NotFoundPage /> },
         ],
       },

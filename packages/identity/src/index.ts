@@ -13,6 +13,19 @@ export {
   type LoginThrottle,
   type LoginThrottleOptions,
 } from './loginThrottle';
+export {
+  type PendingSignIn,
+  rememberSignIn,
+  takeSignIn,
+} from './oidc/pendingSignIns';
+export {
+  groupsOfClaim,
+  parseRoleMap,
+  type RoleMap,
+  roleForGroups,
+} from './oidc/roleMap';
+export { type OidcAccount, recordRefusedSignIn, signInWithOidc } from './oidc/signIn';
+export { SignInRefused } from './oidc/signInRefused';
 export { API_KEY_PREFIX, type Principal } from './principal';
 export {
   readSecurityEvents,
@@ -21,7 +34,13 @@ export {
   type SecurityEventRecord,
 } from './readSecurityEvents';
 export { roleAtLeast } from './role';
-export type { RequestOrigin, SecurityAudit, SecurityLogger } from './securityEvent';
+export {
+  LOGIN_FAILURES,
+  type LoginFailure,
+  type RequestOrigin,
+  type SecurityAudit,
+  type SecurityLogger,
+} from './securityEvent';
 export { findSessionPrincipal, logOut, revokeSession, sessionTimeLeft } from './sessions';
 export {
   createUser,
@@ -29,6 +48,7 @@ export {
   ensureDemoUsers,
   isActiveUser,
   listUsers,
+  USER_INFO,
   type UserChange,
   type UserInfo,
   updateUser,

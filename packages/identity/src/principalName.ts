@@ -3,14 +3,21 @@ import { IdentityError } from './identityError';
 
 /**
  * Names the histories use for actors that are not principals: no user or key may take them, so
- * that nobody's actions pass for the lease sweeper's or the command line's.
+ * that nobody's actions pass for the lease sweeper's, the command line's or the OpenID
+ * provider's (which gives roles at sign-in).
  */
-const RESERVED_NAMES = ['system', 'cli', 'bench'];
+const RESERVED_NAMES = ['system', 'cli', 'bench', 'oidc'];
 
-/** Usernames and API key names: short, lower-case, safe to show and to log. */
+/**
+ * Usernames and API key names: short, lower-case, safe to show and to log. `@` and `+` let an
+ * e-mail address be the name of a user who signs in through the OpenID provider.
+ */
 const principalName = z
   .string()
-  .regex(/^[a-z0-9][a-z0-9._-]{0,62}$/, 'lower-case letters, digits, dot, dash, underscore; 1–63')
+  .regex(
+    /^[a-z0-9][a-z0-9._@+-]{0,62}$/,
+    'lower-case letters, digits and . _ @ + -, starting with a letter or digit; 1–63',
+  )
   .refine((name) => !RESERVED_NAMES.includes(name), {
     message: `${RESERVED_NAMES.join(', ')} are reserved`,
   });

@@ -13,6 +13,9 @@ export interface SecurityEventRecord {
   role: Role | null;
   previousRole: Role | null;
   loginFailure: NonNullable<SecurityEventDetails['loginFailure']> | null;
+  signInMethod: NonNullable<SecurityEventDetails['signInMethod']> | null;
+  groups: string[] | null;
+  failureDetail: string | null;
 }
 
 export interface SecurityEventFilter {
@@ -54,13 +57,17 @@ export async function readSecurityEvents(
     events: rows.map(({ id, details, ...row }) => {
       // Details that do not parse (written by hand, say) still leave who did what to whom.
       const known = securityEventDetails.safeParse(details ?? {});
-      const { role, previousRole, loginFailure } = known.success ? known.data : {};
+      const { role, previousRole, loginFailure, signInMethod, groups, failureDetail } =
+        known.success ? known.data : {};
       return {
         ...row,
         id: id.toString(),
         role: role ?? null,
         previousRole: previousRole ?? null,
         loginFailure: loginFailure ?? null,
+        signInMethod: signInMethod ?? null,
+        groups: groups ?? null,
+        failureDetail: failureDetail ?? null,
       };
     }),
   };

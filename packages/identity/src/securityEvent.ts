@@ -6,6 +6,23 @@ import {
 } from '@tablelock/db';
 import { z } from 'zod';
 
+export const LOGIN_FAILURES = [
+  'unknown_user',
+  'wrong_password',
+  'user_disabled',
+  /** A password login while PASSWORD_LOGIN=false, by anyone but a break-glass admin. */
+  'password_login_disabled',
+  /** The OpenID Connect sign-in failed a check: state, nonce, the ID token, the code. */
+  'sign_in_refused',
+  /** The provider's user name belongs to another user of tablelock. */
+  'username_taken',
+  /** The provider sent no user name claim that can be a tablelock name. */
+  'no_username',
+  /** None of the user's groups maps to a role, and there is no `*` rule. */
+  'no_role',
+] as const;
+export type LoginFailure = (typeof LOGIN_FAILURES)[number];
+
 /** What a security event tells besides who did what to whom. Never a password or a secret. */
 export const securityEventDetails = z.object({
   /** The role given: to a new user or key, or by a role change. */
@@ -13,7 +30,13 @@ export const securityEventDetails = z.object({
   /** A role change's role before. */
   previousRole: z.enum(Role).optional(),
   /** Why a login failed (only admins read this; the caller is told nothing). */
-  loginFailure: z.enum(['unknown_user', 'wrong_password', 'user_disabled']).optional(),
+  loginFailure: z.enum(LOGIN_FAILURES).optional(),
+  /** How a login was made, or tried. */
+  signInMethod: z.enum(['password', 'oidc']).optional(),
+  /** The OpenID provider's groups at a sign-in there, and so behind a role it gave. */
+  groups: z.array(z.string()).optional(),
+  /** What the check that refused an OpenID Connect sign-in found, in a few words. */
+  failureDetail: z.string().optional(),
 });
 export type SecurityEventDetails = z.infer<typeof securityEventDetails>;
 

@@ -1,4 +1,4 @@
-import type { PrismaClient, Role } from '@tablelock/db';
+import type { PrismaClient, Role, RoleSource } from '@tablelock/db';
 import { IdentityError } from './identityError';
 import { hashPassword } from './passwordHash';
 import { parsePassword, parsePrincipalName } from './principalName';
@@ -8,6 +8,12 @@ export interface UserInfo {
   id: string;
   username: string;
   role: Role;
+  /** `oidc`: the role was mapped from the provider's claim at the last sign-in. */
+  roleSource: RoleSource;
+  /** The provider's groups at the last sign-in there. */
+  groups: string[];
+  /** May log in with a password even when password login is turned off. */
+  breakGlass: boolean;
   disabled: boolean;
   createdAt: Date;
 }
@@ -20,20 +26,29 @@ export interface UserChange {
   disabled?: boolean | null;
 }
 
-const SELECT = { id: true, username: true, role: true, disabled: true, createdAt: true } as const;
+export const USER_INFO = {
+  id: true,
+  username: true,
+  role: true,
+  roleSource: true,
+  groups: true,
+  breakGlass: true,
+  disabled: true,
+  createdAt: true,
+} as const;
 
 export async function createUser(
   prisma: PrismaClient,
-  input: { username: string; password: string; role: Role },
+  input: { username: string; password: string; role: Role; breakGlass?: boolean },
   audit: SecurityAudit,
 ): Promise<UserInfo> {
   const name = parsePrincipalName(input.username, 'username');
   const passwordHash = await hashPassword(parsePassword(input.password));
   return withSecurityEvents(prisma, audit.logger, async (tx, record) => {
     const [created] = await tx.user.createManyAndReturn({
-      data: [{ username: name, passwordHash, role: input.role }],
+      data: [{ username: name, passwordHash, role: input.role, breakGlass: input.breakGlass }],
       skipDuplicates: true,
-      select: SELECT,
+      select: USER_INFO,
     });
     if (!created) throw new IdentityError('BAD_USER_INPUT', `A user named ${name} exists.`);
     await record({
@@ -73,11 +88,12 @@ export async function updateUser(
     const updated = await tx.user.update({
       where: { id: user.id },
       data: {
-        ...(input.role ? { role: input.role } : {}),
+        // An admin's role holds until the user's next sign-in through the provider, if any.
+        ...(input.role ? { role: input.role, roleSource: 'local' as const } : {}),
         ...(input.disabled == null ? {} : { disabled: input.disabled }),
         ...(passwordHash ? { passwordHash } : {}),
       },
-      select: SELECT,
+      select: USER_INFO,
     });
     const event = { actor: audit.actor, subject: updated.username, ip: audit.ip };
     if (input.role && input.role !== user.role) {
@@ -96,7 +112,7 @@ export async function updateUser(
 }
 
 export function listUsers(prisma: PrismaClient): Promise<UserInfo[]> {
-  return prisma.user.findMany({ select: SELECT, orderBy: { username: 'asc' } });
+  return prisma.user.findMany({ select: USER_INFO, orderBy: { username: 'asc' } });
 }
 
 /** Whether a user of that name exists and is enabled (an admin key may act for it). */

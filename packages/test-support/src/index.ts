@@ -1,6 +1,13 @@
 export { type ApiProcess, startApiProcess, stopApiProcess, twoPorts } from './apiProcess';
 export { API_DIR, COMPILED_CLI, COMPILED_MAIN } from './compiledApi';
+export { CookieJarBrowser, type Visit, type VisitOptions } from './cookieJarBrowser';
 export { freePort } from './freePort';
+export {
+  type IdTokenFault,
+  startTestOidcProvider,
+  type TestAccount,
+  type TestOidcProvider,
+} from './oidcProvider';
 export { poll } from './poll';
 export { resetLockRegistry } from './resetLockRegistry';
 export { createTestApiKey } from './testApiKey';

@@ -2,14 +2,14 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, Kind } from 'graphql';
 import type { ApiContext } from '../context';
 
-/** Root fields anyone may call: logging in and out, and asking who one is. */
-const OPEN_FIELDS = new Set(['login', 'logout', 'me', '__typename']);
+/** Root fields anyone may call: logging in and out, how to sign in, and asking who one is. */
+const OPEN_FIELDS = new Set(['login', 'logout', 'me', 'authProviders', '__typename']);
 
 /**
  * Open fields that work whatever credentials come with them: a session cookie that has ended
  * (after a password reset, say) must not keep a browser from logging in again, or out.
  */
-const CREDENTIAL_FREE_FIELDS = new Set(['login', 'logout', '__typename']);
+const CREDENTIAL_FREE_FIELDS = new Set(['login', 'logout', 'authProviders', '__typename']);
 
 /**
  * Every operation needs an authenticated caller, except those made only of OPEN_FIELDS. This

@@ -11,6 +11,7 @@ import {
 import { releaseLocksOf } from '@tablelock/lock';
 import { revokeApiKeyReleasingLocks } from '../accounts/revokeApiKeyReleasingLocks';
 import { updateUserReleasingLocks } from '../accounts/updateUserReleasingLocks';
+import { OIDC_LOGIN_PATH, OIDC_LOGOUT_PATH } from '../auth/oidc/oidcRoutes';
 import { requireRole } from '../auth/requireRole';
 import { SESSION_COOKIE, sessionCookieOptions } from '../auth/sessionCookie';
 import type { ApiContext } from '../context';
@@ -18,6 +19,19 @@ import type { MutationResolvers, QueryResolvers } from '../generated/graphql';
 import { requestOrigin, securityAudit } from './securityAudit';
 
 export const me: QueryResolvers['me'] = (_parent, _args, { principal }) => principal;
+
+export const authProviders: QueryResolvers['authProviders'] = (
+  _parent,
+  _args,
+  { passwordLogin, oidc },
+) => ({
+  passwordLogin,
+  oidc: oidc && {
+    name: oidc.settings.providerName,
+    signInUrl: OIDC_LOGIN_PATH,
+    signOutUrl: oidc.configuration.serverMetadata().end_session_endpoint ? OIDC_LOGOUT_PATH : null,
+  },
+});
 
 export const users: QueryResolvers['users'] = (_parent, _args, context) => {
   requireRole(context, 'admin');
@@ -43,6 +57,7 @@ export const login: MutationResolvers['login'] = async (
       password,
       ip: request.ip ?? 'unknown',
       sessionTtlSeconds: context.sessionTtlSeconds,
+      passwordLogin: context.passwordLogin,
     },
     context.logger,
   );

@@ -2,6 +2,7 @@ import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
 import type { Resolvers } from '../generated/graphql';
 import {
   apiKeys,
+  authProviders,
   createApiKeyResolver,
   createUserResolver,
   login,
@@ -31,7 +32,7 @@ import { UpdateTableStatusWithLock } from './updateTableStatusWithLock';
 export const resolvers: Resolvers = {
   DateTime: DateTimeResolver,
   JSON: JSONResolver,
-  Query: { tables, table, me, users, apiKeys, rows, lockEvents, securityEvents },
+  Query: { tables, table, me, authProviders, users, apiKeys, rows, lockEvents, securityEvents },
   Mutation: {
     UpdateTableStatusWithLock,
     syncTableRegistry: syncTableRegistryResolver,

@@ -8,6 +8,7 @@ import {
 } from '@tablelock/identity';
 import { TEST_AUDIT, type TestDatabase } from '@tablelock/test-support';
 import { type Logger, pino } from 'pino';
+import type { OidcProvider } from '../../src/auth/oidc/oidcProvider';
 import { watchDatabaseAvailability } from '../../src/databaseAvailability';
 import { startLiveFeeds } from '../../src/live/liveFeeds';
 import { createApiMetrics } from '../../src/metrics/apiMetrics';
@@ -55,6 +56,8 @@ export interface TestApi {
   loginAs(username: string, password?: string): Promise<TestClient>;
   /** Creates an API key (straight in the database) and returns a client that sends it. */
   withApiKey(name: string, role: Role): Promise<TestClient>;
+  /** A client that sends a session cookie it got elsewhere (a sign-in through the provider). */
+  withSession(name: string, token: string): TestClient;
   stop(): Promise<void>;
 }
 
@@ -70,6 +73,12 @@ export async function startTestApi(
     logger?: Logger;
     metricsToken?: string;
     queueReservationSeconds?: number;
+    /** False: password login only for break-glass admins (PASSWORD_LOGIN=false). */
+    passwordLogin?: boolean;
+    /** Single sign-on through this provider (see support/oidcSignIn.ts). */
+    oidc?: OidcProvider;
+    /** Listen on this port (0: any free one); single sign-on needs it before the start. */
+    port?: number;
   } = {},
 ): Promise<TestApi> {
   const logger = options.logger ?? pino({ level: 'silent' });
@@ -82,6 +91,8 @@ export async function startTestApi(
       logger,
       loginThrottle: createLoginThrottle(options.loginThrottle ?? DEFAULT_LOGIN_THROTTLE),
       sessionTtlSeconds: options.sessionTtlSeconds ?? 3600,
+      passwordLogin: options.passwordLogin ?? true,
+      oidc: options.oidc ?? null,
       lockChanges: live.lockChanges,
       lockQueue: {
         owner: live.queueOwner,
@@ -99,7 +110,7 @@ export async function startTestApi(
         logger,
       }),
     },
-    port: 0,
+    port: options.port ?? 0,
     host: '127.0.0.1',
     allowedHosts: options.allowedHosts ?? [],
     trustProxy: options.trustProxy ?? false,
@@ -142,6 +153,7 @@ export async function startTestApi(
       const { secret } = await createApiKey(database.prisma, { name, role }, TEST_AUDIT);
       return client(`key:${name}`, { authorization: `Bearer ${secret}` });
     },
+    withSession: (name, token) => client(name, { cookie: `tablelock_session=${token}` }),
     async stop() {
       await server.stop();
       databaseAvailability.stop();

@@ -18,6 +18,7 @@ import { forceReleaseMutation } from './adminOperations';
 import { LockBreakDialog } from './LockBreakDialog';
 import { LockHistory } from './LockHistory';
 import { SecurityEvents } from './SecurityEvents';
+import { UsersList } from './UsersList';
 
 // Renewals move lease ends every 10 s without an event (announcing each would flood the
 // history), so this page alone also polls, to keep the lease ends it shows true.
@@ -27,7 +28,7 @@ const LEASE_WATCH_MS = 10_000;
  * Admins only: every lock held now, a way to end or take over one, and below them one of the
  * histories: the lock history or the security events.
  */
-export function AdminPage({ history }: { history: 'locks' | 'security' }) {
+export function AdminPage({ history }: { history: 'locks' | 'security' | 'users' }) {
   const { t } = useTranslation();
   const format = useFormatters();
   const now = useNow();
@@ -144,11 +145,9 @@ export function AdminPage({ history }: { history: 'locks' | 'security' }) {
         {held.length === 0 && <p className="empty-state">{t('admin.noLocks')}</p>}
       </div>
       <AdminHistoryTabs />
-      {history === 'locks' ? (
-        <LockHistory tableNames={tables.data.map((table) => table.name)} />
-      ) : (
-        <SecurityEvents />
-      )}
+      {history === 'locks' && <LockHistory tableNames={tables.data.map((table) => table.name)} />}
+      {history === 'security' && <SecurityEvents />}
+      {history === 'users' && <UsersList />}
       {target && (
         <LockBreakDialog
           kind="forceRelease"

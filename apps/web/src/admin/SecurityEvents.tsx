@@ -33,9 +33,19 @@ export function SecurityEvents() {
     if (actor === null) return <span className="muted">{t('securityEvents.anonymous')}</span>;
     if (actor === 'system') return t('securityEvents.system');
     if (actor === 'cli') return t('securityEvents.cli');
+    if (actor === 'oidc') return t('securityEvents.oidc');
     return actor;
   };
   const details = (event: SecurityEvent) => {
+    const via = [
+      event.signInMethod === 'oidc' ? t('securityEvents.viaOidc') : null,
+      event.groups ? t('securityEvents.groups', { groups: event.groups.join(', ') || '—' }) : null,
+      event.failureDetail,
+    ].filter(Boolean);
+    const what = describe(event);
+    return [what, ...via].filter(Boolean).join(' · ') || null;
+  };
+  const describe = (event: SecurityEvent) => {
     if (event.loginFailure) return t(`loginFailures.${event.loginFailure}`);
     if (event.role && event.previousRole) {
       return t('securityEvents.roleChange', {

@@ -34,7 +34,24 @@ export const securityEventsQuery = graphql(`
         role
         previousRole
         loginFailure
+        signInMethod
+        groups
+        failureDetail
       }
+    }
+  }
+`);
+
+export const usersQuery = graphql(`
+  query AdminUsers {
+    users {
+      id
+      username
+      role
+      roleSource
+      groups
+      breakGlass
+      disabled
     }
   }
 `);

@@ -4,3 +4,5 @@ export const LOCK_EVENTS_QUERY_KEY = ['lockEvents'] as const;
 export const SECURITY_EVENTS_QUERY_KEY = ['securityEvents'] as const;
 export const ROWS_QUERY_KEY = ['rows'] as const;
 export const rowsQueryKey = (table: string) => [...ROWS_QUERY_KEY, table] as const;
+export const AUTH_PROVIDERS_QUERY_KEY = ['authProviders'] as const;
+export const USERS_QUERY_KEY = ['users'] as const;

@@ -20,6 +20,38 @@ export const ja: TranslationOf<typeof en> = {
     signingIn: 'ログイン中…',
     wrongCredentials: 'ユーザー名またはパスワードが正しくありません。',
     tooManyAttempts_other: 'ログインの失敗が続いたため、{{count}} 分後に再度お試しください。',
+    signInWith: '{{name}} でログイン',
+    or: 'または',
+    breakGlass: '緊急用管理者ログイン',
+    breakGlassHint:
+      'パスワードによるログインは無効です。シングルサインオンが使えないときに、緊急用管理者だけが使えます。',
+    passwordLoginDisabled:
+      'パスワードによるログインは無効です。会社アカウントでログインしてください。',
+    signInErrors: {
+      state_mismatch:
+        'ログインを確認できませんでした (このブラウザーで開始されたログインではありません)。もう一度ログインしてください。',
+      sign_in_expired:
+        'このログインは期限切れか、すでに使用されています。もう一度ログインしてください。',
+      provider_error: '会社アカウントによってログインが取り消されたか、拒否されました。',
+      code_refused: '会社アカウントがログインの完了を拒否しました。もう一度ログインしてください。',
+      nonce_mismatch:
+        'ログインを確認できませんでした (トークンがこのログイン用に発行されていません)。',
+      wrong_audience:
+        'ログインを拒否しました: トークンが別のアプリケーション用に発行されています。',
+      token_expired:
+        'ログインを拒否しました: トークンの有効期限が切れています。もう一度ログインしてください。',
+      bad_signature: 'ログインを拒否しました: トークンが会社アカウントによって署名されていません。',
+      invalid_token: 'ログインを拒否しました: トークンが正しくありません。',
+      username_taken:
+        '同じユーザー名の tablelock ユーザーがすでに存在します。管理者に連絡してください。',
+      no_username:
+        '会社アカウントに tablelock で使えるユーザー名がありません。管理者に連絡してください。',
+      no_role:
+        'あなたのグループには tablelock の利用が許可されていません。管理者に連絡してください。',
+      user_disabled: 'あなたの tablelock ユーザーは無効化されています。管理者に連絡してください。',
+      sign_in_failed: '現在ログインを完了できません。もう一度お試しください。',
+      other: 'ログインできませんでした。もう一度お試しください。',
+    },
   },
   errors: {
     network: 'サーバーに接続できません。接続を確認して、もう一度お試しください。',
@@ -338,6 +370,9 @@ export const ja: TranslationOf<typeof en> = {
     anonymous: '未ログイン',
     system: 'システム',
     cli: 'コマンドライン',
+    oidc: 'シングルサインオン',
+    viaOidc: 'シングルサインオン経由',
+    groups: 'グループ: {{groups}}',
     role: '権限：{{role}}',
     roleChange: '{{from}} → {{to}}',
   },
@@ -357,6 +392,29 @@ export const ja: TranslationOf<typeof en> = {
     unknown_user: '存在しないユーザー名',
     wrong_password: 'パスワード誤り',
     user_disabled: '無効化されたユーザー',
+    password_login_disabled: 'パスワードによるログインは無効',
+    sign_in_refused: 'ログイン拒否',
+    username_taken: 'ユーザー名が他のユーザーと重複',
+    no_username: '使えるユーザー名がない',
+    no_role: 'ロールに対応するグループがない',
+  },
+  users: {
+    title: 'ユーザー',
+    subtitle:
+      'ログインできるユーザーと、各ロールの由来です: ここで設定されたものか、ログインのたびに会社アカウントのグループから割り当てられたものです。',
+    columns: {
+      username: 'ユーザー名',
+      role: 'ロール',
+      roleSource: 'ロールの由来',
+      groups: 'グループ',
+      status: '状態',
+    },
+    roleSources: {
+      local: '管理者が設定',
+      oidc: '会社アカウントのグループ',
+    },
+    breakGlass: '緊急用管理者',
+    disabled: '無効',
   },
   pager: {
     label: 'ページ',

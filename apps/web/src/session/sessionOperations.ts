@@ -6,6 +6,20 @@ export const meQuery = graphql(`
       kind
       name
       role
+      roleSource
+    }
+  }
+`);
+
+export const authProvidersQuery = graphql(`
+  query AuthProviders {
+    authProviders {
+      passwordLogin
+      oidc {
+        name
+        signInUrl
+        signOutUrl
+      }
     }
   }
 `);
@@ -16,6 +30,7 @@ export const loginMutation = graphql(`
       kind
       name
       role
+      roleSource
     }
   }
 `);

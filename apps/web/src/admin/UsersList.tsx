@@ -1,0 +1,57 @@
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { graphqlRequest } from '../api/graphqlRequest';
+import { USERS_QUERY_KEY } from '../api/queryKeys';
+import { describeError } from '../ui/describeError';
+import { LoadingState } from '../ui/LoadingState';
+import { usersQuery } from './adminOperations';
+
+/**
+ * Every user with where its role came from: given here (by an admin or the command line) or
+ * mapped from the OpenID provider's groups at the last sign-in, and which groups those were.
+ */
+export function UsersList() {
+  const { t } = useTranslation();
+  const users = useQuery({
+    queryKey: USERS_QUERY_KEY,
+    queryFn: async () => (await graphqlRequest(usersQuery)).users,
+  });
+  if (users.isError) return <p className="banner banner-error">{describeError(users.error, t)}</p>;
+  if (!users.data) return <LoadingState />;
+  return (
+    <section className="page-section" aria-label={t('users.title')}>
+      <p className="muted">{t('users.subtitle')}</p>
+      <div className="card table-card">
+        <table className="data-table" data-testid="users">
+          <thead>
+            <tr>
+              <th scope="col">{t('users.columns.username')}</th>
+              <th scope="col">{t('users.columns.role')}</th>
+              <th scope="col">{t('users.columns.roleSource')}</th>
+              <th scope="col">{t('users.columns.groups')}</th>
+              <th scope="col">{t('users.columns.status')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {users.data.map((user) => (
+              <tr key={user.id} data-testid="user-row" data-username={user.username}>
+                <td>{user.username}</td>
+                <td>{t(`roles.${user.role}`)}</td>
+                <td>{t(`users.roleSources.${user.roleSource}`)}</td>
+                <td>{user.groups.join(', ')}</td>
+                <td>
+                  {[
+                    user.breakGlass ? t('users.breakGlass') : null,
+                    user.disabled ? t('users.disabled') : null,
+                  ]
+                    .filter(Boolean)
+                    .join(', ')}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
