@@ -54,13 +54,16 @@ export async function readSecurityEvents(
     events: rows.map(({ id, details, ...row }) => {
       // Details that do not parse (written by hand, say) still leave who did what to whom.
       const known = securityEventDetails.safeParse(details ?? {});
-      const { role, previousRole, loginFailure } = known.success ? known.data : {};
+      const { role, previousRole, loginFailure, idleLimitSeconds, previousIdleLimitSeconds } =
+        known.success ? known.data : {};
       return {
         ...row,
         id: id.toString(),
         role: role ?? null,
         previousRole: previousRole ?? null,
         loginFailure: loginFailure ?? null,
+        idleLimitSeconds: idleLimitSeconds ?? null,
+        previousIdleLimitSeconds: previousIdleLimitSeconds ?? null,
       };
     }),
   };

@@ -14,6 +14,10 @@ export const securityEventDetails = z.object({
   previousRole: z.enum(Role).optional(),
   /** Why a login failed (only admins read this; the caller is told nothing). */
   loginFailure: z.enum(['unknown_user', 'wrong_password', 'user_disabled']).optional(),
+  /** An idle limit change: the limit set, in seconds (null: the table follows the global one). */
+  idleLimitSeconds: z.number().int().nullable().optional(),
+  /** An idle limit change: the limit before (null: the table followed the global one). */
+  previousIdleLimitSeconds: z.number().int().nullable().optional(),
 });
 export type SecurityEventDetails = z.infer<typeof securityEventDetails>;
 

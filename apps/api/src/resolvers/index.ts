@@ -22,6 +22,7 @@ import {
 } from './lifecycle';
 import { lockChanged } from './lockChanged';
 import { FKResultTableStatus, ResultTableStatus } from './lockOutcome';
+import { lockSettings, setIdleLimit, setTableIdleLimit } from './lockSettings';
 import { RowPage, rows, saveRowsResolver } from './masterData';
 import { waitForTable } from './queue';
 import { securityEvents } from './securityEvents';
@@ -31,7 +32,7 @@ import { UpdateTableStatusWithLock } from './updateTableStatusWithLock';
 export const resolvers: Resolvers = {
   DateTime: DateTimeResolver,
   JSON: JSONResolver,
-  Query: { tables, table, me, users, apiKeys, rows, lockEvents, securityEvents },
+  Query: { tables, table, me, users, apiKeys, rows, lockEvents, securityEvents, lockSettings },
   Mutation: {
     UpdateTableStatusWithLock,
     syncTableRegistry: syncTableRegistryResolver,
@@ -48,6 +49,8 @@ export const resolvers: Resolvers = {
     updateUser: updateUserResolver,
     createApiKey: createApiKeyResolver,
     revokeApiKey: revokeApiKeyResolver,
+    setIdleLimit,
+    setTableIdleLimit,
   },
   TableInfo,
   ResultTableStatus,

@@ -70,6 +70,8 @@ export async function startTestApi(
     logger?: Logger;
     metricsToken?: string;
     queueReservationSeconds?: number;
+    /** The shortest idle limit admins may set (IDLE_LIMIT_MIN_SECONDS); 60 by default. */
+    minIdleLimitSeconds?: number;
   } = {},
 ): Promise<TestApi> {
   const logger = options.logger ?? pino({ level: 'silent' });
@@ -88,6 +90,7 @@ export async function startTestApi(
         reservationSeconds: options.queueReservationSeconds ?? 60,
       },
       credentialChanges: live.credentialChanges,
+      minIdleLimitSeconds: options.minIdleLimitSeconds ?? 60,
       metrics: createApiMetrics(database.prisma, live.lockChanges.activeSubscriptions),
       databaseAvailability,
       // Off: index builds would only cost the tests time (sortIndexes.test.ts builds its own).

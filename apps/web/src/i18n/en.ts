@@ -372,6 +372,7 @@ export const en = {
     user_enabled: 'User enabled',
     api_key_created: 'API key created',
     api_key_revoked: 'API key revoked',
+    lock_settings_changed: 'Idle limit changed',
   },
   loginFailures: {
     unknown_user: 'Unknown user name',

@@ -352,6 +352,7 @@ export const ja: TranslationOf<typeof en> = {
     user_enabled: 'ユーザー有効化',
     api_key_created: 'API キー作成',
     api_key_revoked: 'API キー失効',
+    lock_settings_changed: 'アイドル制限の変更',
   },
   loginFailures: {
     unknown_user: '存在しないユーザー名',
