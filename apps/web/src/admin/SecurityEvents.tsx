@@ -6,6 +6,7 @@ import { useFormatters } from '../i18n/useFormatters';
 import { securityEventsQuery } from './adminOperations';
 import { HistorySection } from './HistorySection';
 import { SECURITY_ACTIONS, toSecurityEventFilter } from './historyFilters';
+import { idleLimitText } from './idleLimitText';
 import { useHistoryPage } from './useHistoryPage';
 
 type SecurityEvent = SecurityEventsQuery['securityEvents']['events'][number];
@@ -44,6 +45,14 @@ export function SecurityEvents() {
       });
     }
     if (event.role) return t('securityEvents.role', { role: t(`roles.${event.role}`) });
+    if (event.action === 'lock_settings_changed') {
+      const limit = (seconds: number | null) =>
+        seconds === null ? t('idleLimits.followsGlobal') : idleLimitText(seconds, t);
+      return t('securityEvents.idleLimitChange', {
+        from: limit(event.previousIdleLimitSeconds ?? null),
+        to: limit(event.idleLimitSeconds ?? null),
+      });
+    }
     return null;
   };
 

@@ -34,6 +34,8 @@ export const securityEventsQuery = graphql(`
         role
         previousRole
         loginFailure
+        idleLimitSeconds
+        previousIdleLimitSeconds
       }
     }
   }

@@ -4,3 +4,4 @@ export const LOCK_EVENTS_QUERY_KEY = ['lockEvents'] as const;
 export const SECURITY_EVENTS_QUERY_KEY = ['securityEvents'] as const;
 export const ROWS_QUERY_KEY = ['rows'] as const;
 export const rowsQueryKey = (table: string) => [...ROWS_QUERY_KEY, table] as const;
+export const LOCK_SETTINGS_QUERY_KEY = ['lockSettings'] as const;

@@ -184,8 +184,16 @@ export const en = {
     expired:
       'It expired at {{time}}: this page could not renew it in time (the computer may have been asleep or offline).',
     released: 'It was released at {{time}}: finished in another tab, or by signing out.',
+    idle: 'It was released at {{time}} because you were inactive for longer than the idle limit.',
     startAgain: 'Start editing again',
     stop: 'Stop editing',
+  },
+  idle: {
+    title: 'Are you still editing {{table}}?',
+    countdown:
+      'You have been inactive for a while. The lock will be released in {{time}} so that others can edit; your unsaved changes stay here.',
+    ending: 'Releasing the lock because you were inactive…',
+    keepEditing: 'Keep editing',
   },
   elsewhere: {
     title: 'You are editing {{table}} in another tab or on another device',
@@ -360,6 +368,28 @@ export const en = {
     cli: 'Command line',
     role: 'Role: {{role}}',
     roleChange: '{{from}} → {{to}}',
+    idleLimitChange: 'Idle limit: {{from}} → {{to}}',
+  },
+  idleLimits: {
+    title: 'Idle limit',
+    subtitle:
+      'An editor who shows no activity (edits, typing, clicks, scrolling the grid) for this long loses the lock, so that others can edit; their page counts down the last two minutes and keeps their unsaved changes.',
+    global: 'Every table',
+    now: 'Now: {{limit}}',
+    minutesUnit: 'minutes',
+    save: 'Save',
+    ownLimits: 'Tables with a limit of their own',
+    limit: 'Limit',
+    noneOwn: 'Every table follows the limit above.',
+    followGlobal: 'Follow the limit for every table ({{table}})',
+    followsGlobal: 'as every table',
+    chooseTable: 'Choose a table',
+    setForTable: 'Set for this table',
+    saved: 'Idle limit saved.',
+    minutes_one: '{{count}} minute',
+    minutes_other: '{{count}} minutes',
+    seconds_one: '{{count}} second',
+    seconds_other: '{{count}} seconds',
   },
   securityActions: {
     login: 'Signed in',

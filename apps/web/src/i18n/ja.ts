@@ -171,8 +171,16 @@ export const ja: TranslationOf<typeof en> = {
     expired:
       '{{time}} に有効期限が切れました。このページから期限を延長できませんでした（スリープやオフラインの可能性があります）。',
     released: '{{time}} に解除されました（別のタブでの編集終了、またはログアウトによるもの）。',
+    idle: '操作のない時間がアイドル制限を超えたため、{{time}} に解除されました。',
     startAgain: 'もう一度編集を開始',
     stop: '編集をやめる',
+  },
+  idle: {
+    title: '{{table}} の編集を続けますか？',
+    countdown:
+      'しばらく操作がありません。ほかの人が編集できるよう、あと {{time}} でロックを解除します。未保存の変更はこのまま残ります。',
+    ending: '操作がなかったため、ロックを解除しています…',
+    keepEditing: '編集を続ける',
   },
   elsewhere: {
     title: '{{table}} を別のタブまたは別の端末で編集中です',
@@ -340,6 +348,26 @@ export const ja: TranslationOf<typeof en> = {
     cli: 'コマンドライン',
     role: '権限：{{role}}',
     roleChange: '{{from}} → {{to}}',
+    idleLimitChange: 'アイドル制限：{{from}} → {{to}}',
+  },
+  idleLimits: {
+    title: 'アイドル制限',
+    subtitle:
+      '編集者の操作（編集、入力、クリック、グリッドのスクロール）がこの時間なければロックを解除し、ほかの人が編集できるようにします。最後の2分間は画面でカウントダウンし、未保存の変更は残ります。',
+    global: 'すべてのテーブル',
+    now: '現在：{{limit}}',
+    minutesUnit: '分',
+    save: '保存',
+    ownLimits: '個別の制限があるテーブル',
+    limit: '制限',
+    noneOwn: 'すべてのテーブルが上の制限に従います。',
+    followGlobal: 'すべてのテーブルの制限に従う（{{table}}）',
+    followsGlobal: '全体の設定',
+    chooseTable: 'テーブルを選択',
+    setForTable: 'このテーブルに設定',
+    saved: 'アイドル制限を保存しました。',
+    minutes_other: '{{count}} 分',
+    seconds_other: '{{count}} 秒',
   },
   securityActions: {
     login: 'ログイン',
