@@ -152,7 +152,7 @@ function IdleLimitForms({ settings, tableNames, busy, onChange }: IdleLimitForms
       {settings.tables.length === 0 && <p className="empty-state">{t('idleLimits.noneOwn')}</p>}
       <form className="filter-bar" onSubmit={saveTable}>
         <label className="inline-field">
-          <span>{t('admin.columns.table')}</span>
+          <span>{t('idleLimits.forTable')}</span>
           <select value={table} required onChange={(event) => setTable(event.target.value)}>
             <option value="">{t('idleLimits.chooseTable')}</option>
             {others.map((name) => (

@@ -383,6 +383,7 @@ export const en = {
     noneOwn: 'Every table follows the limit above.',
     followGlobal: 'Follow the limit for every table ({{table}})',
     followsGlobal: 'as every table',
+    forTable: 'Own limit for',
     chooseTable: 'Choose a table',
     setForTable: 'Set for this table',
     saved: 'Idle limit saved.',

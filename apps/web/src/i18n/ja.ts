@@ -363,6 +363,7 @@ export const ja: TranslationOf<typeof en> = {
     noneOwn: 'すべてのテーブルが上の制限に従います。',
     followGlobal: 'すべてのテーブルの制限に従う（{{table}}）',
     followsGlobal: '全体の設定',
+    forTable: '個別に設定するテーブル',
     chooseTable: 'テーブルを選択',
     setForTable: 'このテーブルに設定',
     saved: 'アイドル制限を保存しました。',

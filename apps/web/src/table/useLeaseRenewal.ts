@@ -17,8 +17,8 @@ export interface LeaseRenewalHandlers {
 }
 
 /**
- * Keeps the lock alive while this page holds it: renews at once, then on a timer that keeps
- * running in a background tab, and as soon as the tab is shown again. Each renewal tells the
+ * Keeps the lock alive while this page holds it: renews on a timer that keeps running in a
+ * background tab, and as soon as the tab is shown again. Each renewal tells the
  * server whether the user was active since the one before (`activity`): a user who is not ends
  * up losing the lock at the idle limit. Once the page is closed the renewals stop and the lease
  * runs out. A renewal refused with LOCK_LOST (expired, idle, force-released, taken over) is
@@ -58,7 +58,6 @@ export function useLeaseRenewal(
     renewNow.current = () => {
       if (!inFlight) void renew();
     };
-    void renew();
     const stopTimer = setBackgroundInterval(() => void renew(), RENEW_EVERY_MS);
     const onVisible = () => {
       if (document.visibilityState === 'visible') void renew();
