@@ -353,7 +353,7 @@ export const en = {
   securityEvents: {
     title: 'Security events',
     subtitle:
-      'Sign-ins, failed sign-ins, sign-outs and every change of users and API keys, newest first.',
+      'Sign-ins, failed sign-ins, sign-outs and every change of users, API keys and idle limits, newest first.',
     userPlaceholder: 'Actor or subject',
     columns: {
       at: 'Time',

@@ -333,7 +333,7 @@ export const ja: TranslationOf<typeof en> = {
   securityEvents: {
     title: 'セキュリティイベント',
     subtitle:
-      'ログイン、ログイン失敗、ログアウト、ユーザーと API キーのすべての変更を新しい順に表示します。',
+      'ログイン、ログイン失敗、ログアウト、ユーザー、API キー、アイドル制限のすべての変更を新しい順に表示します。',
     userPlaceholder: '実行者または対象',
     columns: {
       at: '日時',
