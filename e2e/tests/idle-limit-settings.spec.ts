@@ -37,6 +37,16 @@ test('an admin sets the idle limit for every table and for one table; each chang
       regions: { idleLimitSeconds: 1200 },
     });
 
+    // Whoever starts editing is told the limit they will be held to.
+    await admin.goto('/tables/price_lists');
+    await admin.getByRole('button', { name: 'Start editing' }).click();
+    await expect(admin.getByRole('dialog').getByTestId('idle-limit-note')).toHaveText(
+      /^If you show no activity for 45 minutes, the lock is released/,
+    );
+    await expectAccessible(admin);
+    await admin.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await admin.getByRole('link', { name: 'Locks (admin)' }).click();
+
     await settings
       .getByRole('button', { name: 'Follow the limit for every table (price_lists)' })
       .click();

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { graphqlRequest } from '../api/graphqlRequest';
 import { LOCK_SETTINGS_QUERY_KEY, TABLES_QUERY_KEY } from '../api/queryKeys';
 import type { LockSettingsFieldsFragment } from '../generated/graphql';
+import { idleLimitText } from '../i18n/idleLimitText';
 import { describeError } from '../ui/describeError';
 import { useNotify } from '../ui/Notices';
 import {
@@ -11,7 +12,6 @@ import {
   setIdleLimitMutation,
   setTableIdleLimitMutation,
 } from './idleLimitOperations';
-import { idleLimitText } from './idleLimitText';
 
 type Change = { seconds: number } | { table: string; seconds: number | null };
 

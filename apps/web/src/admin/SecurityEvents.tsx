@@ -2,11 +2,11 @@ import { useTranslation } from 'react-i18next';
 import { graphqlRequest } from '../api/graphqlRequest';
 import { SECURITY_EVENTS_QUERY_KEY } from '../api/queryKeys';
 import type { SecurityEventsQuery } from '../generated/graphql';
+import { idleLimitText } from '../i18n/idleLimitText';
 import { useFormatters } from '../i18n/useFormatters';
 import { securityEventsQuery } from './adminOperations';
 import { HistorySection } from './HistorySection';
 import { SECURITY_ACTIONS, toSecurityEventFilter } from './historyFilters';
-import { idleLimitText } from './idleLimitText';
 import { useHistoryPage } from './useHistoryPage';
 
 type SecurityEvent = SecurityEventsQuery['securityEvents']['events'][number];

@@ -250,6 +250,8 @@ export const en = {
     title: 'Start editing {{table}}?',
     confirm: 'Start editing',
     exclusive: 'While you edit {{table}}, nobody else can edit it.',
+    idleLimit:
+      'If you show no activity for {{limit}}, the lock is released so that others can edit (you are warned two minutes before, and your unsaved changes stay).',
     referencesLocked_one:
       'This table it references will be locked too, so that its rows stay as they are (others can still view it):',
     referencesLocked_other:

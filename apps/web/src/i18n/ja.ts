@@ -236,6 +236,8 @@ export const ja: TranslationOf<typeof en> = {
     title: '{{table}} の編集を開始しますか？',
     confirm: '編集を開始',
     exclusive: '編集中は、他のユーザーは {{table}} を編集できません。',
+    idleLimit:
+      '{{limit}}操作がないと、ほかの人が編集できるようロックを解除します（2分前にお知らせし、未保存の変更は残ります）。',
     referencesLocked_other:
       '参照先の次の {{count}} テーブルも、行が変わらないようロックされます（閲覧は可能です）：',
     noReferences: '参照先のテーブルはないため、ほかにロックされるテーブルはありません。',
