@@ -11,6 +11,7 @@ import { type IdleDeadline, idlePhaseAt } from './idleDeadline';
 import { endsLock } from './lockLoss';
 import { readLockToken, writeLockToken } from './lockTokenStore';
 import type { PendingChanges } from './PendingChanges';
+import { useIdleClock } from './useIdleClock';
 import { useLeaseRenewal } from './useLeaseRenewal';
 import { usePageActivity } from './usePageActivity';
 import type { TableLock } from './useTableLock';
@@ -39,9 +40,6 @@ export interface EditSessionHandle {
   /** Tells the server at once that the user is here (the countdown's Keep editing). */
   keepEditing(): void;
 }
-
-// How often the idle clock is looked at: the countdown moves by the second.
-const IDLE_TICK_MS = 1000;
 
 /**
  * This tab's edit session, kept up with the world: on arrival it carries on the session of a
@@ -99,29 +97,7 @@ export function useEditSession(options: EditSessionOptions): EditSessionHandle {
     onLost: (token, message) => void lockRefused(token, message),
   });
 
-  // The idle clock: the countdown, then the limit. At the limit one more renewal (inactive)
-  // lets the server end the lock at once (and say so), rather than at its next sweep.
-  useEffect(() => {
-    if (!renewing) return;
-    const tick = () => {
-      const phase = idlePhaseAt(idleDeadline, Date.now());
-      const before = store.getSnapshot();
-      dispatch({ type: 'idle', token: renewing, phase });
-      if (phase === 'ending' && before.kind === 'editing' && before.idle !== 'ending') renewNow();
-    };
-    const timer = setInterval(tick, IDLE_TICK_MS);
-    return () => clearInterval(timer);
-  }, [dispatch, store, renewing, idleDeadline, renewNow]);
-
-  // Activity during the countdown ends it as soon as the server has heard of it.
-  useEffect(
-    () =>
-      activity.subscribe(() => {
-        const current = store.getSnapshot();
-        if (current.kind === 'editing' && current.idle !== 'active') renewNow();
-      }),
-    [activity, store, renewNow],
-  );
+  useIdleClock(store, renewing, idleDeadline, activity, renewNow);
 
   // Told at once, by the live updates, when the lock this tab edits under is ended or taken over.
   useLockEvents((event) => {
