@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { MAX_IDLE_LIMIT_SECONDS, MIN_IDLE_LIMIT_SECONDS } from '@tablelock/lock';
 import { z } from 'zod';
 import { apiPackageDir } from './apiPackageDir';
 
@@ -78,7 +79,12 @@ const environment = z.object({
    * The shortest idle limit admins may set. Below the usual 60 s only for tests, which need an
    * idle lock to end within seconds; the database refuses anything under 10 s.
    */
-  IDLE_LIMIT_MIN_SECONDS: z.coerce.number().int().min(10).max(86_400).default(60),
+  IDLE_LIMIT_MIN_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(MAX_IDLE_LIMIT_SECONDS)
+    .default(MIN_IDLE_LIMIT_SECONDS),
   /** When set, `/metrics` answers only `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

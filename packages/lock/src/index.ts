@@ -10,7 +10,6 @@ export { expireLeases } from './expireLeases';
 export { parseFencingToken } from './fencingToken';
 export { forceReleaseTableLock } from './forceReleaseTableLock';
 export {
-  DEFAULT_IDLE_LIMIT_SECONDS,
   type IdleLimits,
   idleLimitOf,
   MAX_IDLE_LIMIT_SECONDS,

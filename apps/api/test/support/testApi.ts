@@ -6,6 +6,7 @@ import {
   DEMO_PASSWORD,
   type LoginThrottleOptions,
 } from '@tablelock/identity';
+import { MIN_IDLE_LIMIT_SECONDS } from '@tablelock/lock';
 import { TEST_AUDIT, type TestDatabase } from '@tablelock/test-support';
 import { type Logger, pino } from 'pino';
 import { watchDatabaseAvailability } from '../../src/databaseAvailability';
@@ -90,7 +91,7 @@ export async function startTestApi(
         reservationSeconds: options.queueReservationSeconds ?? 60,
       },
       credentialChanges: live.credentialChanges,
-      minIdleLimitSeconds: options.minIdleLimitSeconds ?? 60,
+      minIdleLimitSeconds: options.minIdleLimitSeconds ?? MIN_IDLE_LIMIT_SECONDS,
       metrics: createApiMetrics(database.prisma, live.lockChanges.activeSubscriptions),
       databaseAvailability,
       // Off: index builds would only cost the tests time (sortIndexes.test.ts builds its own).
