@@ -72,6 +72,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       OIDC_PROVIDER_NAME: SSO_PROVIDER_NAME,
       OIDC_SCOPES: 'openid profile email groups',
       OIDC_ROLE_MAP: 'tablelock-admins=admin,tablelock-editors=editor,*=viewer',
+      // Idle limits of seconds, so that idle-release.spec.ts sees a lock released for
+      // inactivity without waiting a minute (the tables it does not set keep 15 minutes).
+      IDLE_LIMIT_MIN_SECONDS: '10',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { parseRoleMap } from '@tablelock/identity';
+import { MAX_IDLE_LIMIT_SECONDS, MIN_IDLE_LIMIT_SECONDS } from '@tablelock/lock';
 import { z } from 'zod';
 import { apiPackageDir } from './apiPackageDir';
 import type { OidcSettings } from './auth/oidc/oidcSettings';
@@ -76,6 +77,16 @@ const environment = z.object({
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(120).default(10),
   /** How long a person's turn in the lock queue holds the table for them ("Notify me when free"). */
   QUEUE_RESERVATION_SECONDS: z.coerce.number().int().min(10).max(600).default(60),
+  /**
+   * The shortest idle limit admins may set. Below the usual 60 s only for tests, which need an
+   * idle lock to end within seconds; the database refuses anything under 10 s.
+   */
+  IDLE_LIMIT_MIN_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(MAX_IDLE_LIMIT_SECONDS)
+    .default(MIN_IDLE_LIMIT_SECONDS),
   /** When set, `/metrics` answers only `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

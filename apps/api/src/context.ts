@@ -34,6 +34,8 @@ export interface ApiServices {
   metrics: ApiMetrics;
   databaseAvailability: DatabaseAvailability;
   sortIndexes: SortIndexes;
+  /** The shortest idle limit admins may set (IDLE_LIMIT_MIN_SECONDS). */
+  minIdleLimitSeconds: number;
 }
 
 /** What every resolver gets: the services, and who is calling. */

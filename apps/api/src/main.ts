@@ -69,6 +69,7 @@ async function start(database: OpenDatabase, prisma: PrismaClient) {
         reservationSeconds: config.QUEUE_RESERVATION_SECONDS,
       },
       credentialChanges: live.credentialChanges,
+      minIdleLimitSeconds: config.IDLE_LIMIT_MIN_SECONDS,
       metrics,
       databaseAvailability,
       sortIndexes: createSortIndexes({

@@ -6,6 +6,7 @@ import {
   reduceEditSession,
 } from '../src/table/editSession';
 import type { GridRow } from '../src/table/gridRow';
+import type { IdlePhase } from '../src/table/idleDeadline';
 import type { LockLoss } from '../src/table/lockLoss';
 import { PendingChanges } from '../src/table/PendingChanges';
 import type { ColumnRules } from '../src/table/validateValue';
@@ -19,12 +20,21 @@ const opening = (storedToken: string | null): EditSession => ({ kind: 'opening',
 const resuming = (holds: boolean): EditSession => ({ kind: 'resuming', token: '41', holds });
 const viewing: EditSession = { kind: 'viewing' };
 const elsewhere: EditSession = { kind: 'elsewhere' };
-const editing = (token = '41'): EditSession => ({ kind: 'editing', token, finishing: false });
-const finishing: EditSession = { kind: 'editing', token: '41', finishing: true };
+const editing = (token = '41', idle: IdlePhase = 'active'): EditSession => ({
+  kind: 'editing',
+  token,
+  finishing: false,
+  idle,
+});
+const finishing: EditSession = { kind: 'editing', token: '41', finishing: true, idle: 'active' };
 const lost = (loss: LockLoss | null): EditSession => ({ kind: 'lost', token: '41', loss });
 
 const holds = (value: boolean): EditSessionEvent => ({ type: 'lockStatesRead', holds: value });
 const loses = (loss: LockLoss, token = '41'): EditSessionEvent => ({ type: 'lost', token, loss });
+const idle = (phase: IdlePhase, token = '41'): EditSessionEvent => ({ type: 'idle', token, phase });
+const idleRelease: LockLoss = {
+  event: lockEvent({ action: 'expire', actor: 'system', reason: 'idle' }),
+};
 
 const transitions: [string, EditSession, EditSessionEvent, EditSession][] = [
   // Arrival, once the lock states are fresh.
@@ -100,6 +110,41 @@ const transitions: [string, EditSession, EditSessionEvent, EditSession][] = [
   ['the first account of a loss is kept', lost(forceReleased), loses(refused), lost(forceReleased)],
   ['a loss told to a viewer changes nothing', viewing, loses(forceReleased), viewing],
   ['lock states do not bring a lost lock back', lost(null), holds(true), lost(null)],
+  // Idle.
+  ['the countdown before the idle limit', editing(), idle('warning'), editing('41', 'warning')],
+  ['the idle limit reached', editing('41', 'warning'), idle('ending'), editing('41', 'ending')],
+  [
+    'activity the server heard of ends the countdown',
+    editing('41', 'warning'),
+    idle('active'),
+    editing(),
+  ],
+  [
+    'activity heard of in time after the limit keeps the lock',
+    editing('41', 'ending'),
+    idle('active'),
+    editing(),
+  ],
+  [
+    'released for inactivity: lost, with the expiry',
+    editing('41', 'ending'),
+    loses(idleRelease),
+    lost(idleRelease),
+  ],
+  [
+    'the idle clock of an earlier acquisition changes nothing',
+    editing('42'),
+    idle('warning'),
+    editing('42'),
+  ],
+  ['no countdown while giving the lock back', finishing, idle('warning'), finishing],
+  ['no countdown once the lock is lost', lost(forceReleased), idle('warning'), lost(forceReleased)],
+  [
+    'starting again after a release for inactivity: editing, no countdown',
+    lost(idleRelease),
+    { type: 'acquired', token: '42' },
+    editing('42'),
+  ],
   // Finishing.
   ['giving the lock back', editing(), { type: 'releasing' }, finishing],
   ['its own release is no loss while finishing', finishing, loses(released), finishing],
@@ -124,6 +169,7 @@ describe('reduceEditSession', () => {
   it('returns the same state when nothing changes, so listeners are not woken', () => {
     const session = editing();
     expect(reduceEditSession(session, holds(true))).toBe(session);
+    expect(reduceEditSession(session, idle('active'))).toBe(session);
   });
 });
 

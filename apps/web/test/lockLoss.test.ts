@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endsLock } from '../src/table/lockLoss';
+import { endsLock, releasedForInactivity } from '../src/table/lockLoss';
 import { lockEvent } from './support/lockEvent';
 
 describe('endsLock', () => {
@@ -27,5 +27,20 @@ describe('endsLock', () => {
     expect(endsLock(lockEvent({ action: 'acquire' }), 'warehouses', '41')).toBe(false);
     expect(endsLock(lockEvent({ action: 'save', rowsChanged: 3 }), 'warehouses', '41')).toBe(false);
     expect(endsLock(lockEvent({ token: null }), 'warehouses', '41')).toBe(false);
+  });
+});
+
+describe('releasedForInactivity', () => {
+  it('is an expiry with the reason idle', () => {
+    const idle = lockEvent({ action: 'expire', actor: 'system', reason: 'idle' });
+    expect(releasedForInactivity({ event: idle })).toBe(true);
+  });
+
+  it('is not a run-out lease, another end, a loss in words or an unknown one', () => {
+    const lease = lockEvent({ action: 'expire', actor: 'system', reason: 'lease expired' });
+    expect(releasedForInactivity({ event: lease })).toBe(false);
+    expect(releasedForInactivity({ event: lockEvent({ reason: 'idle' }) })).toBe(false);
+    expect(releasedForInactivity({ message: 'You were inactive.' })).toBe(false);
+    expect(releasedForInactivity(null)).toBe(false);
   });
 });

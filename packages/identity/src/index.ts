@@ -40,6 +40,7 @@ export {
   type RequestOrigin,
   type SecurityAudit,
   type SecurityLogger,
+  withSecurityEvents,
 } from './securityEvent';
 export { findSessionPrincipal, logOut, revokeSession, sessionTimeLeft } from './sessions';
 export {

@@ -57,8 +57,16 @@ export async function readSecurityEvents(
     events: rows.map(({ id, details, ...row }) => {
       // Details that do not parse (written by hand, say) still leave who did what to whom.
       const known = securityEventDetails.safeParse(details ?? {});
-      const { role, previousRole, loginFailure, signInMethod, groups, failureDetail } =
-        known.success ? known.data : {};
+      const {
+        role,
+        previousRole,
+        loginFailure,
+        signInMethod,
+        groups,
+        failureDetail,
+        idleLimitSeconds,
+        previousIdleLimitSeconds,
+      } = known.success ? known.data : {};
       return {
         ...row,
         id: id.toString(),
@@ -68,6 +76,8 @@ export async function readSecurityEvents(
         signInMethod: signInMethod ?? null,
         groups: groups ?? null,
         failureDetail: failureDetail ?? null,
+        idleLimitSeconds: idleLimitSeconds ?? null,
+        previousIdleLimitSeconds: previousIdleLimitSeconds ?? null,
       };
     }),
   };

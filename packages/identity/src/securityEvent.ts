@@ -37,6 +37,10 @@ export const securityEventDetails = z.object({
   groups: z.array(z.string()).optional(),
   /** What the check that refused an OpenID Connect sign-in found, in a few words. */
   failureDetail: z.string().optional(),
+  /** An idle limit change: the limit set, in seconds (null: the table follows the global one). */
+  idleLimitSeconds: z.number().int().nullable().optional(),
+  /** An idle limit change: the limit before (null: the table followed the global one). */
+  previousIdleLimitSeconds: z.number().int().nullable().optional(),
 });
 export type SecurityEventDetails = z.infer<typeof securityEventDetails>;
 

@@ -1,11 +1,12 @@
 import type { LockAction, Queryable } from '@tablelock/db';
+import { readDeadLocks } from './deadLocks';
+import { IDLE_REASON, LEASE_EXPIRED_REASON } from './idleLimitSql';
 import { recordLockEvent } from './lockEvent';
 import type { LockIntent } from './lockIntent';
 import { blockingTables, describeLockRefusal, type LockRefusal } from './lockRefusal';
 import { compareAndSetLockRows, readLockScope, waitingForLocks } from './lockRegistrySql';
 import type { LockRow } from './lockRow';
 import { planLockChange } from './planLockChange';
-import { TABLE_LOCK } from './registryTables';
 
 interface LockChangeOutcome {
   /** Not written because another transaction held or changed one of the rows meanwhile. */
@@ -15,6 +16,9 @@ interface LockChangeOutcome {
   /** The table's token and lease after the write (editing only). */
   fencingToken: string | null;
   leaseExpiresAt: Date | null;
+  /** The table's holder's last activity after the write, and its idle limit when it has one. */
+  lastActiveAt: Date | null;
+  idleLimitSeconds: number | null;
   /** The table's row as read before the write. */
   previous?: LockRow;
 }
@@ -117,6 +121,13 @@ export function recordDenial(
   );
 }
 
+const NOTHING_WRITTEN = {
+  fencingToken: null,
+  leaseExpiresAt: null,
+  lastActiveAt: null,
+  idleLimitSeconds: null,
+} as const;
+
 async function planAndWrite(
   db: Queryable,
   intent: LockIntent,
@@ -137,14 +148,13 @@ async function planAndWrite(
     if (!plan.granted) {
       // Each round clears a dead layer (the table's holders, then the tables it references) and
       // decides again; it ends when nothing dead stands in the way.
-      if (await expireDeadLocks(db, blockingTables(plan.refusal))) continue;
+      if ((await expireDeadLocks(db, blockingTables(plan.refusal))).length > 0) continue;
       return {
         written: false,
         contended: false,
         rows,
         refusal: plan.refusal,
-        fencingToken: null,
-        leaseExpiresAt: null,
+        ...NOTHING_WRITTEN,
       };
     }
     const main = rows.get(intent.tableName);
@@ -170,6 +180,8 @@ async function planAndWrite(
         rows,
         fencingToken: written.fencingToken,
         leaseExpiresAt: written.leaseExpiresAt,
+        lastActiveAt: written.lastActiveAt,
+        idleLimitSeconds: written.idleLimitSeconds,
         ...(previous ? { previous } : {}),
       };
     }
@@ -182,26 +194,26 @@ async function planAndWrite(
       contended: true,
       rows,
       refusal: { kind: 'contended' },
-      fencingToken: null,
-      leaseExpiresAt: null,
+      ...NOTHING_WRITTEN,
     };
   }
 }
 
-/** Expires those of `tables` whose editing lease has run out; says whether any was. */
-export async function expireDeadLocks(db: Queryable, tables: string[]): Promise<boolean> {
-  if (tables.length === 0) return false;
-  const dead = await db.$queryRaw<{ table_name: string }[]>`
-    SELECT table_name FROM ${TABLE_LOCK}
-    WHERE table_name = ANY(${tables}::text[]) AND status = 'editing' AND lease_expires_at <= now()`;
-  let expired = false;
-  for (const { table_name } of dead) {
+/**
+ * Expires the dead locks (lease run out, or holder idle past the limit) among `tables`, or
+ * among all tables when null: each recorded and announced as `expire` by `system`, with the
+ * reason. Answers the tables it expired.
+ */
+export async function expireDeadLocks(db: Queryable, tables: string[] | null): Promise<string[]> {
+  if (tables?.length === 0) return [];
+  const expired: string[] = [];
+  for (const { tableName, idle } of await readDeadLocks(db, tables)) {
     const result = await changeTableLock(
       db,
-      { kind: 'expire', tableName: table_name },
-      { actor: 'system', reason: 'lease expired' },
+      { kind: 'expire', tableName, idle },
+      { actor: 'system', reason: idle ? IDLE_REASON : LEASE_EXPIRED_REASON },
     );
-    expired ||= result.written;
+    if (result.written) expired.push(tableName);
   }
   return expired;
 }

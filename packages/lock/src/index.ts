@@ -9,6 +9,17 @@ export type { EditBlock } from './editBlock';
 export { expireLeases } from './expireLeases';
 export { parseFencingToken } from './fencingToken';
 export { forceReleaseTableLock } from './forceReleaseTableLock';
+export {
+  type IdleLimits,
+  idleLimitOf,
+  MAX_IDLE_LIMIT_SECONDS,
+  MIN_IDLE_LIMIT_SECONDS,
+  readIdleLimits,
+  setGlobalIdleLimit,
+  setTableIdleLimit,
+} from './idleLimitSettings';
+export { IDLE_REASON } from './idleLimitSql';
+export { isRegisteredTable } from './isRegisteredTable';
 export { leaseSeconds } from './lease';
 export { lineAheadOf, lineBlockers } from './lineForTable';
 export { grantedOrConflict, isGranted, type LockAnswer } from './lockAnswer';
@@ -30,7 +41,7 @@ export {
   readLockEvents,
 } from './readLockEvents';
 export { type LockGauges, readLockGauges } from './readLockGauges';
-export { isRegisteredTable, readTables, type TableInfo } from './readTables';
+export { readTables, type TableInfo } from './readTables';
 export type { ReleasedLock } from './releasedLock';
 export { releaseLocksOf } from './releaseLocksOf';
 export { releaseTableLock } from './releaseTableLock';

@@ -8,6 +8,13 @@ export interface LockGrant {
   fencingToken: string;
   /** When the lock expires unless renewed (database clock); null: never. */
   leaseExpiresAt: Date | null;
+  /** When the holder last showed activity (database clock): an acquisition or active renewal. */
+  lastActiveAt: Date | null;
+  /**
+   * The table's idle limit: the lock ends once its holder has shown no activity for this long.
+   * Null: the lock does not go idle (it has no lease).
+   */
+  idleLimitSeconds: number | null;
   /** The tables now `locked` because this one is being edited. */
   lockedTables: string[];
 }
@@ -22,6 +29,8 @@ export function lockGrantOf(result: LockChangeResult, tableName: string): LockGr
     editor: main.editor,
     fencingToken: result.fencingToken,
     leaseExpiresAt: result.leaseExpiresAt,
+    lastActiveAt: result.lastActiveAt,
+    idleLimitSeconds: result.idleLimitSeconds,
     lockedTables: [...result.rows.values()]
       .filter((row) => row.lockedBy.includes(tableName))
       .map((row) => row.tableName)

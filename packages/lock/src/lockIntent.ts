@@ -34,10 +34,23 @@ export type LockIntent =
     }
   /** End whoever's editing (an admin's force-release, or logout for the holder's own). */
   | { kind: 'forceRelease'; tableName: string }
-  /** End an editing whose lease has run out (the sweeper, or an acquirer finding it dead). */
-  | { kind: 'expire'; tableName: string }
-  /** Extend the lease of the holder's current acquisition. */
-  | { kind: 'renew'; tableName: string; editor: string; token: string; leaseSeconds: number | null }
+  /**
+   * End an editing whose lease has run out, or (`idle`) whose holder has been idle past the
+   * table's idle limit: the sweeper, or an acquirer or renewal finding it dead.
+   */
+  | { kind: 'expire'; tableName: string; idle?: boolean }
+  /**
+   * Extend the lease of the holder's current acquisition; `active`: the holder showed activity
+   * since the last renewal (its idle time starts again).
+   */
+  | {
+      kind: 'renew';
+      tableName: string;
+      editor: string;
+      token: string;
+      leaseSeconds: number | null;
+      active: boolean;
+    }
   /**
    * Become the editor in one step: a new acquisition for `editor`; FK locks stay as they are.
    * Unless `anyHolder` (admins), only `editor`'s own lock (from another tab or device).

@@ -6,6 +6,7 @@ import {
   type TableStatus,
 } from '@tablelock/db';
 import type { Blocker } from './blocker';
+import { effectiveIdleLimit, idleExpired } from './idleLimitSql';
 import { LockError } from './lockError';
 import { EVENT_COLUMNS, eventValues, type LockEventInput, NOTIFY_EVENT } from './lockEvent';
 import { WAITER_COUNTS } from './lockQueue';
@@ -23,6 +24,7 @@ type LockScopeRow = Pick<LockRow, 'status' | 'editor' | 'references' | 'version'
   locked_by: string[];
   fencing_token: string | null;
   lease_expired: boolean;
+  idle_expired: boolean;
   waiters_ahead: Blocker[] | null;
 };
 
@@ -50,6 +52,7 @@ export function lockScopeQuery(
   return Prisma.sql`
     SELECT table_name, status::text AS status, editor, locked_by, "references", version,
            fencing_token::text AS fencing_token, coalesce(lease_expires_at <= now(), false) AS lease_expired,
+           ${idleExpired('table_lock')} AS idle_expired,
            ${line ? waitersAheadColumn(tableName, line) : Prisma.sql`NULL::jsonb`} AS waiters_ahead
     FROM ${TABLE_LOCK}
     WHERE table_name = ANY(${[tableName, ...namedFkTables]}::text[])
@@ -101,6 +104,7 @@ export async function readLockScope(
         version: row.version,
         fencingToken: row.fencing_token,
         leaseExpired: row.lease_expired,
+        idleExpired: row.idle_expired,
         ...(row.waiters_ahead ? { waitersAhead: row.waiters_ahead } : {}),
       },
     ]),
@@ -114,6 +118,10 @@ export interface CompareAndSetResult {
   /** The main table's token and lease after the write, when written and still editing. */
   fencingToken: string | null;
   leaseExpiresAt: Date | null;
+  /** When the main table's holder last showed activity, after the write (editing only). */
+  lastActiveAt: Date | null;
+  /** The main table's idle limit, when its lock can go idle (editing with a lease). */
+  idleLimitSeconds: number | null;
 }
 
 /**
@@ -134,12 +142,13 @@ export function compareAndSetQuery(
     expected.map((row) => ({ table_name: row.tableName, version: row.version })),
   );
   const changesJson = JSON.stringify(
-    changes.map(({ row, grant, leaseSeconds }) => ({
+    changes.map(({ row, grant, leaseSeconds, active }) => ({
       table_name: row.tableName,
       status: row.status,
       editor: row.editor,
       locked_by: row.lockedBy,
       new_acquisition: grant ?? false,
+      active: active ?? false,
       set_lease: leaseSeconds !== undefined,
       lease_seconds: leaseSeconds ?? null,
     })),
@@ -168,14 +177,14 @@ export function compareAndSetQuery(
                                   WHEN u.set_lease THEN now() + make_interval(secs => u.lease_seconds)
                                   ELSE t.lease_expires_at END,
           last_active_at = CASE WHEN u.status <> 'editing' THEN NULL
-                                WHEN u.new_acquisition THEN now() ELSE t.last_active_at END,
+                                WHEN u.new_acquisition OR u.active THEN now() ELSE t.last_active_at END,
           version = t.version + 1, updated_at = now()
       FROM jsonb_to_recordset(${changesJson}::jsonb)
              AS u(table_name text, status ${TABLE_STATUS_TYPE}, editor text, locked_by text[],
-                  new_acquisition boolean, set_lease boolean, lease_seconds int),
+                  new_acquisition boolean, active boolean, set_lease boolean, lease_seconds int),
            granted
       WHERE granted.ok AND t.table_name = u.table_name
-      RETURNING t.table_name, t.fencing_token, t.lease_expires_at
+      RETURNING t.table_name, t.fencing_token, t.lease_expires_at, t.last_active_at
     ), event AS (
       ${
         event
@@ -196,6 +205,9 @@ export function compareAndSetQuery(
            (SELECT count(*) FROM announced)::int AS announced,
            (SELECT fencing_token::text FROM written WHERE table_name = ${mainTable}) AS fencing_token,
            (SELECT lease_expires_at FROM written WHERE table_name = ${mainTable}) AS lease_expires_at,
+           (SELECT last_active_at FROM written WHERE table_name = ${mainTable}) AS last_active_at,
+           (SELECT ${effectiveIdleLimit(Prisma.sql`written.table_name`)} FROM written
+            WHERE table_name = ${mainTable} AND lease_expires_at IS NOT NULL) AS idle_limit_seconds,
            (SELECT coalesce(jsonb_object_agg(t.table_name, t.status), '{}')
             FROM ${TABLE_LOCK} AS t JOIN expected AS e ON e.table_name = t.table_name
            ) AS statuses`;
@@ -206,6 +218,8 @@ type CompareAndSetRow = {
   written: number;
   fencing_token: string | null;
   lease_expires_at: Date | null;
+  last_active_at: Date | null;
+  idle_limit_seconds: number | null;
   statuses: Record<string, TableStatus>;
 };
 
@@ -246,6 +260,8 @@ export async function compareAndSetLockRows(
     statuses: new Map(Object.entries(result.statuses)),
     fencingToken: result.fencing_token,
     leaseExpiresAt: result.lease_expires_at,
+    lastActiveAt: result.last_active_at,
+    idleLimitSeconds: result.idle_limit_seconds,
   };
 }
 

@@ -17,6 +17,11 @@ export interface LockRow {
   /** Whether the lease had run out when the row was read (by the database clock). */
   leaseExpired: boolean;
   /**
+   * Whether its holder has reported no activity for longer than the table's idle limit (database
+   * clock; see idleLimit.ts). Like a lease run out, it ends the lock.
+   */
+  idleExpired?: boolean;
+  /**
    * For an acquisition: those in line before the caller who want this table (to edit it, or to
    * lock it if it is the table asked for), first in line first. They go first.
    */
@@ -25,11 +30,13 @@ export interface LockRow {
 
 /**
  * A row as a plan wants it written. `grant` starts a new acquisition on it (new fencing token,
- * acquired now) and `leaseSeconds` sets its lease from now (null: no expiry); a row left
+ * acquired now, active now) and `leaseSeconds` sets its lease from now (null: no expiry); a row left
  * `editing` without them keeps its token and lease.
  */
 export interface LockRowChange {
   row: LockRow;
   grant?: boolean;
   leaseSeconds?: number | null;
+  /** Its holder showed activity: its idle time starts again from now (see idleLimit.ts). */
+  active?: boolean;
 }

@@ -1,4 +1,5 @@
 import type { Queryable, TransactionClient } from '@tablelock/db';
+import { IDLE_REASON, idleExpired } from './idleLimitSql';
 import { LockError } from './lockError';
 import { LOCK_EVENT, TABLE_LOCK } from './registryTables';
 
@@ -28,7 +29,9 @@ export async function describeLostLock(
   const because = ended?.reason ? ` (reason: ${ended.reason})` : '';
   switch (ended?.action) {
     case 'expire':
-      return `your lock on ${tableName} expired: its lease ran out without renewal`;
+      return ended.reason === IDLE_REASON
+        ? idleEnd(tableName)
+        : `your lock on ${tableName} expired: its lease ran out without renewal`;
     case 'force_release':
       return `${ended.actor} force-released your lock on ${tableName}${because}`;
     case 'take_over':
@@ -36,19 +39,24 @@ export async function describeLostLock(
     case 'release':
       return `your lock on ${tableName} was released`;
   }
-  const [current] = await db.$queryRaw<{ expired: boolean; mine: boolean }[]>`
-    SELECT coalesce(lease_expires_at <= now(), false) AS expired, fencing_token = ${token}::bigint AS mine
-    FROM ${TABLE_LOCK} WHERE table_name = ${tableName}`;
+  const [current] = await db.$queryRaw<{ expired: boolean; idle: boolean; mine: boolean }[]>`
+    SELECT coalesce(lease_expires_at <= now(), false) AS expired, ${idleExpired('table_lock')} AS idle,
+           fencing_token = ${token}::bigint AS mine
+    FROM ${TABLE_LOCK} AS table_lock WHERE table_name = ${tableName}`;
   if (current?.mine && current.expired) {
     return `your lock on ${tableName} expired: its lease ran out without renewal`;
   }
+  if (current?.mine && current.idle) return idleEnd(tableName);
   return `lock ${token} is not a current lock on ${tableName}`;
 }
 
+const idleEnd = (tableName: string) =>
+  `your lock on ${tableName} was released: you were inactive for longer than its idle limit`;
+
 /**
  * The fence in front of every master-data write: inside the writing transaction, `tableName`
- * must be edited by `editor` under acquisition `token`, with its lease not run out (database
- * clock); else LOCK_LOST, saying why. The registry row stays share-locked until the writing
+ * must be edited by `editor` under acquisition `token`, with its lease not run out and its
+ * holder not idle past the limit (database clock); else LOCK_LOST, saying why. The registry row stays share-locked until the writing
  * transaction ends, so a release, expiry or take-over either committed before (and the write
  * fails here) or waits until the write has committed: no write can follow a release.
  */
@@ -58,8 +66,8 @@ export async function assertHoldsLock(
 ): Promise<void> {
   const [row] = await tx.$queryRaw<{ holds: boolean }[]>`
     SELECT status = 'editing' AND editor = ${lock.editor} AND fencing_token = ${lock.token}::bigint
-           AND coalesce(lease_expires_at > now(), true) AS holds
-    FROM ${TABLE_LOCK} WHERE table_name = ${lock.tableName} FOR SHARE`;
+           AND coalesce(lease_expires_at > now(), true) AND NOT ${idleExpired('table_lock')} AS holds
+    FROM ${TABLE_LOCK} AS table_lock WHERE table_name = ${lock.tableName} FOR SHARE`;
   if (!row) throw new LockError('TABLE_NOT_FOUND', `No master table is named ${lock.tableName}.`);
   if (!row.holds) {
     const why = await describeLostLock(tx, lock.tableName, lock.token);

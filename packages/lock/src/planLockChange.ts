@@ -26,13 +26,16 @@ export function planLockChange(intent: LockIntent, rows: ReadonlyMap<string, Loc
       if (main.status !== 'editing') throw notEditing(main);
       return releaseAll(main, rows);
     case 'expire':
-      if (main.status !== 'editing' || !main.leaseExpired) {
+      if (main.status !== 'editing' || !(intent.idle ? main.idleExpired : main.leaseExpired)) {
         return { granted: false, refusal: { kind: 'leaseRunning' } };
       }
       return releaseAll(main, rows);
     case 'renew':
       requireCurrentAcquisition(main, intent.editor, intent.token);
-      return { granted: true, changes: [{ row: main, leaseSeconds: intent.leaseSeconds }] };
+      return {
+        granted: true,
+        changes: [{ row: main, leaseSeconds: intent.leaseSeconds, active: intent.active }],
+      };
     case 'takeOver':
       if (main.status !== 'editing') throw notEditing(main);
       if (!intent.anyHolder && main.editor !== intent.editor) {
@@ -161,13 +164,17 @@ function releaseAll(main: LockRow, rows: ReadonlyMap<string, LockRow>): LockPlan
   };
 }
 
-/** The caller's acquisition must be the table's current one, and alive: else LOCK_LOST. */
+/**
+ * The caller's acquisition must be the table's current one, and alive (its lease not run out,
+ * its holder not idle past the limit): else LOCK_LOST.
+ */
 function requireCurrentAcquisition(main: LockRow, editor: string, token: string) {
   const current =
     main.status === 'editing' &&
     main.editor === editor &&
     main.fencingToken === token &&
-    !main.leaseExpired;
+    !main.leaseExpired &&
+    !main.idleExpired;
   if (!current)
     throw new LockError('LOCK_LOST', `Lock ${token} on ${main.tableName} is no longer held.`);
 }

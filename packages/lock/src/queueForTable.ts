@@ -1,4 +1,5 @@
 import type { Queryable } from '@tablelock/db';
+import { isRegisteredTable } from './isRegisteredTable';
 import { wantsTable } from './lineForTable';
 import { freesAnyOf, type LockChanges, LockChangeWatch } from './lockChangeWatch';
 import { LockError } from './lockError';
@@ -7,7 +8,6 @@ import { joinLockQueue, leaveLockQueue, readWaiters, reserveTurn, type Waiter } 
 import { blockingTables } from './lockRefusal';
 import { readLockScope } from './lockRegistrySql';
 import { planLockChange } from './planLockChange';
-import { isRegisteredTable } from './readTables';
 
 /** A person's place in the line for a table. */
 export interface QueuePlace {

@@ -1,8 +1,8 @@
-import type { PrismaClient, Queryable, TableStatus } from '@tablelock/db';
+import type { PrismaClient, TableStatus } from '@tablelock/db';
 import { type EditBlock, editBlockOf } from './editBlock';
+import { idleLimitOf, readIdleLimits } from './idleLimitSettings';
 import { wantsTable } from './lineForTable';
 import { readWaiters, type Waiter } from './lockQueue';
-import { TABLE_LOCK } from './registryTables';
 
 /** A master table as users see it: its lock state and its place in the FK graph. */
 export interface TableInfo {
@@ -19,6 +19,10 @@ export interface TableInfo {
   /** While `editing`: since when, and until when unless renewed (null: no expiry). */
   acquiredAt: Date | null;
   leaseExpiresAt: Date | null;
+  /** While `editing`: when its holder last showed activity (an acquisition, an active renewal). */
+  lastActiveAt: Date | null;
+  /** How long its editor may stay inactive before the lock ends (its own limit, else the global one). */
+  idleLimitSeconds: number;
   /**
    * Why nobody can start editing it now (its editor aside), or null. Those in line for it are
    * not counted here: whether they are ahead depends on who asks (see `inLine`).
@@ -32,9 +36,10 @@ export interface TableInfo {
 
 /** All registered master tables, by name. */
 export async function readTables(prisma: PrismaClient): Promise<TableInfo[]> {
-  const [rows, line] = await Promise.all([
+  const [rows, line, idleLimits] = await Promise.all([
     prisma.tableLock.findMany({ orderBy: { tableName: 'asc' } }),
     readWaiters(prisma),
+    readIdleLimits(prisma),
   ]);
   const byName = new Map(rows.map((row) => [row.tableName, row]));
   const editorOf = (name: string) => byName.get(name)?.editor ?? null;
@@ -51,6 +56,8 @@ export async function readTables(prisma: PrismaClient): Promise<TableInfo[]> {
     updatedAt: row.updatedAt,
     acquiredAt: row.acquiredAt,
     leaseExpiresAt: row.leaseExpiresAt,
+    lastActiveAt: row.lastActiveAt,
+    idleLimitSeconds: idleLimitOf(idleLimits, row.tableName),
     editBlock: editBlockOf(
       row,
       row.references.flatMap((name) => byName.get(name) ?? []),
@@ -59,11 +66,4 @@ export async function readTables(prisma: PrismaClient): Promise<TableInfo[]> {
     waiters: line.filter((waiter) => waiter.tables.includes(row.tableName)),
     inLine: line.filter((waiter) => wantsTable(waiter, row.tableName, row.references)),
   }));
-}
-
-/** Whether `tableName` is a master table of the registry (so lockable, and editable). */
-export async function isRegisteredTable(db: Queryable, tableName: string): Promise<boolean> {
-  const [registered] = await db.$queryRaw<unknown[]>`
-    SELECT 1 FROM ${TABLE_LOCK} WHERE table_name = ${tableName}`;
-  return registered !== undefined;
 }

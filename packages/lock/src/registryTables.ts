@@ -15,3 +15,7 @@ export const TABLE_STATUS_TYPE = qualified('"TableStatus"');
 export const LOCK_ACTION_TYPE = qualified('"LockAction"');
 /** Where fencing tokens come from: it only ever grows. */
 export const FENCING_TOKEN_SEQUENCE = Prisma.raw(`'${REGISTRY_SCHEMA}.fencing_token_seq'`);
+/** Lock settings for every table: one row. */
+export const LOCK_SETTINGS = qualified('lock_settings');
+/** An admin's settings for one master table, by name (null: follow LOCK_SETTINGS). */
+export const TABLE_POLICY = qualified('table_policy');

@@ -1,13 +1,24 @@
 import type { Queryable } from '@tablelock/db';
-import { changeTableLock } from './changeTableLock';
+import { changeTableLock, expireDeadLocks } from './changeTableLock';
 import type { LockAnswer } from './lockAnswer';
+import { LockError } from './lockError';
 import { type LockGrant, lockGrantOf } from './lockGrant';
 import { explainLostLock } from './lostLock';
 
-/** Extends the lease of the holder's acquisition `token`; LOCK_LOST if it is no longer current. */
+/**
+ * Extends the lease of the holder's acquisition `token`; LOCK_LOST if it is no longer current.
+ * `active`: the holder showed activity since its last renewal, so its idle time starts again;
+ * a lock whose holder stays inactive ends at the table's idle limit (see idleLimit.ts).
+ */
 export async function renewTableLock(
   db: Queryable,
-  request: { tableName: string; editor: string; token: string; leaseSeconds: number | null },
+  request: {
+    tableName: string;
+    editor: string;
+    token: string;
+    leaseSeconds: number | null;
+    active: boolean;
+  },
 ): Promise<LockAnswer<LockGrant>> {
   try {
     const result = await changeTableLock(
@@ -20,6 +31,11 @@ export async function renewTableLock(
     }
     return { granted: lockGrantOf(result, request.tableName) };
   } catch (error) {
+    // A lock found dead but not yet swept ends now, so that the history (and everyone
+    // listening) learns why at once: the holder's page asks at its idle limit.
+    if (error instanceof LockError && error.code === 'LOCK_LOST') {
+      await expireDeadLocks(db, [request.tableName]);
+    }
     throw await explainLostLock(db, error, request.tableName, request.token);
   }
 }

@@ -103,6 +103,7 @@ function intentOf(step: Exclude<Step, { kind: 'wait' }>, model: RegistryModel): 
         editor: step.editor,
         token: tokenOf(step.token) as string,
         leaseSeconds: step.lease,
+        active: true,
       };
     case 'takeOver':
       return {

@@ -50,6 +50,7 @@ const renew = (tableName: string, editor: string, token: string): LockIntent => 
   editor,
   token,
   leaseSeconds: 300,
+  active: false,
 });
 
 const takeOver = (tableName: string, editor: string, anyHolder: boolean): LockIntent => ({
@@ -356,6 +357,43 @@ describe('planLockChange: forceRelease and expire', () => {
       expiredReleased,
     ],
     [
+      'expire for idleness once the holder is idle past the limit: released with its FK holds',
+      { kind: 'expire', tableName: 'products', idle: true },
+      rowsOf(
+        editing('products', 'alice', {
+          references: ['categories', 'currencies'],
+          idleExpired: true,
+        }),
+        categoriesHeld,
+        currenciesShared,
+      ),
+      granted(
+        {
+          row: {
+            ...editing('products', 'alice', {
+              references: ['categories', 'currencies'],
+              idleExpired: true,
+            }),
+            status: 'normal',
+            editor: null,
+          },
+        },
+        ...productsReleased.slice(1),
+      ),
+    ],
+    [
+      'expire for idleness while the holder is within the limit: refused, even past the lease',
+      { kind: 'expire', tableName: 'products', idle: true },
+      expiredRows,
+      refused(),
+    ],
+    [
+      'expire for the lease while only the idle limit has passed: refused',
+      { kind: 'expire', tableName: 'products' },
+      rowsOf(editing('products', 'alice', { idleExpired: true })),
+      refused(),
+    ],
+    [
       'expire while the lease runs: refused',
       { kind: 'expire', tableName: 'products' },
       whileEdited,
@@ -384,13 +422,19 @@ describe('planLockChange: renew', () => {
       'by the current acquisition: only the lease moves, token and FK holds stay',
       renew('products', 'alice', '41'),
       whileEdited,
-      granted({ row: productsEdited, leaseSeconds: 300 }),
+      granted({ row: productsEdited, leaseSeconds: 300, active: false }),
+    ],
+    [
+      'with activity since the last renewal: the idle time starts again',
+      { ...renew('products', 'alice', '41'), active: true } as LockIntent,
+      whileEdited,
+      granted({ row: productsEdited, leaseSeconds: 300, active: true }),
     ],
     [
       'to no expiry',
       { ...renew('products', 'alice', '41'), leaseSeconds: null } as LockIntent,
       whileEdited,
-      granted({ row: productsEdited, leaseSeconds: null }),
+      granted({ row: productsEdited, leaseSeconds: null, active: false }),
     ],
     ['with a stale token', renew('products', 'alice', '40'), whileEdited, throws('LOCK_LOST')],
     ['by another editor', renew('products', 'bob', '41'), whileEdited, throws('LOCK_LOST')],
@@ -398,6 +442,12 @@ describe('planLockChange: renew', () => {
       'after the lease ran out',
       renew('products', 'alice', '41'),
       rowsOf(editing('products', 'alice', { leaseExpired: true })),
+      throws('LOCK_LOST'),
+    ],
+    [
+      'after its holder was idle past the limit, even with activity now',
+      { ...renew('products', 'alice', '41'), active: true } as LockIntent,
+      rowsOf(editing('products', 'alice', { idleExpired: true })),
       throws('LOCK_LOST'),
     ],
     [

@@ -11,6 +11,7 @@ export async function resetLockRegistry(prisma: PrismaClient): Promise<void> {
       fencingToken: null,
       acquiredAt: null,
       leaseExpiresAt: null,
+      lastActiveAt: null,
     },
   });
 }

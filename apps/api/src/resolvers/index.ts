@@ -23,6 +23,7 @@ import {
 } from './lifecycle';
 import { lockChanged } from './lockChanged';
 import { FKResultTableStatus, ResultTableStatus } from './lockOutcome';
+import { lockSettings, setIdleLimit, setTableIdleLimit } from './lockSettings';
 import { RowPage, rows, saveRowsResolver } from './masterData';
 import { waitForTable } from './queue';
 import { securityEvents } from './securityEvents';
@@ -32,7 +33,18 @@ import { UpdateTableStatusWithLock } from './updateTableStatusWithLock';
 export const resolvers: Resolvers = {
   DateTime: DateTimeResolver,
   JSON: JSONResolver,
-  Query: { tables, table, me, authProviders, users, apiKeys, rows, lockEvents, securityEvents },
+  Query: {
+    tables,
+    table,
+    me,
+    authProviders,
+    users,
+    apiKeys,
+    rows,
+    lockEvents,
+    securityEvents,
+    lockSettings,
+  },
   Mutation: {
     UpdateTableStatusWithLock,
     syncTableRegistry: syncTableRegistryResolver,
@@ -49,6 +61,8 @@ export const resolvers: Resolvers = {
     updateUser: updateUserResolver,
     createApiKey: createApiKeyResolver,
     revokeApiKey: revokeApiKeyResolver,
+    setIdleLimit,
+    setTableIdleLimit,
   },
   TableInfo,
   ResultTableStatus,

@@ -24,9 +24,20 @@ const mayBeUnlimited = (context: ApiContext) =>
   context.principal?.kind === 'apiKey' && context.principal.role === 'admin';
 
 // Stored answers come back as JSON: dates as strings.
+const reviveDate = (date: string | null | undefined) => (date ? new Date(date) : null);
 const reviveGrant = (stored: unknown): LockGrantModel => {
-  const grant = stored as LockGrantModel & { leaseExpiresAt: string | null };
-  return { ...grant, leaseExpiresAt: grant.leaseExpiresAt ? new Date(grant.leaseExpiresAt) : null };
+  const grant = stored as LockGrantModel & {
+    leaseExpiresAt: string | null;
+    lastActiveAt?: string | null;
+    idleLimitSeconds?: number | null;
+  };
+  return {
+    ...grant,
+    leaseExpiresAt: reviveDate(grant.leaseExpiresAt),
+    // Answers stored before idle limits existed have neither.
+    lastActiveAt: reviveDate(grant.lastActiveAt),
+    idleLimitSeconds: grant.idleLimitSeconds ?? null,
+  };
 };
 const reviveGrants = (stored: unknown): LockGrantModel[] => (stored as unknown[]).map(reviveGrant);
 
@@ -95,6 +106,7 @@ export const renewTableLockResolver: MutationResolvers['renewTableLock'] = async
       editor: caller.name,
       token: parseFencingToken(args.token),
       leaseSeconds: leaseSeconds(args.leaseSeconds, mayBeUnlimited(context)),
+      active: args.active ?? true,
     }),
   );
 };

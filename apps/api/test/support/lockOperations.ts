@@ -10,6 +10,8 @@ graphql(`
     editor
     token
     leaseExpiresAt
+    lastActiveAt
+    idleLimitSeconds
     lockedTables
   }
 `);
@@ -149,7 +151,7 @@ export function granted<K extends string>(
 export async function acquireTableLockAs(
   client: TestClient,
   table: string,
-  options: { lease?: number; key?: string } = {},
+  options: { lease?: number | null; key?: string } = {},
 ): Promise<LockGrant> {
   const response = await execute(client, acquireTableLockMutation, { table, ...options });
   return granted(response, 'acquireTableLock', `${client.name} acquiring ${table}`);

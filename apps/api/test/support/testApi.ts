@@ -6,6 +6,7 @@ import {
   DEMO_PASSWORD,
   type LoginThrottleOptions,
 } from '@tablelock/identity';
+import { MIN_IDLE_LIMIT_SECONDS } from '@tablelock/lock';
 import { TEST_AUDIT, type TestDatabase } from '@tablelock/test-support';
 import { type Logger, pino } from 'pino';
 import type { OidcProvider } from '../../src/auth/oidc/oidcProvider';
@@ -79,6 +80,8 @@ export async function startTestApi(
     oidc?: OidcProvider;
     /** Listen on this port (0: any free one); single sign-on needs it before the start. */
     port?: number;
+    /** The shortest idle limit admins may set (IDLE_LIMIT_MIN_SECONDS); 60 by default. */
+    minIdleLimitSeconds?: number;
   } = {},
 ): Promise<TestApi> {
   const logger = options.logger ?? pino({ level: 'silent' });
@@ -99,6 +102,7 @@ export async function startTestApi(
         reservationSeconds: options.queueReservationSeconds ?? 60,
       },
       credentialChanges: live.credentialChanges,
+      minIdleLimitSeconds: options.minIdleLimitSeconds ?? MIN_IDLE_LIMIT_SECONDS,
       metrics: createApiMetrics(database.prisma, live.lockChanges.activeSubscriptions),
       databaseAvailability,
       // Off: index builds would only cost the tests time (sortIndexes.test.ts builds its own).

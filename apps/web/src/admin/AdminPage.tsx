@@ -15,6 +15,7 @@ import { TableLinks } from '../ui/TableLinks';
 import { useNow } from '../ui/useNow';
 import { AdminHistoryTabs } from './AdminHistoryTabs';
 import { forceReleaseMutation } from './adminOperations';
+import { IdleLimitSettings } from './IdleLimitSettings';
 import { LockBreakDialog } from './LockBreakDialog';
 import { LockHistory } from './LockHistory';
 import { SecurityEvents } from './SecurityEvents';
@@ -144,6 +145,7 @@ export function AdminPage({ history }: { history: 'locks' | 'security' | 'users'
         </table>
         {held.length === 0 && <p className="empty-state">{t('admin.noLocks')}</p>}
       </div>
+      <IdleLimitSettings tableNames={tables.data.map((table) => table.name)} />
       <AdminHistoryTabs />
       {history === 'locks' && <LockHistory tableNames={tables.data.map((table) => table.name)} />}
       {history === 'security' && <SecurityEvents />}

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { graphqlRequest } from '../api/graphqlRequest';
 import { SECURITY_EVENTS_QUERY_KEY } from '../api/queryKeys';
 import type { SecurityEventsQuery } from '../generated/graphql';
+import { idleLimitText } from '../i18n/idleLimitText';
 import { useFormatters } from '../i18n/useFormatters';
 import { securityEventsQuery } from './adminOperations';
 import { HistorySection } from './HistorySection';
@@ -54,6 +55,14 @@ export function SecurityEvents() {
       });
     }
     if (event.role) return t('securityEvents.role', { role: t(`roles.${event.role}`) });
+    if (event.action === 'lock_settings_changed') {
+      const limit = (seconds: number | null) =>
+        seconds === null ? t('idleLimits.followsGlobal') : idleLimitText(seconds, t);
+      return t('securityEvents.idleLimitChange', {
+        from: limit(event.previousIdleLimitSeconds ?? null),
+        to: limit(event.idleLimitSeconds ?? null),
+      });
+    }
     return null;
   };
 

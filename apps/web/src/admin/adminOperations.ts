@@ -37,6 +37,8 @@ export const securityEventsQuery = graphql(`
         signInMethod
         groups
         failureDetail
+        idleLimitSeconds
+        previousIdleLimitSeconds
       }
     }
   }

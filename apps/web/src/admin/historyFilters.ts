@@ -30,6 +30,7 @@ const SECURITY_ACTION_SET: Record<SecurityAction, true> = {
   user_enabled: true,
   api_key_created: true,
   api_key_revoked: true,
+  lock_settings_changed: true,
 };
 export const SECURITY_ACTIONS = Object.keys(SECURITY_ACTION_SET) as SecurityAction[];
 

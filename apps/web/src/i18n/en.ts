@@ -209,8 +209,16 @@ export const en = {
     expired:
       'It expired at {{time}}: this page could not renew it in time (the computer may have been asleep or offline).',
     released: 'It was released at {{time}}: finished in another tab, or by signing out.',
+    idle: 'It was released at {{time}} because you were inactive for longer than the idle limit.',
     startAgain: 'Start editing again',
     stop: 'Stop editing',
+  },
+  idle: {
+    title: 'Are you still editing {{table}}?',
+    countdown:
+      'You have been inactive for a while. The lock will be released in {{time}} so that others can edit; your unsaved changes stay here.',
+    ending: 'Releasing the lock because you were inactive…',
+    keepEditing: 'Keep editing',
   },
   elsewhere: {
     title: 'You are editing {{table}} in another tab or on another device',
@@ -267,6 +275,8 @@ export const en = {
     title: 'Start editing {{table}}?',
     confirm: 'Start editing',
     exclusive: 'While you edit {{table}}, nobody else can edit it.',
+    idleLimit:
+      'If you show no activity for {{limit}}, the lock is released so that others can edit (you are warned two minutes before, and your unsaved changes stay).',
     referencesLocked_one:
       'This table it references will be locked too, so that its rows stay as they are (others can still view it):',
     referencesLocked_other:
@@ -370,7 +380,7 @@ export const en = {
   securityEvents: {
     title: 'Security events',
     subtitle:
-      'Sign-ins, failed sign-ins, sign-outs and every change of users and API keys, newest first.',
+      'Sign-ins, failed sign-ins, sign-outs and every change of users, API keys and idle limits, newest first.',
     userPlaceholder: 'Actor or subject',
     columns: {
       at: 'Time',
@@ -388,6 +398,29 @@ export const en = {
     groups: 'groups: {{groups}}',
     role: 'Role: {{role}}',
     roleChange: '{{from}} → {{to}}',
+    idleLimitChange: 'Idle limit: {{from}} → {{to}}',
+  },
+  idleLimits: {
+    title: 'Idle limit',
+    subtitle:
+      'An editor who shows no activity (edits, typing, clicks, scrolling the grid) for this long loses the lock, so that others can edit; their page counts down the last two minutes and keeps their unsaved changes.',
+    global: 'Every table',
+    now: 'Now: {{limit}}',
+    minutesUnit: 'minutes',
+    save: 'Save',
+    ownLimits: 'Tables with a limit of their own',
+    limit: 'Limit',
+    noneOwn: 'Every table follows the limit above.',
+    followGlobal: 'Follow the limit for every table ({{table}})',
+    followsGlobal: 'as every table',
+    forTable: 'Own limit for',
+    chooseTable: 'Choose a table',
+    setForTable: 'Set for this table',
+    saved: 'Idle limit saved.',
+    minutes_one: '{{count}} minute',
+    minutes_other: '{{count}} minutes',
+    seconds_one: '{{count}} second',
+    seconds_other: '{{count}} seconds',
   },
   securityActions: {
     login: 'Signed in',
@@ -400,6 +433,7 @@ export const en = {
     user_enabled: 'User enabled',
     api_key_created: 'API key created',
     api_key_revoked: 'API key revoked',
+    lock_settings_changed: 'Idle limit changed',
   },
   loginFailures: {
     unknown_user: 'Unknown user name',

@@ -203,8 +203,16 @@ export const ja: TranslationOf<typeof en> = {
     expired:
       '{{time}} に有効期限が切れました。このページから期限を延長できませんでした（スリープやオフラインの可能性があります）。',
     released: '{{time}} に解除されました（別のタブでの編集終了、またはログアウトによるもの）。',
+    idle: '操作のない時間がアイドル制限を超えたため、{{time}} に解除されました。',
     startAgain: 'もう一度編集を開始',
     stop: '編集をやめる',
+  },
+  idle: {
+    title: '{{table}} の編集を続けますか？',
+    countdown:
+      'しばらく操作がありません。ほかの人が編集できるよう、あと {{time}} でロックを解除します。未保存の変更はこのまま残ります。',
+    ending: '操作がなかったため、ロックを解除しています…',
+    keepEditing: '編集を続ける',
   },
   elsewhere: {
     title: '{{table}} を別のタブまたは別の端末で編集中です',
@@ -260,6 +268,8 @@ export const ja: TranslationOf<typeof en> = {
     title: '{{table}} の編集を開始しますか？',
     confirm: '編集を開始',
     exclusive: '編集中は、他のユーザーは {{table}} を編集できません。',
+    idleLimit:
+      '{{limit}}操作がないと、ほかの人が編集できるようロックを解除します（2分前にお知らせし、未保存の変更は残ります）。',
     referencesLocked_other:
       '参照先の次の {{count}} テーブルも、行が変わらないようロックされます（閲覧は可能です）：',
     noReferences: '参照先のテーブルはないため、ほかにロックされるテーブルはありません。',
@@ -357,7 +367,7 @@ export const ja: TranslationOf<typeof en> = {
   securityEvents: {
     title: 'セキュリティイベント',
     subtitle:
-      'ログイン、ログイン失敗、ログアウト、ユーザーと API キーのすべての変更を新しい順に表示します。',
+      'ログイン、ログイン失敗、ログアウト、ユーザー、API キー、アイドル制限のすべての変更を新しい順に表示します。',
     userPlaceholder: '実行者または対象',
     columns: {
       at: '日時',
@@ -375,6 +385,27 @@ export const ja: TranslationOf<typeof en> = {
     groups: 'グループ: {{groups}}',
     role: '権限：{{role}}',
     roleChange: '{{from}} → {{to}}',
+    idleLimitChange: 'アイドル制限：{{from}} → {{to}}',
+  },
+  idleLimits: {
+    title: 'アイドル制限',
+    subtitle:
+      '編集者の操作（編集、入力、クリック、グリッドのスクロール）がこの時間なければロックを解除し、ほかの人が編集できるようにします。最後の2分間は画面でカウントダウンし、未保存の変更は残ります。',
+    global: 'すべてのテーブル',
+    now: '現在：{{limit}}',
+    minutesUnit: '分',
+    save: '保存',
+    ownLimits: '個別の制限があるテーブル',
+    limit: '制限',
+    noneOwn: 'すべてのテーブルが上の制限に従います。',
+    followGlobal: 'すべてのテーブルの制限に従う（{{table}}）',
+    followsGlobal: '全体の設定',
+    forTable: '個別に設定するテーブル',
+    chooseTable: 'テーブルを選択',
+    setForTable: 'このテーブルに設定',
+    saved: 'アイドル制限を保存しました。',
+    minutes_other: '{{count}} 分',
+    seconds_other: '{{count}} 秒',
   },
   securityActions: {
     login: 'ログイン',
@@ -387,6 +418,7 @@ export const ja: TranslationOf<typeof en> = {
     user_enabled: 'ユーザー有効化',
     api_key_created: 'API キー作成',
     api_key_revoked: 'API キー失効',
+    lock_settings_changed: 'アイドル制限の変更',
   },
   loginFailures: {
     unknown_user: '存在しないユーザー名',

@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { type Formatters, useFormatters } from '../i18n/useFormatters';
-import type { LockLoss } from './lockLoss';
+import { type LockLoss, releasedForInactivity } from './lockLoss';
 
 interface LockLostBannerProps {
   table: string;
@@ -20,7 +20,11 @@ interface LockLostBannerProps {
 export function LockLostBanner(props: LockLostBannerProps) {
   const { t } = useTranslation();
   const format = useFormatters();
-  const reason = props.loss && 'event' in props.loss ? props.loss.event.reason : null;
+  // Inactivity is told in the user's words below, not as the history's bare "idle".
+  const reason =
+    props.loss && 'event' in props.loss && !releasedForInactivity(props.loss)
+      ? props.loss.event.reason
+      : null;
   return (
     <div className="banner banner-error lock-lost" role="alert" data-testid="lock-lost">
       <div>
@@ -71,7 +75,9 @@ function cause(loss: LockLoss, user: string, t: TFunction, format: Formatters): 
         ? t('lockLost.continuedElsewhere', { time })
         : t('lockLost.takenOver', { actor, time });
     case 'expire':
-      return t('lockLost.expired', { time });
+      return releasedForInactivity(loss)
+        ? t('lockLost.idle', { time })
+        : t('lockLost.expired', { time });
     default:
       return t('lockLost.released', { time });
   }

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { idleLimitText } from '../i18n/idleLimitText';
 import { StatusBadge } from '../tables/StatusBadge';
 import type { TableInfo } from '../tables/useTables';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
@@ -32,6 +33,9 @@ export function StartEditingDialog({
       onCancel={onCancel}
     >
       <p>{t('startEditing.exclusive', { table: table.name })}</p>
+      <p data-testid="idle-limit-note">
+        {t('startEditing.idleLimit', { limit: idleLimitText(table.idleLimitSeconds, t) })}
+      </p>
       {table.references.length > 0 ? (
         <>
           <p>{t('startEditing.referencesLocked', { count: table.references.length })}</p>

@@ -17,6 +17,7 @@ import { EditingElsewhereBanner } from './EditingElsewhereBanner';
 import { EditToolbar } from './EditToolbar';
 import { GridFooter } from './GridFooter';
 import type { GridRow } from './gridRow';
+import { IdleWarningBanner } from './IdleWarningBanner';
 import { LockLostBanner } from './LockLostBanner';
 import { LockSummary } from './LockSummary';
 import { PendingChanges } from './PendingChanges';
@@ -136,6 +137,14 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         </div>
       </div>
 
+      {session.kind === 'editing' && session.idle !== 'active' && edit.idleDeadline && (
+        <IdleWarningBanner
+          table={info.name}
+          releaseAt={edit.idleDeadline.releaseAt}
+          ending={session.idle === 'ending'}
+          onKeepEditing={edit.keepEditing}
+        />
+      )}
       {lockLost && (
         <LockLostBanner
           table={info.name}

@@ -1,3 +1,4 @@
+import type { IdlePhase } from './idleDeadline';
 import type { LockLoss } from './lockLoss';
 
 /** This tab's part in the table's lock. */
@@ -15,8 +16,12 @@ export type EditSession =
   | { kind: 'viewing' }
   /** The user holds the lock, but through another tab, device or client. */
   | { kind: 'elsewhere' }
-  /** This tab holds the lock under `token`; `finishing` while it gives it back. */
-  | { kind: 'editing'; token: string; finishing: boolean }
+  /**
+   * This tab holds the lock under `token`; `finishing` while it gives it back. `idle`: where
+   * the user stands with the idle limit (a countdown while `warning`; the server ends the lock
+   * once `ending`, unless the user shows activity first).
+   */
+  | { kind: 'editing'; token: string; finishing: boolean; idle: IdlePhase }
   /**
    * The lock ended under this tab: its edits stay, but cannot be saved. `loss`: how, once known
    * (null while the lock states only show it gone).
@@ -37,7 +42,12 @@ export type EditSessionEvent =
   /** The user finished editing: the lock is given back (or was already gone). */
   | { type: 'released' }
   /** Acquisition `token` ended, as told live, by a refused request or by the history. */
-  | { type: 'lost'; token: string; loss: LockLoss };
+  | { type: 'lost'; token: string; loss: LockLoss }
+  /**
+   * The idle clock of acquisition `token` moved on: the warning is due, the limit is reached,
+   * or activity the server has heard of (Keep editing, an edit) started it again.
+   */
+  | { type: 'idle'; token: string; phase: IdlePhase };
 
 /** The token of the acquisition this tab is editing under, held or lost. */
 export function sessionToken(session: EditSession): string | null {
@@ -56,13 +66,13 @@ export function reduceEditSession(session: EditSession, event: EditSessionEvent)
       if (session.kind !== 'resuming') return session;
       // Renewed, yet no longer shown as the user's: it ended since; the history may say how.
       return session.holds
-        ? { kind: 'editing', token: session.token, finishing: false }
+        ? editing(session.token)
         : { kind: 'lost', token: session.token, loss: null };
     case 'resumeRefused':
       if (session.kind !== 'resuming') return session;
       return session.holds ? { kind: 'elsewhere' } : { kind: 'viewing' };
     case 'acquired':
-      return { kind: 'editing', token: event.token, finishing: false };
+      return editing(event.token);
     case 'releasing':
       return session.kind === 'editing' ? { ...session, finishing: true } : session;
     case 'releaseFailed':
@@ -71,8 +81,23 @@ export function reduceEditSession(session: EditSession, event: EditSessionEvent)
       return session.kind === 'editing' || session.kind === 'lost' ? { kind: 'viewing' } : session;
     case 'lost':
       return lost(session, event.token, event.loss);
+    case 'idle':
+      // A tab giving the lock back has no idle limit to warn of.
+      return session.kind === 'editing' &&
+        session.token === event.token &&
+        !session.finishing &&
+        session.idle !== event.phase
+        ? { ...session, idle: event.phase }
+        : session;
   }
 }
+
+const editing = (token: string): EditSession => ({
+  kind: 'editing',
+  token,
+  finishing: false,
+  idle: 'active',
+});
 
 function lockStatesRead(session: EditSession, holds: boolean): EditSession {
   switch (session.kind) {

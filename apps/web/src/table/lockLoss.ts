@@ -6,6 +6,19 @@ import type { LockEvent } from '../live/liveContext';
  */
 export type LockLoss = { event: LockEvent } | { message: string };
 
+// The history's reason for a lock the server ended because its holder was idle too long.
+const IDLE_REASON = 'idle';
+
+/** Whether the lock ended because its holder showed no activity up to the idle limit. */
+export function releasedForInactivity(loss: LockLoss | null): boolean {
+  return (
+    loss !== null &&
+    'event' in loss &&
+    loss.event.action === 'expire' &&
+    loss.event.reason === IDLE_REASON
+  );
+}
+
 const ENDS_THE_ACQUISITION = new Set<LockEvent['action']>(['release', 'expire', 'force_release']);
 
 /**

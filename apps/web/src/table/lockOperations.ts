@@ -10,10 +10,12 @@ export const acquireTableLockMutation = graphql(`
 `);
 
 export const renewTableLockMutation = graphql(`
-  mutation RenewTableLock($table: String!, $token: String!, $leaseSeconds: Int) {
-    renewTableLock(table: $table, token: $token, leaseSeconds: $leaseSeconds) {
+  mutation RenewTableLock($table: String!, $token: String!, $leaseSeconds: Int, $active: Boolean!) {
+    renewTableLock(table: $table, token: $token, leaseSeconds: $leaseSeconds, active: $active) {
       token
       leaseExpiresAt
+      lastActiveAt
+      idleLimitSeconds
     }
   }
 `);

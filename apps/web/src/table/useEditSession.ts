@@ -3,13 +3,17 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
 import { errorCode } from '../api/GraphqlRequestError';
 import { TABLES_QUERY_KEY } from '../api/queryKeys';
 import { useLockEvents } from '../live/useLockEvents';
+import { ActivityTracker } from './activityTracker';
 import { EditSessionStore } from './EditSessionStore';
 import { type EditSession, sessionToken } from './editSession';
 import { findLockEnd } from './findLockEnd';
+import { type IdleDeadline, idlePhaseAt } from './idleDeadline';
 import { endsLock } from './lockLoss';
 import { readLockToken, writeLockToken } from './lockTokenStore';
 import type { PendingChanges } from './PendingChanges';
+import { useIdleClock } from './useIdleClock';
 import { useLeaseRenewal } from './useLeaseRenewal';
+import { usePageActivity } from './usePageActivity';
 import type { TableLock } from './useTableLock';
 
 interface EditSessionOptions {
@@ -31,12 +35,17 @@ export interface EditSessionHandle {
    * from the history where it is found (in the user's language), else in the server's words.
    */
   lockRefused(token: string, message: string): Promise<void>;
+  /** When the idle limit ends the lock unless the user shows activity (page clock), if it can. */
+  idleDeadline: IdleDeadline | null;
+  /** Tells the server at once that the user is here (the countdown's Keep editing). */
+  keepEditing(): void;
 }
 
 /**
  * This tab's edit session, kept up with the world: on arrival it carries on the session of a
- * reloaded tab, it keeps the lock alive while editing, and it learns of the lock's end from the
- * live updates, a refused renewal or the lock states.
+ * reloaded tab, it keeps the lock alive while editing and the user is active, warns before the
+ * idle limit, and it learns of the lock's end from the live updates, a refused renewal or the
+ * lock states.
  */
 export function useEditSession(options: EditSessionOptions): EditSessionHandle {
   const { table, user, holds, tablesFresh, pending, lock } = options;
@@ -50,6 +59,10 @@ export function useEditSession(options: EditSessionOptions): EditSessionHandle {
   );
   const session = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const { dispatch } = store;
+  const [activity] = useState(() => new ActivityTracker());
+  usePageActivity(activity, pending);
+  // Each acquisition has its own idle clock, known from its renewals.
+  const [idleClock, setIdleClock] = useState<{ token: string; deadline: IdleDeadline | null }>();
 
   // Cached lock states may be old: which session this tab is in is decided from fresh ones.
   useEffect(() => {
@@ -59,7 +72,8 @@ export function useEditSession(options: EditSessionOptions): EditSessionHandle {
   const resuming = session.kind === 'resuming' ? session.token : null;
   useEffect(() => {
     if (!resuming) return;
-    lock.renew(resuming).then(
+    // Coming back to the page (a reload) is activity.
+    lock.renew(resuming, true).then(
       () => dispatch({ type: 'resumed' }),
       // Any other failure leaves the token in doubt: the renewals settle it.
       (error: unknown) =>
@@ -74,7 +88,16 @@ export function useEditSession(options: EditSessionOptions): EditSessionHandle {
   };
 
   const renewing = session.kind === 'editing' && !session.finishing ? session.token : null;
-  useLeaseRenewal(lock, renewing, (token, message) => void lockRefused(token, message));
+  const idleDeadline = renewing && idleClock?.token === renewing ? idleClock.deadline : null;
+  const renewNow = useLeaseRenewal(lock, renewing, activity, {
+    onRenewed: (token, deadline) => {
+      setIdleClock({ token, deadline });
+      dispatch({ type: 'idle', token, phase: idlePhaseAt(deadline, Date.now()) });
+    },
+    onLost: (token, message) => void lockRefused(token, message),
+  });
+
+  useIdleClock(store, renewing, idleDeadline, activity, renewNow);
 
   // Told at once, by the live updates, when the lock this tab edits under is ended or taken over.
   useLockEvents((event) => {
@@ -92,5 +115,14 @@ export function useEditSession(options: EditSessionOptions): EditSessionHandle {
     );
   }, [dispatch, table, unexplained]);
 
-  return { session, dispatch, lockRefused };
+  return {
+    session,
+    dispatch,
+    lockRefused,
+    idleDeadline,
+    keepEditing: () => {
+      activity.note();
+      renewNow();
+    },
+  };
 }

@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { errorCode } from '../api/GraphqlRequestError';
 import { graphqlRequest } from '../api/graphqlRequest';
 import { TABLES_QUERY_KEY } from '../api/queryKeys';
+import { type IdleDeadline, idleDeadline } from './idleDeadline';
 import {
   acquireTableLockMutation,
   releaseTableLockMutation,
@@ -17,8 +18,11 @@ const LEASE_SECONDS = 30;
 export interface TableLock {
   /** Starts editing (the server locks the FK targets too): the fencing token. */
   acquire(): Promise<string>;
-  /** Extends the lease; LOCK_LOST if the token is no longer the table's current one. */
-  renew(token: string): Promise<void>;
+  /**
+   * Extends the lease, telling whether the user was `active` since the last renewal; LOCK_LOST
+   * if the token is no longer the table's current one. Answers the idle deadline it sets.
+   */
+  renew(token: string, active: boolean): Promise<IdleDeadline | null>;
   /** Moves the user's own lock from another tab or device to this one: a new token. */
   takeOver(reason: string): Promise<string>;
   /** Gives the lock back; a lock that has already ended is fine. */
@@ -39,8 +43,14 @@ export function useTableLock(table: string): TableLock {
         await lockStatesChanged();
         return grant.token;
       },
-      async renew(token) {
-        await graphqlRequest(renewTableLockMutation, { table, token, leaseSeconds: LEASE_SECONDS });
+      async renew(token, active) {
+        const { renewTableLock: grant } = await graphqlRequest(renewTableLockMutation, {
+          table,
+          token,
+          leaseSeconds: LEASE_SECONDS,
+          active,
+        });
+        return idleDeadline(grant, LEASE_SECONDS, Date.now());
       },
       async takeOver(reason) {
         const { takeOverTableLock: grant } = await graphqlRequest(takeOverTableLockMutation, {

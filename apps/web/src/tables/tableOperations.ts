@@ -13,6 +13,7 @@ export const tablesQuery = graphql(`
       updatedAt
       acquiredAt
       leaseExpiresAt
+      idleLimitSeconds
       editBlock {
         kind
         blockers {
