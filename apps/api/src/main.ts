@@ -9,6 +9,7 @@ import {
 import { createLoginThrottle, ensureDemoUsers } from '@tablelock/identity';
 import { syncTableRegistry } from '@tablelock/lock';
 import { pino } from 'pino';
+import { createCredentialCache } from './auth/credentialCache';
 import { allowedHostsOf, loadConfig } from './config';
 import { watchDatabaseAvailability } from './databaseAvailability';
 import { startLiveFeeds } from './live/liveFeeds';
@@ -62,6 +63,7 @@ async function start(database: OpenDatabase, prisma: PrismaClient) {
         reservationSeconds: config.QUEUE_RESERVATION_SECONDS,
       },
       credentialChanges: live.credentialChanges,
+      credentialCache: createCredentialCache(live.credentialChanges),
       metrics,
       databaseAvailability,
       sortIndexes: createSortIndexes({

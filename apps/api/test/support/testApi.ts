@@ -8,6 +8,7 @@ import {
 } from '@tablelock/identity';
 import { TEST_AUDIT, type TestDatabase } from '@tablelock/test-support';
 import { type Logger, pino } from 'pino';
+import { createCredentialCache } from '../../src/auth/credentialCache';
 import { watchDatabaseAvailability } from '../../src/databaseAvailability';
 import { startLiveFeeds } from '../../src/live/liveFeeds';
 import { createApiMetrics } from '../../src/metrics/apiMetrics';
@@ -88,6 +89,7 @@ export async function startTestApi(
         reservationSeconds: options.queueReservationSeconds ?? 60,
       },
       credentialChanges: live.credentialChanges,
+      credentialCache: createCredentialCache(live.credentialChanges),
       metrics: createApiMetrics(database.prisma, live.lockChanges.activeSubscriptions),
       databaseAvailability,
       // Off: index builds would only cost the tests time (sortIndexes.test.ts builds its own).
