@@ -35,15 +35,14 @@ export async function authenticate(
   const { prisma, credentialCache } = services;
   if (authorization !== null) {
     const [scheme, secret] = authorization.split(' ');
-    const resolve = async () => {
-      const principal = await findApiKeyPrincipal(prisma, secret ?? '');
-      return principal && { principal };
-    };
     const principal =
       scheme?.toLowerCase() === 'bearer' && secret
         ? fresh
-          ? ((await resolve())?.principal ?? null)
-          : await credentialCache.principalOf('apiKey', secret, resolve)
+          ? await findApiKeyPrincipal(prisma, secret)
+          : await credentialCache.principalOf('apiKey', secret, async () => {
+              const found = await findApiKeyPrincipal(prisma, secret);
+              return found && { principal: found };
+            })
         : null;
     return {
       principal,
@@ -55,16 +54,17 @@ export async function authenticate(
     };
   }
   if (sessionToken) {
-    const resolve = async () => {
-      const principal = await findSessionPrincipal(prisma, sessionToken);
-      // Remembered no longer than the session lasts.
-      return (
-        principal && { principal, validForMs: (await sessionTimeLeft(prisma, sessionToken)) ?? 0 }
-      );
-    };
     const principal = fresh
-      ? ((await resolve())?.principal ?? null)
-      : await credentialCache.principalOf('session', sessionToken, resolve);
+      ? await findSessionPrincipal(prisma, sessionToken)
+      : await credentialCache.principalOf('session', sessionToken, async () => {
+          const found = await findSessionPrincipal(prisma, sessionToken);
+          if (!found) return null;
+          // Remembered no longer than the session lasts.
+          return {
+            principal: found,
+            validForMs: (await sessionTimeLeft(prisma, sessionToken)) ?? 0,
+          };
+        });
     return {
       principal,
       credentialError: principal ? null : 'The session has ended; log in again.',

@@ -105,6 +105,9 @@ export function createCredentialCache(feed: CredentialChangeFeed): CredentialCac
       return resolved.principal;
     },
     forget,
-    forgetSession: (token) => drop(cacheKey('session', token)),
+    forgetSession(token) {
+      changesHeard++;
+      drop(cacheKey('session', token));
+    },
   };
 }
