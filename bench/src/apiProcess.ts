@@ -1,7 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { freePort } from '@tablelock/test-support';
 
-const apiDir = new URL('../../apps/api', import.meta.url).pathname;
+/**
+ * The API to measure: this checkout's, or (TABLELOCK_BENCH_API_DIR) the `apps/api` folder of
+ * another built checkout, to compare two versions under the same conditions.
+ */
+const apiDir =
+  process.env.TABLELOCK_BENCH_API_DIR ?? new URL('../../apps/api', import.meta.url).pathname;
 
 export interface ApiProcess {
   url: string;

@@ -1,5 +1,6 @@
 import { createPrismaClient } from '@tablelock/db';
-import { createApiKey } from '@tablelock/identity';
+import { createApiKey, createUser } from '@tablelock/identity';
+import type { Subscriber } from './scenarios/fanOut';
 
 export interface BenchCredentials {
   /** One editor key per throughput client: each client is its own lock holder. */
@@ -9,6 +10,9 @@ export interface BenchCredentials {
   viewer: string;
 }
 
+// Recorded as the bench's; its hundreds of keys and users need no log lines.
+const audit = { actor: 'bench', ip: null, logger: { info: () => {}, warn: () => {} } };
+
 /** API keys for the bench's clients, created straight in the bench database. */
 export async function createBenchCredentials(
   databaseUrl: string,
@@ -17,8 +21,6 @@ export async function createBenchCredentials(
 ): Promise<BenchCredentials> {
   const prisma = createPrismaClient(databaseUrl, { poolSize: 1 });
   try {
-    // Recorded as the bench's; its hundreds of keys need no log lines.
-    const audit = { actor: 'bench', ip: null, logger: { info: () => {}, warn: () => {} } };
     const key = async (name: string, role: 'viewer' | 'editor') =>
       (await createApiKey(prisma, { name, role }, audit)).secret;
     // One after another: hundreds of transactions queued at once on the small pool wait past
@@ -36,4 +38,67 @@ export async function createBenchCredentials(
   } finally {
     await prisma.$disconnect();
   }
+}
+
+/** The API's limit of live connections per user or API key (per process). */
+const CONNECTIONS_PER_PRINCIPAL = 20;
+const FAN_OUT_PASSWORD = 'bench-fan-out-password';
+
+/**
+ * Live subscribers for the fan-out: half of them on session cookies of users who logged in
+ * over HTTP, half on API keys, CONNECTIONS_PER_PRINCIPAL connections per principal.
+ */
+export async function createFanOutSubscribers(
+  databaseUrl: string,
+  apiUrl: string,
+  subscribers: number,
+): Promise<Subscriber[]> {
+  const principals = Math.ceil(subscribers / CONNECTIONS_PER_PRINCIPAL);
+  const users = Math.ceil(principals / 2);
+  const prisma = createPrismaClient(databaseUrl, { poolSize: 1 });
+  const cookies: string[] = [];
+  const keys: string[] = [];
+  try {
+    for (let i = 0; i < users; i++) {
+      const username = `fan-user-${i}`;
+      await createUser(prisma, { username, password: FAN_OUT_PASSWORD, role: 'viewer' }, audit);
+      cookies.push(await logIn(apiUrl, username));
+    }
+    for (let i = 0; i < principals - users; i++) {
+      const { secret } = await createApiKey(
+        prisma,
+        { name: `fan-key-${i}`, role: 'viewer' },
+        audit,
+      );
+      keys.push(secret);
+    }
+  } finally {
+    await prisma.$disconnect();
+  }
+  const principalSubscribers: Subscriber[] = [
+    ...cookies.map((cookie) => ({ cookie, authorization: null })),
+    ...keys.map((secret) => ({ cookie: null, authorization: `Bearer ${secret}` })),
+  ];
+  return Array.from(
+    { length: subscribers },
+    (_, i) => principalSubscribers[i % principalSubscribers.length] as Subscriber,
+  );
+}
+
+/** Logs in over HTTP as a browser does; returns the session cookie (name=value). */
+async function logIn(apiUrl: string, username: string): Promise<string> {
+  const response = await fetch(`${apiUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      query: 'mutation($u: String!, $p: String!) { login(username: $u, password: $p) { name } }',
+      variables: { u: username, p: FAN_OUT_PASSWORD },
+    }),
+  });
+  const cookie = response.headers
+    .getSetCookie()
+    .find((line) => line.startsWith('tablelock_session='));
+  if (!response.ok || !cookie)
+    throw new Error(`${username} could not log in: HTTP ${response.status}`);
+  return cookie.split(';')[0] ?? '';
 }

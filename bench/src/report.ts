@@ -1,46 +1,110 @@
-import type { LoadResult } from './runClosedLoop';
 import type { ContentionResult } from './scenarios/contention';
 import type { DeepPagesResult } from './scenarios/deepPages';
 import type { ExportsResult } from './scenarios/exportProducts';
+import type { FanOutResult } from './scenarios/fanOut';
+import type { Ratio, ThroughputResult, WindowPlan } from './sideBySide';
+import type { Spread } from './spread';
 
+/** Acquire + release of one table and its FK table, at one client level, every subject side by side. */
+export interface LockCycleLevel {
+  clients: number;
+  /** The lock path's own statements over `pg`: the floor. */
+  rawSql: ThroughputResult;
+  /** tablelock: `UpdateTableStatusWithLock` over HTTP. */
+  graphql: ThroughputResult;
+  /** Peer: pg_try_advisory_lock / pg_advisory_unlock. */
+  advisoryLock: ThroughputResult;
+  /** Peer: Redis SET NX PX + compare-and-delete; null when skipped (see `peers`). */
+  redis: ThroughputResult | null;
+  /** tablelock's figures over each other subject's, window by window of the same round. */
+  graphqlVs: { rawSql: Ratio; advisoryLock: Ratio; redis: Ratio | null };
+}
+
+export interface Target {
+  name: string;
+  /** null: not judged (quick mode judges correctness only). */
+  met: boolean | null;
+  detail: string;
+}
+
+/**
+ * What `bench/results/latest.json` holds. Its shape changes only with `format` (README,
+ * "Benchmark", describes it).
+ */
 export interface BenchReport {
+  format: 2;
   startedAt: string;
   mode: 'quick' | 'full';
+  /** "embedded" or the external server's host. */
   database: string;
-  rawSql: LoadResult[];
-  graphql: (LoadResult & { ratioToRawSql: number })[];
-  reads: LoadResult[];
+  machine: { cpus: number; loadAverage1m: number };
+  windows: WindowPlan;
+  /** Why a peer was not measured, or null when it was. */
+  peers: { redis: { skipped: string | null } };
+  lockCycle: LockCycleLevel[];
+  reads: ThroughputResult[];
   contention: ContentionResult;
+  fanOut: FanOutResult;
   deepPages: DeepPagesResult;
   exports: ExportsResult;
-  targets: { name: string; met: boolean; detail: string }[];
+  targets: Target[];
 }
 
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
+const percent = (value: number) => `${fixed(value * 100, 0)}%`;
 
-/** The report as a plain-text table for the terminal. */
+/** A spread as "median (min–max)". */
+export const formatSpread = (spread: Spread, format: (value: number) => string = fixed) =>
+  spread.min === spread.max
+    ? format(spread.median)
+    : `${format(spread.median)} (${format(spread.min)}–${format(spread.max)})`;
+
+/** The report as plain text for the terminal. */
 export function formatReport(report: BenchReport): string {
+  const { windows } = report;
   const lines = [
-    `tablelock bench (${report.mode}) on ${report.database}, ${report.startedAt}`,
+    `tablelock bench (${report.mode}) on ${report.database}, ${report.startedAt}, ` +
+      `${report.machine.cpus} CPUs, load average ${fixed(report.machine.loadAverage1m, 2)} at the start`,
+    `each figure: the median of ${windows.windows} window(s) of ${fixed(windows.windowMs / 1000, 0)} s ` +
+      '(min–max in brackets), subjects run in turns',
     '',
-    'scenario                    clients    ops/s   p50 ms   p95 ms   p99 ms  errors  refused  vs raw',
+    'scenario                 clients  ops/s                  p50 ms                 p99 ms                  errors refused',
   ];
-  const row = (name: string, result: LoadResult, ratio?: number) =>
-    `${name.padEnd(26)}${String(result.clients).padStart(9)}${fixed(result.opsPerSecond).padStart(9)}` +
-    `${fixed(result.latencyMs.p50, 2).padStart(9)}${fixed(result.latencyMs.p95, 2).padStart(9)}` +
-    `${fixed(result.latencyMs.p99, 2).padStart(9)}${String(result.errors).padStart(8)}` +
-    `${String(result.refused).padStart(9)}${ratio === undefined ? '' : `${fixed(ratio * 100, 0)}%`.padStart(8)}`;
-  for (const result of report.rawSql) lines.push(row('raw SQL acquire+release', result));
-  for (const result of report.graphql) {
-    lines.push(row('GraphQL acquire+release', result, result.ratioToRawSql));
+  const row = (name: string, result: ThroughputResult) =>
+    `${name.padEnd(24)}${String(result.clients).padStart(8)}  ${formatSpread(result.opsPerSecond).padEnd(23)}` +
+    `${formatSpread(result.latencyMs.p50, (v) => fixed(v, 2)).padEnd(23)}` +
+    `${formatSpread(result.latencyMs.p99, (v) => fixed(v, 2)).padEnd(24)}` +
+    `${String(result.errors).padStart(6)}${String(result.refused).padStart(8)}`;
+  for (const level of report.lockCycle) {
+    lines.push(row('raw SQL floor', level.rawSql));
+    lines.push(row('tablelock GraphQL', level.graphql));
+    lines.push(row('peer: advisory lock', level.advisoryLock));
+    if (level.redis) lines.push(row('peer: Redis SET NX', level.redis));
   }
   for (const result of report.reads) lines.push(row('GraphQL tables query', result));
+  if (report.peers.redis.skipped) lines.push(`peer: Redis skipped: ${report.peers.redis.skipped}`);
+  lines.push('', 'tablelock GraphQL over each subject (throughput ratio; p50 latency ratio):');
+  for (const level of report.lockCycle) {
+    const vs = (name: string, ratio: Ratio | null) =>
+      ratio
+        ? `${name} ${formatSpread(ratio.throughput, percent)}; ${formatSpread(ratio.latencyP50, (v) => `${fixed(v, 1)}×`)}`
+        : `${name} skipped`;
+    lines.push(
+      `  ${String(level.clients).padStart(2)} clients: ${vs('raw SQL', level.graphqlVs.rawSql)} | ` +
+        `${vs('advisory lock', level.graphqlVs.advisoryLock)} | ${vs('Redis', level.graphqlVs.redis)}`,
+    );
+  }
   const c = report.contention;
+  const f = report.fanOut;
   lines.push(
     '',
     `contention: ${c.clients} clients race for one table, ${c.rounds} rounds: ` +
       `winners per round ${[...new Set(c.winnersPerRound)].join('/')}, ` +
       `all answered in p50 ${fixed(c.roundMs.p50)} ms / max ${fixed(c.roundMs.max)} ms, errors ${c.errors}`,
+    `fan-out: ${f.subscribers} subscriptions (${f.sessionSubscribers} on sessions, the rest on API keys, ` +
+      `${f.selectionSets} selection sets), ${f.changes} changes: p50 ${fixed(f.latencyMs.p50)} ms, ` +
+      `p99 ${fixed(f.latencyMs.p99)} ms, max ${fixed(f.latencyMs.max)} ms, missed ${f.missed}, ` +
+      `database transactions per change ${f.databaseTransactionsPerChange === null ? 'not measured (quick)' : fixed(f.databaseTransactionsPerChange)}`,
     '',
     `rows of 100,000 products sorted by name, 100 a page (sort index ready after ${fixed(report.deepPages.sortIndexReadyMs, 0)} ms):`,
     ...report.deepPages.pages.map(
@@ -55,17 +119,25 @@ export function formatReport(report: BenchReport): string {
     ),
     '',
     'targets:',
-    ...report.targets.map((t) => `  ${t.met ? 'met    ' : 'MISSED '} ${t.name}: ${t.detail}`),
+    ...report.targets.map(
+      (t) =>
+        `  ${t.met === null ? 'not judged' : t.met ? 'met       ' : 'MISSED    '} ${t.name}: ${t.detail}`,
+    ),
   );
   const firstErrors = [
-    ...report.rawSql,
-    ...report.graphql,
+    ...report.lockCycle.flatMap((level) => [
+      level.rawSql,
+      level.graphql,
+      level.advisoryLock,
+      level.redis,
+    ]),
     ...report.reads,
     c,
+    f,
     report.deepPages,
     report.exports,
   ]
-    .map((result) => result.firstError)
+    .map((result) => result?.firstError)
     .filter(Boolean);
   if (firstErrors.length > 0) lines.push('', `first error: ${firstErrors[0]}`);
   return lines.join('\n');

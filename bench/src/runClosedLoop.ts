@@ -1,13 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { type LatencySummary, summarizeLatencies } from './latency';
 
-export interface LoadPlan {
-  clients: number;
-  warmupMs: number;
-  durationMs: number;
-}
-
-export interface LoadResult {
+/** One measured window of a closed loop. */
+export interface WindowResult {
   clients: number;
   operations: number;
   opsPerSecond: number;
@@ -22,17 +17,21 @@ export interface LoadResult {
 export type Operation = (client: number) => Promise<boolean>;
 
 /**
- * Closed loop: `clients` workers each run `operation` back to back, first for the warm-up (not
- * counted), then for the measured duration.
+ * Closed loop: `clients` workers each run `operation` back to back for `durationMs`. An
+ * operation still running at the end is waited for and counted, so windows run back to back
+ * never overlap.
  */
-export async function runClosedLoop(plan: LoadPlan, operation: Operation): Promise<LoadResult> {
+export async function runClosedLoop(
+  clients: number,
+  durationMs: number,
+  operation: Operation,
+): Promise<WindowResult> {
   const latencies: number[] = [];
   let errors = 0;
   let refused = 0;
   let firstError: string | undefined;
   const start = performance.now();
-  const measureFrom = start + plan.warmupMs;
-  const end = measureFrom + plan.durationMs;
+  const end = start + durationMs;
 
   async function client(index: number) {
     while (performance.now() < end) {
@@ -43,7 +42,6 @@ export async function runClosedLoop(plan: LoadPlan, operation: Operation): Promi
       } catch (error) {
         outcome = error as Error;
       }
-      if (began < measureFrom) continue;
       latencies.push(performance.now() - began);
       if (outcome instanceof Error) {
         errors++;
@@ -54,10 +52,10 @@ export async function runClosedLoop(plan: LoadPlan, operation: Operation): Promi
     }
   }
 
-  await Promise.all(Array.from({ length: plan.clients }, (_, index) => client(index)));
-  const seconds = plan.durationMs / 1000;
+  await Promise.all(Array.from({ length: clients }, (_, index) => client(index)));
+  const seconds = (performance.now() - start) / 1000;
   return {
-    clients: plan.clients,
+    clients,
     operations: latencies.length,
     opsPerSecond: latencies.length / seconds,
     errors,

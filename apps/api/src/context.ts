@@ -2,6 +2,7 @@ import type { PrismaClient } from '@tablelock/db';
 import type { LoginThrottle, Principal } from '@tablelock/identity';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
+import type { CredentialCache } from './auth/credentialCache';
 import type { OidcProvider } from './auth/oidc/oidcProvider';
 import type { DatabaseAvailability } from './databaseAvailability';
 import type { CredentialChangeFeed } from './live/credentialChangeFeed';
@@ -31,6 +32,8 @@ export interface ApiServices {
   /** How this process keeps waiters in the lock queue. */
   lockQueue: LockQueueSettings;
   credentialChanges: CredentialChangeFeed;
+  /** API keys and sessions this process resolved lately (see auth/credentialCache). */
+  credentialCache: CredentialCache;
   metrics: ApiMetrics;
   databaseAvailability: DatabaseAvailability;
   sortIndexes: SortIndexes;

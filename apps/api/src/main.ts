@@ -9,6 +9,7 @@ import {
 import { createLoginThrottle, ensureDemoUsers } from '@tablelock/identity';
 import { syncTableRegistry } from '@tablelock/lock';
 import { pino } from 'pino';
+import { createCredentialCache } from './auth/credentialCache';
 import { discoverOidcProvider, OidcDiscoveryFailed } from './auth/oidc/oidcProvider';
 import { allowedHostsOf, loadConfig, oidcSettingsOf } from './config';
 import { watchDatabaseAvailability } from './databaseAvailability';
@@ -70,6 +71,7 @@ async function start(database: OpenDatabase, prisma: PrismaClient) {
       },
       credentialChanges: live.credentialChanges,
       minIdleLimitSeconds: config.IDLE_LIMIT_MIN_SECONDS,
+      credentialCache: createCredentialCache(live.credentialChanges),
       metrics,
       databaseAvailability,
       sortIndexes: createSortIndexes({

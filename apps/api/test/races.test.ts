@@ -13,14 +13,17 @@ let workers: TestClient[];
 beforeAll(async () => {
   database = await createTestDatabase();
   api = await startTestApi(database);
-  // Distinct principals, so that every lock records who won it.
-  racers = await Promise.all(
-    Array.from({ length: 50 }, (_, i) => api.withApiKey(`racer-${i}`, 'editor')),
-  );
-  workers = await Promise.all(
-    Array.from({ length: 12 }, (_, i) => api.withApiKey(`worker-${i}`, 'editor')),
-  );
-});
+  // Distinct principals, so that every lock records who won it. One after another: 62
+  // transactions at once can outwait Prisma's 2 s for a connection on a busy machine.
+  racers = await keys('racer', 50);
+  workers = await keys('worker', 12);
+}, 60_000);
+
+async function keys(prefix: string, count: number): Promise<TestClient[]> {
+  const clients: TestClient[] = [];
+  for (let i = 0; i < count; i++) clients.push(await api.withApiKey(`${prefix}-${i}`, 'editor'));
+  return clients;
+}
 afterAll(async () => {
   await api.stop();
   await database.close();

@@ -22,6 +22,7 @@ export {
   connectionPoolUsage,
   createPrismaClient,
   inTransaction,
+  isPoolClient,
   MAX_PREPARED_STATEMENTS,
   type PrismaClient,
   type Queryable,

@@ -66,6 +66,14 @@ export function connectionPoolUsage(prisma: PrismaClient): ConnectionPoolUsage |
   );
 }
 
+/**
+ * Whether `db` is a client of its own pool (made by createPrismaClient), not a transaction:
+ * work on it may share a statement with other callers' work.
+ */
+export function isPoolClient(db: Queryable): db is PrismaClient {
+  return pools.has(db as PrismaClient);
+}
+
 /** Names for the first MAX_PREPARED_STATEMENTS texts; '' (unnamed, not kept) for any other. */
 function boundedStatementNames(): (query: { sql: string }) => string {
   const names = new Map<string, string>();

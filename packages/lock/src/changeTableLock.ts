@@ -1,7 +1,7 @@
 import type { LockAction, Queryable } from '@tablelock/db';
 import { readDeadLocks } from './deadLocks';
+import { recordDeniedAttempt } from './deniedAttemptLog';
 import { IDLE_REASON, LEASE_EXPIRED_REASON } from './idleLimitSql';
-import { recordLockEvent } from './lockEvent';
 import type { LockIntent } from './lockIntent';
 import { blockingTables, describeLockRefusal, type LockRefusal } from './lockRefusal';
 import { compareAndSetLockRows, readLockScope, waitingForLocks } from './lockRegistrySql';
@@ -101,24 +101,23 @@ export async function changeTableLock(
   return result;
 }
 
-/** Records a refused acquisition or release in the history (not announced: nothing changed). */
+/**
+ * Records a refused acquisition or release in the history (not announced: nothing changed),
+ * sharing one statement with other denials recorded at the same time (see deniedAttemptLog).
+ */
 export function recordDenial(
   db: Queryable,
   intent: LockIntent,
   actor: string,
   refusal: LockRefusal,
 ): Promise<void> {
-  return recordLockEvent(
-    db,
-    {
-      action: 'denied',
-      tableName: intent.tableName,
-      actor,
-      editor: 'editor' in intent ? intent.editor : null,
-      reason: describeLockRefusal(intent.tableName, refusal),
-    },
-    false,
-  );
+  return recordDeniedAttempt(db, {
+    action: 'denied',
+    tableName: intent.tableName,
+    actor,
+    editor: 'editor' in intent ? intent.editor : null,
+    reason: describeLockRefusal(intent.tableName, refusal),
+  });
 }
 
 const NOTHING_WRITTEN = {

@@ -1,4 +1,9 @@
-import { findApiKeyPrincipal, findSessionPrincipal, type Principal } from '@tablelock/identity';
+import {
+  findApiKeyPrincipal,
+  findSessionPrincipal,
+  type Principal,
+  sessionTimeLeft,
+} from '@tablelock/identity';
 import type { ApiServices } from '../context';
 
 export interface Credentials {
@@ -19,17 +24,25 @@ export interface RequestIdentity {
 /**
  * Who sent a request: an API key (`Authorization: Bearer <key>`) or a session cookie. Bad
  * credentials are reported, never replaced by weaker ones (a bad key does not fall back to the
- * cookie).
+ * cookie). Resolved through this process's credential cache unless `fresh` (a check that must
+ * ask the database).
  */
 export async function authenticate(
   services: ApiServices,
   { sessionToken, authorization }: Credentials,
+  { fresh = false }: { fresh?: boolean } = {},
 ): Promise<RequestIdentity> {
+  const { prisma, credentialCache } = services;
   if (authorization !== null) {
     const [scheme, secret] = authorization.split(' ');
     const principal =
       scheme?.toLowerCase() === 'bearer' && secret
-        ? await findApiKeyPrincipal(services.prisma, secret)
+        ? fresh
+          ? await findApiKeyPrincipal(prisma, secret)
+          : await credentialCache.principalOf('apiKey', secret, async () => {
+              const found = await findApiKeyPrincipal(prisma, secret);
+              return found && { principal: found };
+            })
         : null;
     return {
       principal,
@@ -41,7 +54,17 @@ export async function authenticate(
     };
   }
   if (sessionToken) {
-    const principal = await findSessionPrincipal(services.prisma, sessionToken);
+    const principal = fresh
+      ? await findSessionPrincipal(prisma, sessionToken)
+      : await credentialCache.principalOf('session', sessionToken, async () => {
+          const found = await findSessionPrincipal(prisma, sessionToken);
+          if (!found) return null;
+          // Remembered no longer than the session lasts.
+          return {
+            principal: found,
+            validForMs: (await sessionTimeLeft(prisma, sessionToken)) ?? 0,
+          };
+        });
     return {
       principal,
       credentialError: principal ? null : 'The session has ended; log in again.',

@@ -20,6 +20,10 @@ export type CredentialChange = Pick<Principal, 'kind' | 'id'>;
 export interface CredentialChangeFeed {
   /** Calls `onChange` for each change; returns a function that stops it. */
   subscribe(onChange: (change: CredentialChange) => void): () => void;
+  /** Calls `onMissed` whenever announcements may have gone unheard (the LISTEN connection was back after a drop). */
+  onMissed(onMissed: () => void): void;
+  /** Whether announcements are being heard now. */
+  isListening(): boolean;
 }
 
 const announcement = z.union([
@@ -57,5 +61,7 @@ export async function startCredentialChangeFeed(
       subscribers.add(onChange);
       return () => subscribers.delete(onChange);
     },
+    onMissed: (onMissed) => notifications.onReconnected(onMissed),
+    isListening: notifications.isListening,
   };
 }

@@ -67,7 +67,7 @@ export function createLiveConnections(services: ApiServices): LiveConnections {
   const keyOf = ({ kind, id }: Pick<Principal, 'kind' | 'id'>) => `${kind}:${id}`;
 
   async function stillHolds({ principal, credentials }: LiveConnection): Promise<boolean> {
-    const now = (await authenticate(services, credentials)).principal;
+    const now = (await authenticate(services, credentials, { fresh: true })).principal;
     // A new role or name means the connection's context is out of date: it reconnects.
     return (
       now !== null &&

@@ -15,6 +15,7 @@ import { formatError } from '../formatError';
 import { MAX_TOKENS, subscriptionValidationRules } from '../operationLimits';
 import { connectionCredentials } from './connectionCredentials';
 import { type ConnectionStanding, createLiveConnections } from './liveConnections';
+import { createSharedSubscribe } from './sharedExecution';
 
 /**
  * The largest WebSocket frame read; a larger one closes the connection (1009) before it is
@@ -65,6 +66,7 @@ export function startSubscriptionServer(
   const server = useServer<Record<string, unknown>, ConnectionState>(
     {
       schema,
+      subscribe: createSharedSubscribe(),
       async onConnect(ctx) {
         const { request, socket } = ctx.extra;
         const credentials = connectionCredentials(request, ctx.connectionParams);

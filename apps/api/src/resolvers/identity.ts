@@ -62,7 +62,10 @@ export const login: MutationResolvers['login'] = async (
     context.logger,
   );
   // A new login replaces the session the browser had (no session fixation).
-  if (context.sessionToken) await revokeSession(context.prisma, context.sessionToken);
+  if (context.sessionToken) {
+    await revokeSession(context.prisma, context.sessionToken);
+    context.credentialCache.forgetSession(context.sessionToken);
+  }
   response.cookie(SESSION_COOKIE, token, sessionCookieOptions(request, context.sessionTtlSeconds));
   return principal;
 };
@@ -76,6 +79,7 @@ export const logout: MutationResolvers['logout'] = async (_parent, _args, contex
   response.clearCookie(SESSION_COOKIE, sessionCookieOptions(request));
   if (!context.sessionToken) return false;
   const username = await logOut(context.prisma, context.sessionToken, requestOrigin(context));
+  context.credentialCache.forgetSession(context.sessionToken);
   if (!username) return false;
   await releaseLocksOf(context.prisma, { editor: username, actor: username, reason: 'logout' });
   return true;
@@ -91,9 +95,15 @@ export const createUserResolver: MutationResolvers['createUser'] = (_parent, arg
   return createUser(context.prisma, args, securityAudit(context, admin));
 };
 
-export const updateUserResolver: MutationResolvers['updateUser'] = (_parent, args, context) => {
+export const updateUserResolver: MutationResolvers['updateUser'] = async (
+  _parent,
+  args,
+  context,
+) => {
   const admin = requireRole(context, 'admin');
-  return updateUserReleasingLocks(context.prisma, args, securityAudit(context, admin));
+  const user = await updateUserReleasingLocks(context.prisma, args, securityAudit(context, admin));
+  context.credentialCache.forget({ kind: 'user', id: user.id });
+  return user;
 };
 
 export const createApiKeyResolver: MutationResolvers['createApiKey'] = (
@@ -105,11 +115,17 @@ export const createApiKeyResolver: MutationResolvers['createApiKey'] = (
   return createApiKey(context.prisma, { name, role }, securityAudit(context, admin));
 };
 
-export const revokeApiKeyResolver: MutationResolvers['revokeApiKey'] = (
+export const revokeApiKeyResolver: MutationResolvers['revokeApiKey'] = async (
   _parent,
   { name },
   context,
 ) => {
   const admin = requireRole(context, 'admin');
-  return revokeApiKeyReleasingLocks(context.prisma, name, securityAudit(context, admin));
+  const apiKey = await revokeApiKeyReleasingLocks(
+    context.prisma,
+    name,
+    securityAudit(context, admin),
+  );
+  context.credentialCache.forget({ kind: 'apiKey', id: apiKey.id });
+  return apiKey;
 };

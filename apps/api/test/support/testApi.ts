@@ -9,6 +9,7 @@ import {
 import { MIN_IDLE_LIMIT_SECONDS } from '@tablelock/lock';
 import { TEST_AUDIT, type TestDatabase } from '@tablelock/test-support';
 import { type Logger, pino } from 'pino';
+import { createCredentialCache } from '../../src/auth/credentialCache';
 import type { OidcProvider } from '../../src/auth/oidc/oidcProvider';
 import { watchDatabaseAvailability } from '../../src/databaseAvailability';
 import { startLiveFeeds } from '../../src/live/liveFeeds';
@@ -103,6 +104,7 @@ export async function startTestApi(
       },
       credentialChanges: live.credentialChanges,
       minIdleLimitSeconds: options.minIdleLimitSeconds ?? MIN_IDLE_LIMIT_SECONDS,
+      credentialCache: createCredentialCache(live.credentialChanges),
       metrics: createApiMetrics(database.prisma, live.lockChanges.activeSubscriptions),
       databaseAvailability,
       // Off: index builds would only cost the tests time (sortIndexes.test.ts builds its own).

@@ -11,8 +11,10 @@ import {
 } from '@tablelock/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callWithKey } from './callWithKey';
+import { revokeApiKeyMutation, tableNamesQuery } from './identityOperations';
 import { subscribeLockChanges } from './lockChanges';
 import { acquireTableLockMutation, granted, releaseTableLockMutation } from './lockOperations';
+import { postGraphql } from './postGraphql';
 import { readRegistry } from './registry';
 
 /**
@@ -42,7 +44,7 @@ export function describeTwoApiProcesses(title: string, start: StartTwoApiProcess
   let watcherSecret: string;
   let moverSecret: string;
 
-  async function newKey(name: string, role: 'viewer' | 'editor'): Promise<string> {
+  async function newKey(name: string, role: 'viewer' | 'editor' | 'admin'): Promise<string> {
     return (await createApiKey(database.prisma, { name, role }, TEST_AUDIT)).secret;
   }
 
@@ -104,6 +106,45 @@ export function describeTwoApiProcesses(title: string, start: StartTwoApiProcess
       } finally {
         await changes.close();
       }
+    });
+
+    // Each process keeps the credentials it resolved for a while: a change made through one
+    // process must end them on the other as well, before anyone can use them there again.
+    it('a key revoked through A is refused at once by B, which had just accepted it', async () => {
+      const secret = await newKey('short-lived', 'editor');
+      const adminSecret = await newKey('key-admin', 'admin');
+      for (const api of [a, b, b]) {
+        expect((await callWithKey(api, secret, tableNamesQuery, {})).errors).toBeUndefined();
+      }
+
+      const revoked = await callWithKey(a, adminSecret, revokeApiKeyMutation, {
+        name: 'short-lived',
+      });
+      expect(revoked.errors).toBeUndefined();
+      for (const api of [b, a]) {
+        const refused = await callWithKey(api, secret, tableNamesQuery, {});
+        expect(refused.errors?.[0]?.extensions?.code, api.name).toBe('UNAUTHENTICATED');
+      }
+    });
+
+    it('a session ended through A is refused at once by B, which had just accepted it', async () => {
+      const login = await postGraphql(
+        a.url,
+        {},
+        'mutation { login(username: "carol", password: "tablelock-demo") { name } }',
+      );
+      const cookie = login.setCookies.find((line) => line.startsWith('tablelock_session='));
+      if (!cookie) throw new Error(`no session cookie: ${JSON.stringify(login.body)}`);
+      const session = { cookie: cookie.split(';')[0] ?? '' };
+      const tables = tableNamesQuery.toString();
+      for (const api of [b, b]) {
+        expect((await postGraphql(api.url, session, tables)).body.errors).toBeUndefined();
+      }
+
+      const logout = await postGraphql(a.url, session, 'mutation { logout }');
+      expect(logout.body.data).toEqual({ logout: true });
+      const refused = await postGraphql(b.url, session, tables);
+      expect(refused.body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     });
 
     it(`a race for one table across both processes has exactly one winner (${ROUNDS} rounds of ${RACERS})`, async () => {

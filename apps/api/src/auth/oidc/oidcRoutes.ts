@@ -111,7 +111,10 @@ export function oidcRoutes(services: ApiServices, provider: OidcProvider): Route
       );
       // A new sign-in replaces the session the browser had (no session fixation).
       const previous: unknown = request.cookies?.[SESSION_COOKIE];
-      if (typeof previous === 'string') await revokeSession(services.prisma, previous);
+      if (typeof previous === 'string') {
+        await revokeSession(services.prisma, previous);
+        services.credentialCache.forgetSession(previous);
+      }
       response.cookie(
         SESSION_COOKIE,
         token,

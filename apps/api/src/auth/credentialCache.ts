@@ -1,0 +1,113 @@
+import { createHash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { Principal } from '@tablelock/identity';
+import type { CredentialChange, CredentialChangeFeed } from '../live/credentialChangeFeed';
+
+/** How long a resolved API key or session is trusted without asking the database again. */
+export const CREDENTIAL_CACHE_MS = 30_000;
+/** Principals remembered at most; the oldest are forgotten first. */
+const MAX_ENTRIES = 10_000;
+
+export type CredentialKind = 'apiKey' | 'session';
+
+/** What resolving a secret found: the principal, and (for a session) how long it has left. */
+export interface ResolvedCredential {
+  principal: Principal;
+  /** At most this long from now (a session's time left by the database clock). */
+  validForMs?: number;
+}
+
+/**
+ * This process's memory of the API keys and sessions it resolved, so that a busy client is not
+ * looked up in the database on every request. An entry is dropped when the database announces
+ * a change to its principal's credentials (any process, see credentialChangeFeed), after
+ * CREDENTIAL_CACHE_MS, or when its session runs out; everything is dropped, and nothing is
+ * served from memory, while announcements may be missed (the LISTEN connection is down).
+ * Unknown or revoked secrets are never remembered: each is looked up again.
+ */
+export interface CredentialCache {
+  /** `secret`'s principal: remembered, else `resolve`d (and then remembered). */
+  principalOf(
+    kind: CredentialKind,
+    secret: string,
+    resolve: () => Promise<ResolvedCredential | null>,
+  ): Promise<Principal | null>;
+  /** Forgets what this process itself just changed, before the announcement comes back. */
+  forget(change: CredentialChange): void;
+  forgetSession(token: string): void;
+}
+
+interface Entry {
+  principal: Principal;
+  /** performance.now() deadline. */
+  until: number;
+}
+
+export function createCredentialCache(feed: CredentialChangeFeed): CredentialCache {
+  const entries = new Map<string, Entry>();
+  /** Cache keys by principal (`kind:id`), to drop all of a principal's sessions at once. */
+  const byPrincipal = new Map<string, Set<string>>();
+  const principalKey = ({ kind, id }: CredentialChange) => `${kind}:${id}`;
+  // Only a hash of the secret is kept in memory, as in the database.
+  const cacheKey = (kind: CredentialKind, secret: string) =>
+    `${kind}:${createHash('sha256').update(secret).digest('base64url')}`;
+
+  const drop = (key: string) => {
+    const entry = entries.get(key);
+    if (!entry) return;
+    entries.delete(key);
+    const owner = principalKey(entry.principal);
+    byPrincipal.get(owner)?.delete(key);
+    if (byPrincipal.get(owner)?.size === 0) byPrincipal.delete(owner);
+  };
+  // Counts changes heard: a lookup that a change overtook (it read the database before the
+  // change committed, the announcement came before its answer) must not be remembered.
+  let changesHeard = 0;
+  const forget = (change: CredentialChange) => {
+    changesHeard++;
+    for (const key of byPrincipal.get(principalKey(change)) ?? []) drop(key);
+  };
+  const clear = () => {
+    changesHeard++;
+    entries.clear();
+    byPrincipal.clear();
+  };
+  feed.subscribe(forget);
+  feed.onMissed(clear);
+
+  return {
+    async principalOf(kind, secret, resolve) {
+      const key = cacheKey(kind, secret);
+      if (feed.isListening() && entries.has(key)) {
+        // An announcement that reached this process's socket just before the request is
+        // handled first.
+        await nextTurn();
+        const entry = entries.get(key);
+        if (entry && entry.until > performance.now() && feed.isListening()) return entry.principal;
+        drop(key);
+      }
+      const heardBefore = changesHeard;
+      const resolved = await resolve();
+      if (!resolved) return null;
+      if (changesHeard !== heardBefore || !feed.isListening()) return resolved.principal;
+      const validForMs = Math.min(CREDENTIAL_CACHE_MS, resolved.validForMs ?? CREDENTIAL_CACHE_MS);
+      if (validForMs <= 0) return resolved.principal;
+      if (entries.size >= MAX_ENTRIES) {
+        const oldest = entries.keys().next().value;
+        if (oldest !== undefined) drop(oldest);
+      }
+      drop(key);
+      entries.set(key, { principal: resolved.principal, until: performance.now() + validForMs });
+      const owner = principalKey(resolved.principal);
+      const keys = byPrincipal.get(owner) ?? new Set<string>();
+      keys.add(key);
+      byPrincipal.set(owner, keys);
+      return resolved.principal;
+    },
+    forget,
+    forgetSession(token) {
+      changesHeard++;
+      drop(cacheKey('session', token));
+    },
+  };
+}

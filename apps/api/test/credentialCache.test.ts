@@ -1,0 +1,86 @@
+import { createTestDatabase, type TestDatabase } from '@tablelock/test-support';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tableNamesQuery } from './support/identityOperations';
+import { isProbe, openLiveSocket, probeUntil } from './support/liveSocket';
+import { execute, startTestApi, type TestApi, type TestClient } from './support/testApi';
+
+// The process remembers the keys and sessions it resolved (auth/credentialCache.ts) and forgets
+// them when the database announces a change, whoever made it.
+
+let database: TestDatabase;
+let api: TestApi;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  api = await startTestApi(database);
+});
+afterAll(async () => {
+  await api.stop();
+  await database.close();
+});
+
+const codeOf = async (client: TestClient) =>
+  (await execute(client, tableNamesQuery)).errors?.[0]?.extensions?.code ?? 'OK';
+
+const revokeInDatabase = (name: string) => database.prisma.$executeRaw`
+  UPDATE tablelock.api_key SET revoked_at = now() WHERE name = ${name}`;
+
+describe('remembered credentials', () => {
+  it('a key is served from memory: a revocation the database does not announce goes unseen', async () => {
+    const key = await api.withApiKey('remembered', 'viewer');
+    expect(await codeOf(key)).toBe('OK');
+    await database.prisma.$transaction([
+      database.prisma
+        .$executeRaw`ALTER TABLE tablelock.api_key DISABLE TRIGGER api_key_changed_announce`,
+      database.prisma
+        .$executeRaw`UPDATE tablelock.api_key SET revoked_at = now() WHERE name = 'remembered'`,
+      database.prisma
+        .$executeRaw`ALTER TABLE tablelock.api_key ENABLE TRIGGER api_key_changed_announce`,
+    ]);
+    expect(await codeOf(key)).toBe('OK');
+  });
+
+  it('a key revoked in the database by another process (the CLI) is refused on its next request', async () => {
+    const key = await api.withApiKey('revoked-elsewhere', 'viewer');
+    expect(await codeOf(key)).toBe('OK');
+    await revokeInDatabase('revoked-elsewhere');
+    expect(await codeOf(key)).toBe('UNAUTHENTICATED');
+  });
+
+  it('a user disabled in the database loses its remembered session', async () => {
+    const carol = await api.loginAs('carol');
+    expect(await codeOf(carol)).toBe('OK');
+    await database.prisma
+      .$executeRaw`UPDATE tablelock."user" SET disabled = true WHERE username = 'carol'`;
+    try {
+      expect(await codeOf(carol)).toBe('UNAUTHENTICATED');
+    } finally {
+      await database.prisma
+        .$executeRaw`UPDATE tablelock."user" SET disabled = false WHERE username = 'carol'`;
+    }
+  });
+
+  it('what was remembered before the LISTEN connection dropped is forgotten once it is back', async () => {
+    const key = await api.withApiKey('revoked-unheard', 'viewer');
+    const watcher = await api.withApiKey('reconnect-watcher', 'viewer');
+    expect(await codeOf(key)).toBe('OK');
+    const socket = openLiveSocket({
+      url: api.url,
+      connectionParams: { authorization: watcher.headers.authorization },
+    });
+    try {
+      const subscription = socket.subscribe('subscription { lockChanged { id actor } }');
+      await probeUntil(database.prisma, () => subscription.messages.some(isProbe));
+      await database.prisma.$executeRaw`
+        SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE datname = current_database() AND query LIKE 'LISTEN%'`;
+      // Announced while nobody listens: lost.
+      await revokeInDatabase('revoked-unheard');
+      // Live connections are told to reconnect (1012) once the process listens again.
+      expect(await socket.closed).toMatchObject({ code: 1012 });
+      expect(await codeOf(key)).toBe('UNAUTHENTICATED');
+    } finally {
+      await socket.dispose();
+    }
+  });
+});

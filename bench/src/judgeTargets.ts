@@ -1,0 +1,81 @@
+import type { BenchReport, Target } from './report';
+
+/** GraphQL's acquire+release throughput as a share of the raw SQL floor, per client level. */
+const RAW_SQL_SHARE: Record<number, number> = { 1: 0.35, 8: 0.6, 32: 0.75 };
+const CONTENTION_P50_MS = 120;
+const CONTENTION_MAX_MS = 200;
+const FAN_OUT_P99_MS = 500;
+/** Per change, whatever the number of subscribers: the change itself and a little background work. */
+const FAN_OUT_TRANSACTIONS_PER_CHANGE = 10;
+
+/**
+ * The issue's goals, judged on a full run. Targets named "correctness" are judged in every mode
+ * and fail the run; speed targets are reported, and not judged at all on a quick run.
+ */
+export function judgeTargets(report: Omit<BenchReport, 'targets'>): Target[] {
+  const speed = (met: boolean) => (report.mode === 'full' ? met : null);
+  const { contention, fanOut } = report;
+  const errors =
+    report.lockCycle.reduce(
+      (sum, level) =>
+        sum +
+        level.rawSql.errors +
+        level.graphql.errors +
+        level.advisoryLock.errors +
+        (level.redis?.errors ?? 0),
+      0,
+    ) +
+    report.reads.reduce((sum, result) => sum + result.errors, 0) +
+    contention.errors +
+    fanOut.errors +
+    fanOut.missed +
+    report.deepPages.errors +
+    report.exports.errors;
+  return [
+    ...report.lockCycle.map((level) => {
+      const share = RAW_SQL_SHARE[level.clients] ?? 0.75;
+      const ratio = level.graphqlVs.rawSql.throughput.median;
+      return {
+        name: `GraphQL ≥ ${share * 100}% of raw SQL at ${level.clients} client(s)`,
+        met: speed(ratio >= share),
+        detail: `${(ratio * 100).toFixed(0)}% (median of ${level.graphql.windows} rounds)`,
+      };
+    }),
+    {
+      name: 'correctness: contention has exactly one winner per round',
+      met: contention.winnersPerRound.every((winners) => winners === 1),
+      detail: `winners ${contention.winnersPerRound.join(',')}`,
+    },
+    {
+      name: `contention: p50 of rounds < ${CONTENTION_P50_MS} ms`,
+      met: speed(contention.roundMs.p50 < CONTENTION_P50_MS),
+      detail: `p50 ${contention.roundMs.p50.toFixed(1)} ms`,
+    },
+    {
+      name: `contention: every round < ${CONTENTION_MAX_MS} ms`,
+      met: speed(contention.roundMs.max < CONTENTION_MAX_MS),
+      detail: `max ${contention.roundMs.max.toFixed(1)} ms`,
+    },
+    {
+      name: `fan-out: p99 < ${FAN_OUT_P99_MS} ms to ${fanOut.subscribers} subscriptions`,
+      met: speed(fanOut.latencyMs.p99 < FAN_OUT_P99_MS && fanOut.subscribers >= 2_000),
+      detail: `p99 ${fanOut.latencyMs.p99.toFixed(1)} ms`,
+    },
+    {
+      name: `fan-out: ≤ ${FAN_OUT_TRANSACTIONS_PER_CHANGE} database transactions per change`,
+      met:
+        fanOut.databaseTransactionsPerChange === null
+          ? null
+          : speed(fanOut.databaseTransactionsPerChange <= FAN_OUT_TRANSACTIONS_PER_CHANGE),
+      detail:
+        fanOut.databaseTransactionsPerChange === null
+          ? 'not measured'
+          : `${fanOut.databaseTransactionsPerChange.toFixed(1)} per change`,
+    },
+    {
+      name: 'correctness: zero errors (and every subscriber got every change)',
+      met: errors === 0,
+      detail: `${errors} errors`,
+    },
+  ];
+}

@@ -1,0 +1,75 @@
+import { isPoolClient, Prisma, type PrismaClient, type Queryable } from '@tablelock/db';
+import { EVENT_COLUMNS, eventValues, type LockEventInput } from './lockEvent';
+import { LOCK_EVENT } from './registryTables';
+
+/** Denials written by one INSERT at most (8 parameters each, well below Postgres's 65,535). */
+const MAX_BATCH = 500;
+
+interface Batch {
+  events: LockEventInput[];
+  written: Promise<void>;
+  settle(error?: unknown): void;
+}
+
+/** Per pool client: whether a write is under way, and the denials waiting for the next. */
+interface Log {
+  writing: boolean;
+  waiting: Batch[];
+}
+
+const logs = new WeakMap<PrismaClient, Log>();
+
+/**
+ * Records a denied attempt (not announced: nothing changed) and resolves once it is in the
+ * history. On a pool client, denials that arrive while one is being written wait for it and
+ * then go in together, one INSERT for all of them (group commit): when 200 clients race for a
+ * table, the losers share a few statements instead of each paying a round trip of its own.
+ * Inside a transaction, the denial is part of it and is written at once.
+ */
+export function recordDeniedAttempt(db: Queryable, event: LockEventInput): Promise<void> {
+  if (!isPoolClient(db)) return insertEvents(db, [event]);
+  let log = logs.get(db);
+  if (!log) {
+    log = { writing: false, waiting: [] };
+    logs.set(db, log);
+  }
+  let batch = log.waiting.at(-1);
+  if (!batch || batch.events.length >= MAX_BATCH) {
+    batch = newBatch();
+    log.waiting.push(batch);
+  }
+  batch.events.push(event);
+  if (!log.writing) {
+    log.writing = true;
+    // Those arriving in the same turn of the event loop join the first write.
+    setImmediate(() => void writeWaiting(db, log));
+  }
+  return batch.written;
+}
+
+async function writeWaiting(db: PrismaClient, log: Log): Promise<void> {
+  for (let batch = log.waiting.shift(); batch; batch = log.waiting.shift()) {
+    try {
+      await insertEvents(db, batch.events);
+      batch.settle();
+    } catch (error) {
+      batch.settle(error);
+    }
+  }
+  log.writing = false;
+}
+
+function newBatch(): Batch {
+  let settle: Batch['settle'] = () => {};
+  const written = new Promise<void>((resolve, reject) => {
+    settle = (error) => (error === undefined ? resolve() : reject(error));
+  });
+  return { events: [], written, settle };
+}
+
+async function insertEvents(db: Queryable, events: LockEventInput[]): Promise<void> {
+  const rows = events.map(
+    (event) => Prisma.sql`(${eventValues(event, Prisma.sql`${event.token ?? null}::bigint`)})`,
+  );
+  await db.$executeRaw`INSERT INTO ${LOCK_EVENT} ${EVENT_COLUMNS} VALUES ${Prisma.join(rows)}`;
+}
