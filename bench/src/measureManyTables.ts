@@ -10,7 +10,17 @@ const credentials = await createBenchCredentials(database.url, 1, 0);
 const api = await startApiProcess(database.url, { poolSize: 10 });
 const client = createGraphQLClient(api.url, 1);
 try {
-  console.log(JSON.stringify(await measureManyTables({ databaseUrl: database.url, apiUrl: api.url, api: client, apiKey: credentials.viewer }, count, 5), null, 2));
+  console.log(
+    JSON.stringify(
+      await measureManyTables(
+        { databaseUrl: database.url, apiUrl: api.url, api: client, apiKey: credentials.viewer },
+        count,
+        5,
+      ),
+      null,
+      2,
+    ),
+  );
 } finally {
   await client.close();
   await api.stop();

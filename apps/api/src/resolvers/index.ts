@@ -25,13 +25,20 @@ import { FKResultTableStatus, ResultTableStatus } from './lockOutcome';
 import { RowPage, rows, saveRowsResolver } from './masterData';
 import { waitForTable } from './queue';
 import { securityEvents } from './securityEvents';
-import { forceRelease, syncTableRegistryResolver, TableInfo, table, tables } from './tables';
+import {
+  forceRelease,
+  syncTableRegistryResolver,
+  TableInfo,
+  table,
+  tablePage,
+  tables,
+} from './tables';
 import { UpdateTableStatusWithLock } from './updateTableStatusWithLock';
 
 export const resolvers: Resolvers = {
   DateTime: DateTimeResolver,
   JSON: JSONResolver,
-  Query: { tables, table, me, users, apiKeys, rows, lockEvents, securityEvents },
+  Query: { tables, tablePage, table, me, users, apiKeys, rows, lockEvents, securityEvents },
   Mutation: {
     UpdateTableStatusWithLock,
     syncTableRegistry: syncTableRegistryResolver,

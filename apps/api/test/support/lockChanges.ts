@@ -45,6 +45,16 @@ const lockChangedSubscription = graphql(`
       reason
       rowsChanged
       previousEditor
+      tables {
+        name
+        status
+        editor
+        lockedBy
+        version
+        updatedAt
+        acquiredAt
+        leaseExpiresAt
+      }
     }
   }
 `);
