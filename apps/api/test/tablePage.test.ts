@@ -156,6 +156,33 @@ describe('tablePage', () => {
   });
 });
 
+describe('tablesNamed', () => {
+  const tablesNamedQuery = graphql(`
+    query TablesNamed($names: [String!]!) {
+      tablesNamed(names: $names) {
+        ...EveryTableField
+      }
+    }
+  `);
+
+  it('reads the tables of those names that exist, by name, as the whole list has them', async () => {
+    await acquireTableLockAs(signedIn.alice, manyTableName(21));
+    const names = [manyTableName(21), 'no_such_table', manyTableName(19), 'currencies'];
+    const response = await execute(signedIn.bob, tablesNamedQuery, { names });
+    const all = new Map((await everyTable(signedIn.bob)).map((table) => [table.name, table]));
+    expect(response.data?.tablesNamed).toEqual(
+      ['currencies', manyTableName(19), manyTableName(21)].map((name) => all.get(name)),
+    );
+  });
+
+  it('refuses more than 500 names with BAD_USER_INPUT', async () => {
+    const names = Array.from({ length: 501 }, (_, i) => manyTableName(i));
+    expect(refusal(await execute(signedIn.bob, tablesNamedQuery, { names })).code).toBe(
+      'BAD_USER_INPUT',
+    );
+  });
+});
+
 describe('live events carry the new state of the tables they wrote', () => {
   it('announces the table and the FK targets it locked and freed, as the tables query then reads them', async () => {
     const changes = await subscribeLockChanges({
@@ -180,17 +207,31 @@ describe('live events carry the new state of the tables they wrote', () => {
         };
       };
       const written = [manyTableName(8), manyTableName(9), manyTableName(10)];
-      expect(acquired.tables?.map(({ updatedAt: _, ...state }) => state)).toEqual(
-        written.map(stateOf),
-      );
+      expect(
+        acquired.tables?.map(({ updatedAt: _, previousStatus: __, ...state }) => state),
+      ).toEqual(written.map(stateOf));
+      expect(acquired.tables?.map((state) => state.previousStatus)).toEqual([
+        'normal',
+        'normal',
+        'normal',
+      ]);
       expect(acquired.tables?.[2]).toMatchObject({ status: 'editing', editor: 'alice' });
       expect(acquired.tables?.[2]?.leaseExpiresAt).not.toBeNull();
 
       await releaseTableLockAs(signedIn.alice, manyTableName(10), grant.token);
       const released = await changes.waitFor((change) => change.action === 'release');
-      expect(released.tables?.map((state) => [state.name, state.status, state.editor])).toEqual(
-        written.map((name) => [name, 'normal', null]),
-      );
+      expect(
+        released.tables?.map((state) => [
+          state.name,
+          state.previousStatus,
+          state.status,
+          state.editor,
+        ]),
+      ).toEqual([
+        [manyTableName(8), 'locked', 'normal', null],
+        [manyTableName(9), 'locked', 'normal', null],
+        [manyTableName(10), 'editing', 'normal', null],
+      ]);
     } finally {
       await changes.close();
     }

@@ -204,13 +204,15 @@ export function compareAndSetQuery(
 
 /**
  * The new lock state of every row `written` (a CTE of compareAndSetQuery), as a jsonb array by
- * name: what live events tell listeners. A locked table's editor is its first holder's, as
+ * name: what live events tell listeners, with the status each had before (reads of this statement
+ * see the rows as they were). A locked table's editor is its first holder's, as
  * TableInfo has it — from `written` when the holder changed too (this statement's reads do not
  * see its own writes), else from the registry.
  */
 const WRITTEN_STATES = Prisma.sql`
     SELECT coalesce(jsonb_agg(jsonb_build_object(
              'name', w.table_name, 'status', w.status, 'lockedBy', w.locked_by,
+             'previousStatus', (SELECT t.status FROM ${TABLE_LOCK} AS t WHERE t.table_name = w.table_name),
              'editor', coalesce(w.editor, (
                SELECT holder.editor
                FROM (SELECT h.table_name, h.editor, 0 AS source FROM written AS h

@@ -31,6 +31,11 @@ export interface TableInfo {
   inLine: Waiter[];
 }
 
+/** The most tables one page may ask for. */
+export const MAX_TABLE_PAGE = 500;
+/** The longest search text: table names are identifiers (63 bytes in Postgres). */
+export const MAX_TABLE_SEARCH = 200;
+
 /** A registry row as TableInfo is made from it. */
 interface RegistryRow {
   tableName: string;
@@ -119,18 +124,16 @@ async function describeRows(db: Queryable, rows: RegistryRow[]): Promise<TableIn
   return describeTables(rows, byName, referencing, line);
 }
 
-/** The tables of those names that exist, by name. */
+/** The tables of those names (at most MAX_TABLE_PAGE) that exist, by name. */
 export async function readTablesNamed(db: Queryable, names: string[]): Promise<TableInfo[]> {
+  if (names.length > MAX_TABLE_PAGE) {
+    throw new DomainError('BAD_USER_INPUT', `At most ${MAX_TABLE_PAGE} names at once.`);
+  }
   const rows = await db.$queryRaw<RegistryRow[]>`
     SELECT ${REGISTRY_COLUMNS} FROM ${TABLE_LOCK}
     WHERE table_name = ANY(${names}::text[]) ORDER BY table_name`;
   return describeRows(db, rows);
 }
-
-/** The most tables one page may ask for. */
-export const MAX_TABLE_PAGE = 500;
-/** The longest search text: table names are identifiers (63 bytes in Postgres). */
-export const MAX_TABLE_SEARCH = 200;
 
 export interface TablePageRequest {
   /** A part of the name, any case; empty or absent: every table. */

@@ -4,6 +4,8 @@ import type { TableStatus } from '@tablelock/db';
 export interface TableState {
   name: string;
   status: TableStatus;
+  /** Its status before the change: lets a listener keep counts per status. */
+  previousStatus: TableStatus;
   /** The editor; for a `locked` table, the editor of its first holder (as in TableInfo). */
   editor: string | null;
   lockedBy: string[];
@@ -24,6 +26,7 @@ export function parseTableStates(raw: unknown): TableState[] | null {
   return raw.map((state: Record<string, unknown>) => ({
     name: String(state.name),
     status: state.status as TableStatus,
+    previousStatus: state.previousStatus as TableStatus,
     editor: (state.editor as string | null) ?? null,
     lockedBy: (state.lockedBy as string[] | null) ?? [],
     version: Number(state.version),

@@ -32,13 +32,25 @@ import {
   table,
   tablePage,
   tables,
+  tablesNamed,
 } from './tables';
 import { UpdateTableStatusWithLock } from './updateTableStatusWithLock';
 
 export const resolvers: Resolvers = {
   DateTime: DateTimeResolver,
   JSON: JSONResolver,
-  Query: { tables, tablePage, table, me, users, apiKeys, rows, lockEvents, securityEvents },
+  Query: {
+    tables,
+    tablePage,
+    tablesNamed,
+    table,
+    me,
+    users,
+    apiKeys,
+    rows,
+    lockEvents,
+    securityEvents,
+  },
   Mutation: {
     UpdateTableStatusWithLock,
     syncTableRegistry: syncTableRegistryResolver,

@@ -45,6 +45,11 @@ export const tablePage: QueryResolvers['tablePage'] = (_parent, args, context) =
   });
 };
 
+export const tablesNamed: QueryResolvers['tablesNamed'] = (_parent, { names }, context) => {
+  requireRole(context, 'viewer');
+  return readTablesNamed(context.prisma, names);
+};
+
 export const table: QueryResolvers['table'] = async (_parent, { name }, context) => {
   requireRole(context, 'viewer');
   return (await findTable(context.prisma, name)) ?? null;

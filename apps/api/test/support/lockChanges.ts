@@ -48,6 +48,7 @@ const lockChangedSubscription = graphql(`
       tables {
         name
         status
+        previousStatus
         editor
         lockedBy
         version
