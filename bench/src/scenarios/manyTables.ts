@@ -18,7 +18,7 @@ export interface ManyTablesResult {
   registrySyncMs: number;
   /** The `tables` query with the fields the web app used to ask for every table. */
   tablesQuery: { latencyMs: LatencySummary; kilobytes: number };
-  /** The Tables page's own query: its first page, with counts. */
+  /** The Tables page's own query: its first page (100 rows), with counts. */
   tablePage: { latencyMs: LatencySummary; kilobytes: number };
   /** Navigation start → first rows of the Tables page visible, in a real browser. */
   firstScreenMs: LatencySummary;
@@ -40,7 +40,7 @@ const TABLES_QUERY = `{
 }`;
 
 const TABLE_PAGE_QUERY = `{
-  tablePage(limit: 50) {
+  tablePage(limit: 100) {
     total counts { normal editing locked }
     tables {
       name status editor lockedBy references version updatedAt acquiredAt leaseExpiresAt
