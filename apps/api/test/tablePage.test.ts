@@ -183,13 +183,17 @@ describe('tablesNamed', () => {
   });
 });
 
+/** The lockChanged events bob's subscription receives. */
+const bobsLockChanges = () =>
+  subscribeLockChanges({
+    url: signedIn.api.url,
+    headers: signedIn.bob.headers,
+    prisma: signedIn.database.prisma,
+  });
+
 describe('live events carry the new state of the tables they wrote', () => {
   it('announces the table and the FK targets it locked and freed, as the tables query then reads them', async () => {
-    const changes = await subscribeLockChanges({
-      url: signedIn.api.url,
-      headers: signedIn.bob.headers,
-      prisma: signedIn.database.prisma,
-    });
+    const changes = await bobsLockChanges();
     try {
       const grant = await acquireTableLockAs(signedIn.alice, manyTableName(10));
       const acquired = await changes.waitFor((change) => change.action === 'acquire');
@@ -238,11 +242,7 @@ describe('live events carry the new state of the tables they wrote', () => {
   });
 
   it("names a locked table's first holder's editor, whether or not that holder changed", async () => {
-    const changes = await subscribeLockChanges({
-      url: signedIn.api.url,
-      headers: signedIn.bob.headers,
-      prisma: signedIn.database.prisma,
-    });
+    const changes = await bobsLockChanges();
     try {
       // price_lists and products both reference currencies.
       const bobs = await acquireTableLockAs(signedIn.bob, 'price_lists');
@@ -277,11 +277,7 @@ describe('live events carry the new state of the tables they wrote', () => {
         .join(', ')})`,
     );
     await syncTableRegistry(signedIn.database.prisma, MASTER_SCHEMA);
-    const changes = await subscribeLockChanges({
-      url: signedIn.api.url,
-      headers: signedIn.bob.headers,
-      prisma: signedIn.database.prisma,
-    });
+    const changes = await bobsLockChanges();
     try {
       await acquireTableLockAs(signedIn.alice, 'wide');
       const acquired = await changes.waitFor((change) => change.table === 'wide');

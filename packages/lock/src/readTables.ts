@@ -3,6 +3,7 @@ import { DomainError } from '@tablelock/errors';
 import { type EditBlock, editBlockOf } from './editBlock';
 import { wantsTable } from './lineForTable';
 import { readWaiters, type Waiter } from './lockQueue';
+import type { LockRow } from './lockRow';
 import { TABLE_LOCK } from './registryTables';
 
 /** A master table as users see it: its lock state and its place in the FK graph. */
@@ -37,17 +38,10 @@ export const MAX_TABLE_PAGE = 500;
 export const MAX_TABLE_SEARCH = 200;
 
 /** A registry row as TableInfo is made from it. */
-interface RegistryRow {
-  tableName: string;
-  status: TableStatus;
-  editor: string | null;
-  lockedBy: string[];
-  references: string[];
-  version: number;
-  updatedAt: Date;
-  acquiredAt: Date | null;
-  leaseExpiresAt: Date | null;
-}
+type RegistryRow = Pick<
+  LockRow,
+  'tableName' | 'status' | 'editor' | 'lockedBy' | 'references' | 'version'
+> & { updatedAt: Date; acquiredAt: Date | null; leaseExpiresAt: Date | null };
 
 const REGISTRY_COLUMNS = Prisma.sql`table_name AS "tableName", status::text AS status, editor,
   locked_by AS "lockedBy", "references", version, updated_at AS "updatedAt",
