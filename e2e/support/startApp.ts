@@ -43,6 +43,7 @@ export async function startApp(): Promise<RunningApp> {
   await chmod(dataDir, 0o755);
   const port = await freePort();
   const postgresPort = await freePort();
+  const url = `http://127.0.0.1:${port}`;
   const server = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
     cwd: apiDir,
     env: {
@@ -63,7 +64,6 @@ export async function startApp(): Promise<RunningApp> {
     }
     await rm(dataDir, { recursive: true, force: true });
   };
-  const url = `http://127.0.0.1:${port}`;
   try {
     await waitUntilHealthy(`${url}/healthz`, server);
   } catch (error) {
