@@ -1,5 +1,5 @@
 import type { PrismaClient } from '@tablelock/db';
-import { foreignKeysQuery } from './discoverForeignKeys';
+import { foreignKeysQuery } from './foreignKeysQuery';
 import { TABLE_LOCK } from './registryTables';
 
 export interface RegistrySync {
