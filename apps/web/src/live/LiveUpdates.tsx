@@ -21,9 +21,9 @@ const REFRESH_BATCH_MS = 150;
 /**
  * The app's one live connection, for the signed-in user: every lock change patches the lock
  * states the pages show from the states the event carries (a reconnection reads them again),
- * every save refreshes that table's rows, and is handed to the components that listen (the table page, to learn
- * at once that its lock has ended); the client serves the page's other subscriptions (waiting in
- * line for a table) on the same socket. Mounted per session, because the socket authenticates
+ * every save refreshes that table's rows, and each event is handed to the components that
+ * listen (the table page, to learn at once that its lock has ended); the client serves the
+ * page's other subscriptions (waiting in line for a table) on the same socket. Mounted per session, because the socket authenticates
  * with the session cookie once, when it connects: a new login needs a new socket.
  */
 export function LiveUpdates({ children }: { children: ReactNode }) {
