@@ -29,19 +29,25 @@ async function signedInRequest(app: RunningApp, user: string): Promise<APIReques
 /** The app of this file: the demo data, MANY more tables, and the registry synced through the API. */
 async function startAppWithManyTables(): Promise<RunningApp> {
   const app = await startApp();
-  const client = new pg.Client({ connectionString: app.databaseUrl });
-  await client.connect();
   try {
-    for (const script of manyMasterTablesSql('master', MANY)) await client.query(script);
-  } finally {
-    await client.end();
+    const client = new pg.Client({ connectionString: app.databaseUrl });
+    await client.connect();
+    try {
+      for (const script of manyMasterTablesSql('master', MANY)) await client.query(script);
+    } finally {
+      await client.end();
+    }
+    const admin = await signedInRequest(app, 'admin');
+    const synced = await graphql(admin, 'mutation { syncTableRegistry { added } }');
+    await admin.dispose();
+    const sync = synced.data?.syncTableRegistry as { added: string[] } | undefined;
+    expect(sync?.added).toHaveLength(MANY);
+    return app;
+  } catch (error) {
+    // Nobody else would stop it: the fixture never got the app.
+    await app.stop();
+    throw error;
   }
-  const admin = await signedInRequest(app, 'admin');
-  const synced = await graphql(admin, 'mutation { syncTableRegistry { added } }');
-  const sync = synced.data?.syncTableRegistry as { added: string[] } | undefined;
-  expect(sync?.added).toHaveLength(MANY);
-  await admin.dispose();
-  return app;
 }
 
 const test = base.extend<object, { manyTablesApp: RunningApp }>({
