@@ -13,6 +13,8 @@ const config: CodegenConfig = {
         contextType: '../context#ApiContext',
         mappers: {
           TableInfo: '@tablelock/lock#TableInfo as TableInfoModel',
+          TablePage: '@tablelock/lock#TablePage as TablePageModel',
+          TableState: '@tablelock/lock#TableState as TableStateModel',
           ResultTableStatus: '@tablelock/lock#LockOutcome',
           FKResultTableStatus: '@tablelock/lock#FkTableStatus',
           Principal: '@tablelock/identity#Principal as PrincipalModel',

@@ -16,6 +16,7 @@ import { measureDeepPages } from './scenarios/deepPages';
 import { measureExports } from './scenarios/exportProducts';
 import { measureFanOut } from './scenarios/fanOut';
 import { graphqlLockCycle } from './scenarios/graphqlLockCycle';
+import { measureManyTables } from './scenarios/manyTables';
 import { rawSqlLockCycle } from './scenarios/rawSqlLockCycle';
 import { readTables } from './scenarios/readTables';
 import { redisLockCycle } from './scenarios/redisLockCycle';
@@ -39,6 +40,9 @@ const windows: WindowPlan = quick
 const CONTENTION = { clients: 200, rounds: quick ? 5 : 30 };
 const FAN_OUT = { subscribers: quick ? 200 : 2_000, changes: quick ? 4 : 10 };
 const DEEP_PAGE_REPETITIONS = quick ? 5 : 20;
+// Real schemas have thousands of master tables; the smoke run checks the path with fewer.
+const MANY_TABLES = quick ? 1_000 : 10_000;
+const MANY_TABLES_REPETITIONS = quick ? 2 : 5;
 const EXPORTS_PER_FORMAT = quick ? 1 : 3;
 const API_POOL_SIZE = 10;
 const resultsDir = new URL('../results', import.meta.url).pathname;
@@ -150,6 +154,19 @@ try {
     FAN_OUT.changes,
     !quick,
   );
+  // Last: the thousands of tables it adds would weigh on every scenario after it.
+  console.log(`${MANY_TABLES.toLocaleString('en-US')} more master tables…`);
+  const manyTablesClient = createGraphQLClient(api.url, 1);
+  const manyTables = await measureManyTables(
+    {
+      databaseUrl: database.url,
+      apiUrl: api.url,
+      api: manyTablesClient,
+      apiKey: credentials.viewer,
+    },
+    MANY_TABLES,
+    MANY_TABLES_REPETITIONS,
+  ).finally(() => manyTablesClient.close());
   const partial = {
     format: 2 as const,
     startedAt,
@@ -164,6 +181,7 @@ try {
     fanOut,
     deepPages,
     exports,
+    manyTables,
   };
   report = { ...partial, targets: judgeTargets(partial) };
 } finally {

@@ -2,6 +2,7 @@ import type { ContentionResult } from './scenarios/contention';
 import type { DeepPagesResult } from './scenarios/deepPages';
 import type { ExportsResult } from './scenarios/exportProducts';
 import type { FanOutResult } from './scenarios/fanOut';
+import type { ManyTablesResult } from './scenarios/manyTables';
 import type { Ratio, ThroughputResult, WindowPlan } from './sideBySide';
 import type { Spread } from './spread';
 
@@ -47,6 +48,7 @@ export interface BenchReport {
   fanOut: FanOutResult;
   deepPages: DeepPagesResult;
   exports: ExportsResult;
+  manyTables: ManyTablesResult;
   targets: Target[];
 }
 
@@ -118,6 +120,12 @@ export function formatReport(report: BenchReport): string {
         `  ${e.format.padEnd(5)} ${fixed(e.seconds, 2)} s, ${fixed(e.megabytes)} MB, API peak RSS ${fixed(e.apiPeakRssMb, 0)} MB`,
     ),
     '',
+    `${report.manyTables.tables.toLocaleString('en-US')} more master tables (two FKs each; created in ${fixed(report.manyTables.createSeconds)} s):`,
+    `  registry sync              ${fixed(report.manyTables.registrySyncMs, 0)} ms`,
+    `  tables query (every table) p50 ${fixed(report.manyTables.tablesQuery.latencyMs.p50)} ms, ${fixed(report.manyTables.tablesQuery.kilobytes, 0)} kB`,
+    `  tablePage query (100 rows) p50 ${fixed(report.manyTables.tablePage.latencyMs.p50)} ms, ${fixed(report.manyTables.tablePage.kilobytes, 0)} kB`,
+    `  Tables page first screen   p50 ${fixed(report.manyTables.firstScreenMs.p50, 0)} ms, max ${fixed(report.manyTables.firstScreenMs.max, 0)} ms`,
+    '',
     'targets:',
     ...report.targets.map(
       (t) =>
@@ -136,6 +144,7 @@ export function formatReport(report: BenchReport): string {
     f,
     report.deepPages,
     report.exports,
+    report.manyTables,
   ]
     .map((result) => result?.firstError)
     .filter(Boolean);

@@ -16,20 +16,17 @@ const event = (action: LockEvent['action']): LockEvent => ({
 });
 
 describe('staleQueriesAfter', () => {
-  it('refreshes lock states and the history after a lock change', () => {
-    expect(staleQueriesAfter(event('acquire'))).toEqual([['tables'], ['lockEvents']]);
+  // Lock states are patched from the event's table states (patchTables), never refetched whole.
+  it('refreshes the history after a lock change', () => {
+    expect(staleQueriesAfter(event('acquire'))).toEqual([['lockEvents']]);
   });
 
-  it('refreshes lock states when someone joins or leaves the line', () => {
-    expect(staleQueriesAfter(event('queued'))).toEqual([['tables'], ['lockEvents']]);
-    expect(staleQueriesAfter(event('dequeued'))).toEqual([['tables'], ['lockEvents']]);
+  it('refreshes the history when someone joins or leaves the line', () => {
+    expect(staleQueriesAfter(event('queued'))).toEqual([['lockEvents']]);
+    expect(staleQueriesAfter(event('dequeued'))).toEqual([['lockEvents']]);
   });
 
   it('also refreshes the saved table’s rows after a save', () => {
-    expect(staleQueriesAfter(event('save'))).toEqual([
-      ['tables'],
-      ['lockEvents'],
-      ['rows', 'currencies'],
-    ]);
+    expect(staleQueriesAfter(event('save'))).toEqual([['lockEvents'], ['rows', 'currencies']]);
   });
 });

@@ -41,12 +41,22 @@ export {
   readLockEvents,
 } from './readLockEvents';
 export { type LockGauges, readLockGauges } from './readLockGauges';
-export { readTables, type TableInfo } from './readTables';
+export {
+  MAX_TABLE_PAGE,
+  MAX_TABLE_SEARCH,
+  readTablePage,
+  readTables,
+  readTablesNamed,
+  type TableInfo,
+  type TablePage,
+  type TablePageRequest,
+} from './readTables';
 export type { ReleasedLock } from './releasedLock';
 export { releaseLocksOf } from './releaseLocksOf';
 export { releaseTableLock } from './releaseTableLock';
 export { renewTableLock } from './renewTableLock';
 export { type RegistrySync, syncTableRegistry } from './syncTableRegistry';
+export type { TableState } from './tableState';
 export { takeOverTableLock } from './takeOverTableLock';
 export {
   type FkTableStatus,

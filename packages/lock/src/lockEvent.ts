@@ -28,12 +28,30 @@ export function eventValues(event: LockEventInput, token: Prisma.Sql): Prisma.Sq
     ${event.details ? JSON.stringify(event.details) : null}::jsonb`;
 }
 
-/** Announces the rows of a relation `event` (inserted lock events) on LOCK_CHANNEL. */
-export const NOTIFY_EVENT = Prisma.sql`pg_notify(${LOCK_CHANNEL}, json_build_object(
-  'id', event.id::text, 'at', event.at, 'action', event.action, 'table', event.table_name,
-  'actor', event.actor, 'editor', event.editor, 'token', event.token::text,
-  'reason', event.reason, 'rowsChanged', event.rows_changed,
-  'previousEditor', event.details->>'previousEditor')::text)`;
+// Postgres refuses a notification of 8000 bytes or more (and with it the whole write).
+const MAX_NOTIFY_BYTES = 8000;
+
+/**
+ * Announces the rows of a relation `event` (inserted lock events) on LOCK_CHANNEL, with
+ * `tables` (a jsonb array): the new lock state of each table the change wrote. When that would
+ * make the notification too long, `tables` goes out as null: listeners then read the tables
+ * again rather than patch them.
+ */
+export function notifyEvent(tables: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`pg_notify(${LOCK_CHANNEL}, (
+    SELECT CASE WHEN octet_length(whole) < ${MAX_NOTIFY_BYTES} THEN whole ELSE without_tables END
+    FROM (SELECT (base || jsonb_build_object('tables', ${tables}))::text AS whole,
+                 (base || '{"tables": null}'::jsonb)::text AS without_tables
+          FROM (SELECT jsonb_build_object(
+                  'id', event.id::text, 'at', event.at, 'action', event.action,
+                  'table', event.table_name, 'actor', event.actor, 'editor', event.editor,
+                  'token', event.token::text, 'reason', event.reason,
+                  'rowsChanged', event.rows_changed,
+                  'previousEditor', event.details->>'previousEditor') AS base) AS b) AS payload))`;
+}
+
+/** Announces events that wrote no table's lock state (saves, the line): `tables` is empty. */
+export const NOTIFY_EVENT = notifyEvent(Prisma.sql`'[]'::jsonb`);
 
 /**
  * Records an event in the caller's transaction (`db`), announcing it unless `announce` is

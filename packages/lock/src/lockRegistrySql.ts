@@ -8,7 +8,7 @@ import {
 import type { Blocker } from './blocker';
 import { effectiveIdleLimit, idleExpired } from './idleLimitSql';
 import { LockError } from './lockError';
-import { EVENT_COLUMNS, eventValues, type LockEventInput, NOTIFY_EVENT } from './lockEvent';
+import { EVENT_COLUMNS, eventValues, type LockEventInput, notifyEvent } from './lockEvent';
 import { WAITER_COUNTS } from './lockQueue';
 import type { LockRow, LockRowChange } from './lockRow';
 import {
@@ -184,7 +184,8 @@ export function compareAndSetQuery(
                   new_acquisition boolean, active boolean, set_lease boolean, lease_seconds int),
            granted
       WHERE granted.ok AND t.table_name = u.table_name
-      RETURNING t.table_name, t.fencing_token, t.lease_expires_at, t.last_active_at
+      RETURNING t.table_name, t.status, t.editor, t.locked_by, t.version, t.updated_at,
+                t.acquired_at, t.fencing_token, t.lease_expires_at, t.last_active_at
     ), event AS (
       ${
         event
@@ -197,8 +198,10 @@ export function compareAndSetQuery(
               RETURNING *`
           : Prisma.sql`SELECT * FROM ${LOCK_EVENT} WHERE false`
       }
+    ), states AS (
+      ${WRITTEN_STATES}
     ), announced AS (
-      SELECT ${NOTIFY_EVENT} FROM event
+      SELECT ${notifyEvent(Prisma.sql`(SELECT tables FROM states)`)} FROM event
     )
     SELECT (SELECT ok FROM granted) AS granted,
            (SELECT count(*) FROM written)::int AS written,
@@ -212,6 +215,29 @@ export function compareAndSetQuery(
             FROM ${TABLE_LOCK} AS t JOIN expected AS e ON e.table_name = t.table_name
            ) AS statuses`;
 }
+
+/**
+ * The new lock state of every row `written` (a CTE of compareAndSetQuery), as a jsonb array by
+ * name: what live events tell listeners, with the status each had before (reads of this statement
+ * see the rows as they were). A locked table's editor is its first holder's, as
+ * TableInfo has it — from `written` when the holder changed too (this statement's reads do not
+ * see its own writes), else from the registry.
+ */
+const WRITTEN_STATES = Prisma.sql`
+    SELECT coalesce(jsonb_agg(jsonb_build_object(
+             'name', w.table_name, 'status', w.status, 'lockedBy', w.locked_by,
+             'previousStatus', (SELECT t.status FROM ${TABLE_LOCK} AS t WHERE t.table_name = w.table_name),
+             'editor', coalesce(w.editor, (
+               SELECT holder.editor
+               FROM (SELECT h.table_name, h.editor, 0 AS source FROM written AS h
+                     UNION ALL
+                     SELECT h.table_name, h.editor, 1 FROM ${TABLE_LOCK} AS h
+                     WHERE h.table_name = w.locked_by[1]) AS holder
+               WHERE holder.table_name = w.locked_by[1]
+               ORDER BY holder.source LIMIT 1)),
+             'version', w.version, 'updatedAt', w.updated_at, 'acquiredAt', w.acquired_at,
+             'leaseExpiresAt', w.lease_expires_at) ORDER BY w.table_name), '[]'::jsonb) AS tables
+    FROM written AS w`;
 
 type CompareAndSetRow = {
   granted: boolean;

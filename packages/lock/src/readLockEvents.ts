@@ -1,6 +1,7 @@
 import { type LockAction, Prisma, type Queryable } from '@tablelock/db';
 import { requireHistoryPage } from '@tablelock/errors';
 import { LOCK_EVENT } from './registryTables';
+import { parseTableStates, type TableState } from './tableState';
 
 /** One entry of the audit history, as read or as announced. */
 export interface LockEventRecord {
@@ -15,6 +16,11 @@ export interface LockEventRecord {
   rowsChanged: number | null;
   /** For take-overs: whose lock it was. */
   previousEditor: string | null;
+  /**
+   * Announced events only: the new lock state of every table the change wrote, by name (empty
+   * when it wrote none); null when too many to announce. Absent in the history.
+   */
+  tables?: TableState[] | null;
 }
 
 export interface LockEventFilter {
@@ -75,6 +81,7 @@ export function parseAnnouncedEvent(payload: string): LockEventRecord | undefine
       reason: (raw.reason as string | null) ?? null,
       rowsChanged: raw.rowsChanged ?? null,
       previousEditor: (raw.previousEditor as string | null) ?? null,
+      tables: parseTableStates(raw.tables),
     };
   } catch {
     return undefined;

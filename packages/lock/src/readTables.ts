@@ -1,8 +1,11 @@
-import type { PrismaClient, TableStatus } from '@tablelock/db';
+import { Prisma, type PrismaClient, type Queryable, type TableStatus } from '@tablelock/db';
+import { DomainError } from '@tablelock/errors';
 import { type EditBlock, editBlockOf } from './editBlock';
-import { idleLimitOf, readIdleLimits } from './idleLimitSettings';
+import { type IdleLimits, idleLimitOf, readIdleLimits } from './idleLimitSettings';
 import { wantsTable } from './lineForTable';
 import { readWaiters, type Waiter } from './lockQueue';
+import type { LockRow } from './lockRow';
+import { TABLE_LOCK } from './registryTables';
 
 /** A master table as users see it: its lock state and its place in the FK graph. */
 export interface TableInfo {
@@ -34,24 +37,53 @@ export interface TableInfo {
   inLine: Waiter[];
 }
 
-/** All registered master tables, by name. */
-export async function readTables(prisma: PrismaClient): Promise<TableInfo[]> {
-  const [rows, line, idleLimits] = await Promise.all([
-    prisma.tableLock.findMany({ orderBy: { tableName: 'asc' } }),
-    readWaiters(prisma),
-    readIdleLimits(prisma),
-  ]);
-  const byName = new Map(rows.map((row) => [row.tableName, row]));
-  const editorOf = (name: string) => byName.get(name)?.editor ?? null;
+/** The most tables one page may ask for. */
+export const MAX_TABLE_PAGE = 500;
+/** The longest search text: table names are identifiers (63 bytes in Postgres). */
+export const MAX_TABLE_SEARCH = 200;
+
+/** A registry row as TableInfo is made from it. */
+type RegistryRow = Pick<
+  LockRow,
+  'tableName' | 'status' | 'editor' | 'lockedBy' | 'references' | 'version'
+> & {
+  updatedAt: Date;
+  acquiredAt: Date | null;
+  leaseExpiresAt: Date | null;
+  lastActiveAt: Date | null;
+};
+
+const REGISTRY_COLUMNS = Prisma.sql`table_name AS "tableName", status::text AS status, editor,
+  locked_by AS "lockedBy", "references", version, updated_at AS "updatedAt",
+  acquired_at AS "acquiredAt", lease_expires_at AS "leaseExpiresAt",
+  last_active_at AS "lastActiveAt"`;
+
+/**
+ * `rows` as users see them. `known` holds at least their FK targets and their holders (for
+ * editBlock and the editor of a locked table), `referencing` every row that references one of
+ * them, `line` everyone in line, `idleLimits` the limits in force.
+ */
+function describeTables(
+  rows: readonly RegistryRow[],
+  known: ReadonlyMap<string, RegistryRow>,
+  referencing: readonly Pick<RegistryRow, 'tableName' | 'references'>[],
+  line: readonly Waiter[],
+  idleLimits: IdleLimits,
+): TableInfo[] {
+  const editorOf = (name: string) => known.get(name)?.editor ?? null;
+  const referencedBy = new Map<string, string[]>();
+  for (const other of referencing) {
+    for (const target of other.references) {
+      referencedBy.set(target, [...(referencedBy.get(target) ?? []), other.tableName]);
+    }
+  }
   return rows.map((row) => ({
     name: row.tableName,
     status: row.status,
     editor: row.editor ?? editorOf(row.lockedBy[0] ?? ''),
     lockedBy: row.lockedBy,
     references: row.references,
-    referencedBy: rows
-      .filter((other) => other.references.includes(row.tableName))
-      .map((other) => other.tableName),
+    referencedBy: referencedBy.get(row.tableName) ?? [],
     version: row.version,
     updatedAt: row.updatedAt,
     acquiredAt: row.acquiredAt,
@@ -60,10 +92,124 @@ export async function readTables(prisma: PrismaClient): Promise<TableInfo[]> {
     idleLimitSeconds: idleLimitOf(idleLimits, row.tableName),
     editBlock: editBlockOf(
       row,
-      row.references.flatMap((name) => byName.get(name) ?? []),
+      row.references.flatMap((name) => known.get(name) ?? []),
       editorOf,
     ),
     waiters: line.filter((waiter) => waiter.tables.includes(row.tableName)),
     inLine: line.filter((waiter) => wantsTable(waiter, row.tableName, row.references)),
   }));
+}
+
+/** All registered master tables, by name. */
+export async function readTables(prisma: PrismaClient): Promise<TableInfo[]> {
+  const [rows, line, idleLimits] = await Promise.all([
+    prisma.$queryRaw<
+      RegistryRow[]
+    >`SELECT ${REGISTRY_COLUMNS} FROM ${TABLE_LOCK} ORDER BY table_name`,
+    readWaiters(prisma),
+    readIdleLimits(prisma),
+  ]);
+  const byName = new Map(rows.map((row) => [row.tableName, row]));
+  return describeTables(rows, byName, rows, line, idleLimits);
+}
+
+/**
+ * `rows` (registry rows read already) as users see them: reads only what they need besides —
+ * the rows of their FK targets and holders, the rows that reference them (by the GIN index on
+ * `references`) and the line — so the work grows with `rows`, not with the registry.
+ */
+async function describeRows(db: Queryable, rows: RegistryRow[]): Promise<TableInfo[]> {
+  if (rows.length === 0) return [];
+  const names = rows.map((row) => row.tableName);
+  const related = [...new Set(rows.flatMap((row) => [...row.references, ...row.lockedBy]))];
+  const [known, referencing, line, idleLimits] = await Promise.all([
+    db.$queryRaw<RegistryRow[]>`
+      SELECT ${REGISTRY_COLUMNS} FROM ${TABLE_LOCK} WHERE table_name = ANY(${related}::text[])`,
+    db.$queryRaw<Pick<RegistryRow, 'tableName' | 'references'>[]>`
+      SELECT table_name AS "tableName", "references" FROM ${TABLE_LOCK}
+      WHERE "references" && ${names}::text[] ORDER BY table_name`,
+    readWaiters(db),
+    readIdleLimits(db),
+  ]);
+  const byName = new Map([...known, ...rows].map((row) => [row.tableName, row]));
+  return describeTables(rows, byName, referencing, line, idleLimits);
+}
+
+/** The tables of those names (at most MAX_TABLE_PAGE) that exist, by name. */
+export async function readTablesNamed(db: Queryable, names: string[]): Promise<TableInfo[]> {
+  if (names.length > MAX_TABLE_PAGE) {
+    throw new DomainError('BAD_USER_INPUT', `At most ${MAX_TABLE_PAGE} names at once.`);
+  }
+  const rows = await db.$queryRaw<RegistryRow[]>`
+    SELECT ${REGISTRY_COLUMNS} FROM ${TABLE_LOCK}
+    WHERE table_name = ANY(${names}::text[]) ORDER BY table_name`;
+  return describeRows(db, rows);
+}
+
+export interface TablePageRequest {
+  /** A part of the name, any case; empty or absent: every table. */
+  search?: string | null;
+  status?: TableStatus | null;
+  offset: number;
+  limit: number;
+}
+
+export interface TablePage {
+  /** The page's tables, by name. */
+  tables: TableInfo[];
+  /** How many tables match `search` and `status`. */
+  total: number;
+  /** How many tables match `search` in each status (the status filter aside). */
+  counts: Record<TableStatus, number>;
+}
+
+/** A page request within bounds, else BAD_USER_INPUT. */
+function requireTablePage({ search, offset, limit }: TablePageRequest): void {
+  if (
+    !Number.isInteger(offset) ||
+    offset < 0 ||
+    !Number.isInteger(limit) ||
+    limit < 1 ||
+    limit > MAX_TABLE_PAGE
+  ) {
+    throw new DomainError('BAD_USER_INPUT', `offset ≥ 0 and 1 ≤ limit ≤ ${MAX_TABLE_PAGE}.`);
+  }
+  if (search && search.length > MAX_TABLE_SEARCH) {
+    throw new DomainError('BAD_USER_INPUT', `search is at most ${MAX_TABLE_SEARCH} characters.`);
+  }
+}
+
+/** `search` as an ILIKE pattern matching it anywhere, its wildcards taken literally. */
+function containsPattern(search: string): string {
+  return `%${search.replace(/[\\%_]/g, '\\$&')}%`;
+}
+
+/**
+ * One page of the registry, by name: the tables whose name contains `search` (any case) in
+ * `status`, with the totals per status computed by Postgres. Reads the page's rows and what
+ * describing them needs; never every table.
+ */
+export async function readTablePage(db: Queryable, request: TablePageRequest): Promise<TablePage> {
+  requireTablePage(request);
+  const matching = request.search
+    ? Prisma.sql`table_name ILIKE ${containsPattern(request.search)}`
+    : Prisma.sql`true`;
+  const inStatus = request.status
+    ? Prisma.sql`${matching} AND status::text = ${request.status}`
+    : matching;
+  const [rows, perStatus] = await Promise.all([
+    db.$queryRaw<RegistryRow[]>`
+      SELECT ${REGISTRY_COLUMNS} FROM ${TABLE_LOCK} WHERE ${inStatus}
+      ORDER BY table_name LIMIT ${request.limit} OFFSET ${request.offset}`,
+    db.$queryRaw<{ status: TableStatus; count: number }[]>`
+      SELECT status::text AS status, count(*)::int AS count FROM ${TABLE_LOCK}
+      WHERE ${matching} GROUP BY status`,
+  ]);
+  const counts: Record<TableStatus, number> = { normal: 0, editing: 0, locked: 0 };
+  for (const { status, count } of perStatus) counts[status] = count;
+  return {
+    tables: await describeRows(db, rows),
+    total: request.status ? counts[request.status] : counts.normal + counts.editing + counts.locked,
+    counts,
+  };
 }

@@ -1,5 +1,5 @@
 import type { PrismaClient } from '@tablelock/db';
-import { discoverForeignKeys } from './discoverForeignKeys';
+import { foreignKeysQuery } from './foreignKeysQuery';
 import { TABLE_LOCK } from './registryTables';
 
 export interface RegistrySync {
@@ -13,55 +13,51 @@ export interface RegistrySync {
  * Makes the registry match the master schema: a row for every base table, each with its FK
  * targets as the catalog has them now. Rows of dropped tables go, and so do the FK holds they
  * had on other tables.
+ *
+ * One statement, so all or nothing without an interactive transaction (whose time limit
+ * thousands of tables on a busy machine overran), and set-based, so 10,000 tables take one
+ * pass. Each registry row is written at most once: a row whose FK targets changed and that a
+ * dropped table held is updated for both in one go.
  */
 export async function syncTableRegistry(
   prisma: PrismaClient,
   schema: string,
 ): Promise<RegistrySync> {
-  return prisma.$transaction(async (tx) => {
-    const catalog = await discoverForeignKeys(tx, schema);
-    const registry = await tx.tableLock.findMany({
-      select: { tableName: true, references: true },
-    });
-    const known = new Map(registry.map((row) => [row.tableName, row.references]));
-
-    const added = [...catalog.keys()].filter((name) => !known.has(name));
-    const removed = [...known.keys()].filter((name) => !catalog.has(name));
-    const referencesChanged = [...catalog].filter(([name, references]) => {
-      const before = known.get(name);
-      return before !== undefined && before.join('\0') !== references.join('\0');
-    });
-
-    if (added.length > 0) {
-      await tx.tableLock.createMany({
-        data: added.map((tableName) => ({ tableName, references: catalog.get(tableName) ?? [] })),
-        skipDuplicates: true,
-      });
-    }
-    if (referencesChanged.length > 0) {
-      const payload = JSON.stringify(
-        referencesChanged.map(([table_name, references]) => ({ table_name, references })),
-      );
-      await tx.$executeRaw`
-        UPDATE ${TABLE_LOCK} AS t
-        SET "references" = u."references", version = t.version + 1, updated_at = now()
-        FROM jsonb_to_recordset(${payload}::jsonb) AS u(table_name text, "references" text[])
-        WHERE t.table_name = u.table_name`;
-    }
-    if (removed.length > 0) {
-      await tx.tableLock.deleteMany({ where: { tableName: { in: removed } } });
-      await tx.$executeRaw`
-        UPDATE ${TABLE_LOCK} AS t
-        SET locked_by = kept.locked_by,
-            status = CASE WHEN cardinality(kept.locked_by) = 0 THEN 'normal' ELSE t.status END,
-            version = t.version + 1, updated_at = now()
-        FROM (SELECT table_name,
-                     ARRAY(SELECT h FROM unnest(locked_by) AS h
-                           WHERE h <> ALL(${removed}::text[]) ORDER BY h) AS locked_by
-              FROM ${TABLE_LOCK}
-              WHERE locked_by && ${removed}::text[]) AS kept
-        WHERE t.table_name = kept.table_name`;
-    }
-    return { added, removed, referencesChanged: referencesChanged.map(([name]) => name) };
-  });
+  const [result] = await prisma.$queryRaw<RegistrySync[]>`
+    WITH catalog AS (${foreignKeysQuery(schema)}),
+    gone AS (
+      SELECT t.table_name FROM ${TABLE_LOCK} AS t
+      WHERE NOT EXISTS (SELECT 1 FROM catalog AS c WHERE c.table_name = t.table_name)
+    ), added AS (
+      INSERT INTO ${TABLE_LOCK} (table_name, "references")
+      SELECT c.table_name, c."references" FROM catalog AS c
+      WHERE NOT EXISTS (SELECT 1 FROM ${TABLE_LOCK} AS t WHERE t.table_name = c.table_name)
+      ON CONFLICT (table_name) DO NOTHING
+      RETURNING table_name
+    ), removed AS (
+      DELETE FROM ${TABLE_LOCK} AS t USING gone WHERE t.table_name = gone.table_name
+      RETURNING t.table_name
+    ), kept AS (
+      SELECT t.table_name, c."references",
+             t."references" IS DISTINCT FROM c."references" AS references_changed,
+             ARRAY(SELECT h FROM unnest(t.locked_by) AS h
+                   WHERE h NOT IN (SELECT table_name FROM gone) ORDER BY h) AS locked_by
+      FROM ${TABLE_LOCK} AS t JOIN catalog AS c ON c.table_name = t.table_name
+      WHERE t."references" IS DISTINCT FROM c."references"
+         OR t.locked_by && ARRAY(SELECT table_name FROM gone)
+    ), updated AS (
+      UPDATE ${TABLE_LOCK} AS t
+      SET "references" = kept."references", locked_by = kept.locked_by,
+          status = CASE WHEN t.status = 'locked' AND cardinality(kept.locked_by) = 0 THEN 'normal'
+                        ELSE t.status END,
+          version = t.version + 1, updated_at = now()
+      FROM kept WHERE t.table_name = kept.table_name
+      RETURNING t.table_name, kept.references_changed
+    )
+    SELECT ARRAY(SELECT table_name FROM added ORDER BY table_name) AS added,
+           ARRAY(SELECT table_name FROM removed ORDER BY table_name) AS removed,
+           ARRAY(SELECT table_name FROM updated WHERE references_changed ORDER BY table_name)
+             AS "referencesChanged"`;
+  if (!result) throw new Error('The registry sync returned no row.');
+  return result;
 }

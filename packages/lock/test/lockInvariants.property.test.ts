@@ -18,7 +18,7 @@ const EDITORS = ['alice', 'bob', 'carol'] as const;
 
 /**
  * A master schema of 2–6 tables, each referencing any of the others (self-references never
- * reach the registry: discoverForeignKeys leaves them out).
+ * reach the registry: foreignKeysQuery leaves them out).
  */
 const schemaArb = fc.integer({ min: 2, max: 6 }).chain((count) => {
   const names = Array.from({ length: count }, (_, i) => `t${i}`);

@@ -1,6 +1,7 @@
+import { createPrismaClient } from '@tablelock/db';
 import { createTestDatabase, MASTER_SCHEMA, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { syncTableRegistry, updateTableStatusWithLock } from '../src';
+import { type RegistrySync, syncTableRegistry, updateTableStatusWithLock } from '../src';
 
 let database: TestDatabase;
 
@@ -89,5 +90,32 @@ describe('syncTableRegistry', () => {
       status: 'locked',
       lockedBy: ['price_lists'],
     });
+  });
+
+  it('is one statement: a sync that waits for a busy row longer than an interactive transaction may last still lands', async () => {
+    // Prisma ends an interactive transaction after 5 s; with thousands of tables on a busy
+    // machine a sync took longer than that and failed (P2028). Here a row held by another
+    // transaction makes it wait as long.
+    await database.prisma.$executeRawUnsafe(
+      'ALTER TABLE master.warehouses ADD COLUMN currency_code char(3) REFERENCES master.currencies (code)',
+    );
+    const holder = createPrismaClient(database.url, { poolSize: 1 });
+    let sync: Promise<RegistrySync> | undefined;
+    try {
+      await holder.$transaction(
+        async (tx) => {
+          await tx.$queryRawUnsafe(
+            "SELECT 1 FROM tablelock.table_lock WHERE table_name = 'warehouses' FOR UPDATE",
+          );
+          sync = syncTableRegistry(database.prisma, MASTER_SCHEMA);
+          await new Promise((resolve) => setTimeout(resolve, 6_000));
+        },
+        { timeout: 20_000 },
+      );
+      expect((await sync)?.referencesChanged).toEqual(['warehouses']);
+    } finally {
+      await holder.$disconnect();
+    }
+    expect((await registryRow('warehouses'))?.references).toContain('currencies');
   });
 });

@@ -27,7 +27,15 @@ import { lockSettings, setIdleLimit, setTableIdleLimit } from './lockSettings';
 import { RowPage, rows, saveRowsResolver } from './masterData';
 import { waitForTable } from './queue';
 import { securityEvents } from './securityEvents';
-import { forceRelease, syncTableRegistryResolver, TableInfo, table, tables } from './tables';
+import {
+  forceRelease,
+  syncTableRegistryResolver,
+  TableInfo,
+  table,
+  tablePage,
+  tables,
+  tablesNamed,
+} from './tables';
 import { UpdateTableStatusWithLock } from './updateTableStatusWithLock';
 
 export const resolvers: Resolvers = {
@@ -35,6 +43,8 @@ export const resolvers: Resolvers = {
   JSON: JSONResolver,
   Query: {
     tables,
+    tablePage,
+    tablesNamed,
     table,
     me,
     authProviders,

@@ -4,7 +4,9 @@ import {
   LockError,
   lineAheadOf,
   lineBlockers,
+  readTablePage,
   readTables,
+  readTablesNamed,
   syncTableRegistry,
   type TableInfo as TableInfoModel,
 } from '@tablelock/lock';
@@ -16,7 +18,8 @@ import { runLockOperation } from './runLockOperation';
 
 /** One table's current state, or undefined if there is none of that name. */
 async function findTable(prisma: PrismaClient, name: string): Promise<TableInfoModel | undefined> {
-  return (await readTables(prisma)).find((candidate) => candidate.name === name);
+  const [info] = await readTablesNamed(prisma, [name]);
+  return info;
 }
 
 /** One table's current state; TABLE_NOT_FOUND if there is none of that name. */
@@ -30,6 +33,21 @@ export const tables: QueryResolvers['tables'] = async (_parent, { status }, cont
   requireRole(context, 'viewer');
   const all = await readTables(context.prisma);
   return status ? all.filter((table) => table.status === status) : all;
+};
+
+export const tablePage: QueryResolvers['tablePage'] = (_parent, args, context) => {
+  requireRole(context, 'viewer');
+  return readTablePage(context.prisma, {
+    search: args.search,
+    status: args.status,
+    offset: args.offset ?? 0,
+    limit: args.limit ?? 50,
+  });
+};
+
+export const tablesNamed: QueryResolvers['tablesNamed'] = (_parent, { names }, context) => {
+  requireRole(context, 'viewer');
+  return readTablesNamed(context.prisma, names);
 };
 
 export const table: QueryResolvers['table'] = async (_parent, { name }, context) => {

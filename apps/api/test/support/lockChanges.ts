@@ -45,6 +45,17 @@ const lockChangedSubscription = graphql(`
       reason
       rowsChanged
       previousEditor
+      tables {
+        name
+        status
+        previousStatus
+        editor
+        lockedBy
+        version
+        updatedAt
+        acquiredAt
+        leaseExpiresAt
+      }
     }
   }
 `);

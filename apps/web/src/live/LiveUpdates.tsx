@@ -1,10 +1,16 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { Client } from 'graphql-ws';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
-import { LOCK_EVENTS_QUERY_KEY, ROWS_QUERY_KEY, TABLES_QUERY_KEY } from '../api/queryKeys';
+import {
+  LOCK_EVENTS_QUERY_KEY,
+  ROWS_QUERY_KEY,
+  TABLE_PAGE_QUERY_KEY,
+  TABLES_QUERY_KEY,
+} from '../api/queryKeys';
 import type { LockChangedSubscription } from '../generated/graphql';
 import { createLiveClient } from './createLiveClient';
 import { createRefreshBatch } from './createRefreshBatch';
+import { createTableCacheUpdates } from './createTableCacheUpdates';
 import { type LiveStatus, LiveUpdatesContext, type LockEventListener } from './liveContext';
 import { lockChangedSubscription } from './lockChangedSubscription';
 import { staleQueriesAfter } from './staleQueriesAfter';
@@ -13,10 +19,11 @@ import { staleQueriesAfter } from './staleQueriesAfter';
 const REFRESH_BATCH_MS = 150;
 
 /**
- * The app's one live connection, for the signed-in user: every lock change and save refreshes
- * what the pages show, and is handed to the components that listen (the table page, to learn
- * at once that its lock has ended); the client serves the page's other subscriptions (waiting in
- * line for a table) on the same socket. Mounted per session, because the socket authenticates
+ * The app's one live connection, for the signed-in user: every lock change patches the lock
+ * states the pages show from the states the event carries (a reconnection reads them again),
+ * every save refreshes that table's rows, and each event is handed to the components that
+ * listen (the table page, to learn at once that its lock has ended); the client serves the
+ * page's other subscriptions (waiting in line for a table) on the same socket. Mounted per session, because the socket authenticates
  * with the session cookie once, when it connects: a new login needs a new socket.
  */
 export function LiveUpdates({ children }: { children: ReactNode }) {
@@ -27,15 +34,24 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     const refresh = createRefreshBatch(queryClient, REFRESH_BATCH_MS);
+    const tableStates = createTableCacheUpdates(queryClient, REFRESH_BATCH_MS);
     const client = createLiveClient({
       onStatus: setStatus,
-      onConnected: () => refresh.add([TABLES_QUERY_KEY, LOCK_EVENTS_QUERY_KEY, ROWS_QUERY_KEY]),
+      // A gap: what changed meanwhile was not announced, so what is shown is read again.
+      onConnected: () =>
+        refresh.add([
+          TABLES_QUERY_KEY,
+          TABLE_PAGE_QUERY_KEY,
+          LOCK_EVENTS_QUERY_KEY,
+          ROWS_QUERY_KEY,
+        ]),
     });
     const unsubscribe = client.subscribe<LockChangedSubscription>(
       { query: lockChangedSubscription.toString() },
       {
         next: ({ data }) => {
           if (!data) return;
+          tableStates.apply(data.lockChanged);
           refresh.add(staleQueriesAfter(data.lockChanged));
           for (const listener of listeners) listener(data.lockChanged);
         },
@@ -49,6 +65,7 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
       setClient(null);
       unsubscribe();
       refresh.cancel();
+      tableStates.cancel();
       void client.dispose();
     };
   }, [queryClient, listeners]);

@@ -1,9 +1,12 @@
 import type { Client } from 'graphql-ws';
 import { createContext } from 'react';
-import type { LockChangedSubscription } from '../generated/graphql';
+import type { LockChangedSubscription, LockEventFieldsFragment } from '../generated/graphql';
 
 /** One lock change or save, as the API announces it (and records it in the audit history). */
-export type LockEvent = LockChangedSubscription['lockChanged'];
+export type LockEvent = LockEventFieldsFragment;
+
+/** An announced event with the new lock state of each table it wrote (see patchTables). */
+export type LiveLockEvent = LockChangedSubscription['lockChanged'];
 
 /**
  * The live connection: `connecting` until it first answers, `live` while it is up, `offline`

@@ -4,6 +4,17 @@ export const lockChangedSubscription = graphql(`
   subscription LockChanged {
     lockChanged {
       ...LockEventFields
+      tables {
+        name
+        status
+        previousStatus
+        editor
+        lockedBy
+        version
+        updatedAt
+        acquiredAt
+        leaseExpiresAt
+      }
     }
   }
 `);

@@ -7,12 +7,15 @@ import { roleAtLeast } from '../session/roles';
 import { useSession } from '../session/useSession';
 import { describeError } from '../ui/describeError';
 import { LoadingState } from '../ui/LoadingState';
+import { Pager } from '../ui/Pager';
 import { TableLinks } from '../ui/TableLinks';
+import { useDebouncedValue } from '../ui/useDebouncedValue';
 import { useNow } from '../ui/useNow';
 import { useUrlText } from '../ui/useUrlText';
 import { editBlockMessage } from './editBlockMessage';
 import { StatusBadge } from './StatusBadge';
-import { type TableInfo, useTables } from './useTables';
+import { useTablePage } from './useTablePage';
+import type { TableInfo } from './useTables';
 
 const STATUS_FILTERS = ['all', 'normal', 'editing', 'locked'] as const;
 type StatusFilter = (typeof STATUS_FILTERS)[number];
@@ -21,21 +24,41 @@ function parseStatusFilter(value: string | null): StatusFilter {
   return STATUS_FILTERS.find((candidate) => candidate === value) ?? 'all';
 }
 
-/** Every master table and who holds what; the way into viewing and editing one. */
+// A screenful, and few enough to draw at once: the API searches, filters and counts.
+const PAGE_SIZE = 100;
+// Typing a name asks the API once the typing pauses, not at every key.
+const SEARCH_DELAY_MS = 200;
+
+function parsePage(value: string | null): number {
+  const page = Number(value);
+  return Number.isInteger(page) && page >= 1 ? page : 1;
+}
+
+/** Every master table and who holds what, a page at a time; the way into viewing and editing one. */
 export function TablesPage() {
   const { t } = useTranslation();
-  const tables = useTables();
   const { data: user } = useSession();
   // Filters live in the URL: a reload or a shared link shows the same list.
   const [searchParams, setSearchParams] = useSearchParams();
   const nameFilter = useUrlText(searchParams.get('q') ?? '');
   const statusFilter = parseStatusFilter(searchParams.get('status'));
+  const page = parsePage(searchParams.get('page'));
+  const search = useDebouncedValue((searchParams.get('q') ?? '').trim(), SEARCH_DELAY_MS);
+  const tables = useTablePage({
+    search,
+    status: statusFilter === 'all' ? null : statusFilter,
+    offset: (page - 1) * PAGE_SIZE,
+    limit: PAGE_SIZE,
+  });
 
-  const setFilter = (key: 'q' | 'status', value: string) => {
+  const setFilter = (key: 'q' | 'status' | 'page', value: string) => {
     setSearchParams(
       (params) => {
-        if (value === '' || value === 'all') params.delete(key);
-        else params.set(key, value);
+        if (value === '' || value === 'all' || (key === 'page' && value === '1')) {
+          params.delete(key);
+        } else params.set(key, value);
+        // Another filter shows another list: from its first page.
+        if (key !== 'page') params.delete('page');
         return params;
       },
       { replace: true },
@@ -52,15 +75,10 @@ export function TablesPage() {
     );
   }
 
-  const all = tables.data;
-  const needle = nameFilter.text.trim().toLowerCase();
-  const shown = all.filter(
-    (table) =>
-      (statusFilter === 'all' || table.status === statusFilter) &&
-      table.name.toLowerCase().includes(needle),
-  );
+  const { counts, total } = tables.data;
+  const shown = tables.data.tables;
   const countOf = (status: StatusFilter) =>
-    status === 'all' ? all.length : all.filter((table) => table.status === status).length;
+    status === 'all' ? counts.normal + counts.editing + counts.locked : counts[status];
 
   return (
     <section className="page">
@@ -125,6 +143,14 @@ export function TablesPage() {
         </table>
         {shown.length === 0 && <p className="empty-state">{t('tables.noMatch')}</p>}
       </div>
+      {total > PAGE_SIZE && (
+        <Pager
+          page={page}
+          pageSize={PAGE_SIZE}
+          total={total}
+          onPage={(next) => setFilter('page', String(next))}
+        />
+      )}
     </section>
   );
 }

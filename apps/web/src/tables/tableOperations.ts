@@ -1,29 +1,60 @@
 import { graphql } from '../generated';
 
+/** What the app shows of a table, wherever it reads tables from. */
+export const tableInfoFields = graphql(`
+  fragment TableInfoFields on TableInfo {
+    name
+    status
+    editor
+    lockedBy
+    references
+    referencedBy
+    version
+    updatedAt
+    acquiredAt
+    leaseExpiresAt
+    idleLimitSeconds
+    editBlock {
+      kind
+      blockers {
+        table
+        editor
+      }
+    }
+    waiters {
+      editor
+    }
+  }
+`);
+
 export const tablesQuery = graphql(`
   query Tables {
     tables {
-      name
-      status
-      editor
-      lockedBy
-      references
-      referencedBy
-      version
-      updatedAt
-      acquiredAt
-      leaseExpiresAt
-      idleLimitSeconds
-      editBlock {
-        kind
-        blockers {
-          table
-          editor
-        }
+      ...TableInfoFields
+    }
+  }
+`);
+
+export const tablePageQuery = graphql(`
+  query TablePage($search: String, $status: TableStatus, $offset: Int!, $limit: Int!) {
+    tablePage(search: $search, status: $status, offset: $offset, limit: $limit) {
+      total
+      counts {
+        normal
+        editing
+        locked
       }
-      waiters {
-        editor
+      tables {
+        ...TableInfoFields
       }
+    }
+  }
+`);
+
+export const tablesNamedQuery = graphql(`
+  query TablesNamed($names: [String!]!) {
+    tablesNamed(names: $names) {
+      ...TableInfoFields
     }
   }
 `);

@@ -1,19 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
 import { graphqlRequest } from '../api/graphqlRequest';
 import { TABLES_QUERY_KEY } from '../api/queryKeys';
-import type { TablesQuery } from '../generated/graphql';
+import type { TableInfoFieldsFragment } from '../generated/graphql';
 import { fallbackRefreshMs } from '../live/fallbackRefreshMs';
 import { useLiveStatus } from '../live/useLiveStatus';
 import { tablesQuery } from './tableOperations';
 
-export type TableInfo = TablesQuery['tables'][number];
+export type TableInfo = TableInfoFieldsFragment;
 
 export async function fetchTables(): Promise<TableInfo[]> {
   return (await graphqlRequest(tablesQuery)).tables;
 }
 
 /**
- * Every master table with its lock state, kept fresh while shown: live updates refresh it as
+ * Every master table with its lock state, kept fresh while shown: live events patch it as
  * locks change (and it is refetched when the window regains focus); `refreshMs` polls besides.
  */
 export function useTables({ refreshMs }: { refreshMs?: number } = {}) {

@@ -1,14 +1,12 @@
-import type { TransactionClient } from '@tablelock/db';
+import { Prisma } from '@tablelock/db';
 
 /**
- * Every base table of `schema` with the tables of that schema it references by foreign key
- * (sorted, self-references left out), read from the Postgres catalog.
+ * A query of every base table of `schema` (`table_name`) with the tables of that schema it
+ * references by foreign key (`references`, sorted, self-references left out), read from the
+ * Postgres catalog.
  */
-export async function discoverForeignKeys(
-  tx: TransactionClient,
-  schema: string,
-): Promise<Map<string, string[]>> {
-  const rows = await tx.$queryRaw<{ table_name: string; references: string[] }[]>`
+export function foreignKeysQuery(schema: string): Prisma.Sql {
+  return Prisma.sql`
     SELECT c.relname::text AS table_name,
            coalesce(array_agg(DISTINCT target.relname::text ORDER BY target.relname::text)
                       FILTER (WHERE target.oid IS NOT NULL AND target.oid <> c.oid),
@@ -18,7 +16,5 @@ export async function discoverForeignKeys(
     LEFT JOIN pg_constraint fk ON fk.conrelid = c.oid AND fk.contype = 'f'
     LEFT JOIN pg_class target ON target.oid = fk.confrelid AND target.relnamespace = c.relnamespace
     WHERE n.nspname = ${schema} AND c.relkind IN ('r', 'p') AND NOT c.relispartition
-    GROUP BY c.relname
-    ORDER BY c.relname`;
-  return new Map(rows.map((row) => [row.table_name, row.references]));
+    GROUP BY c.relname`;
 }
