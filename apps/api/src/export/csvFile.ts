@@ -1,5 +1,5 @@
 import { finished } from 'node:stream/promises';
-import type { RowValues, TableColumn } from '@tablelock/master-data';
+import { guardFormula, type RowValues } from '@tablelock/master-data';
 import { stringify } from 'csv-stringify/sync';
 import type { RowFileFormat } from './rowFile';
 
@@ -14,17 +14,6 @@ const CSV_OPTIONS = {
   quoted_match: /^$/,
 } as const;
 
-// Excel runs a cell that starts with one of these as a formula (CSV injection), the full-width
-// forms too.
-const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
-
-/** Text that Excel would run as a formula is written with an apostrophe in front, as Excel does. */
-function csvField(column: TableColumn, value: string | null): string | null {
-  return value !== null && column.kind === 'text' && FORMULA_START.test(value)
-    ? `'${value}`
-    : value;
-}
-
 /** RFC 4180 CSV in UTF-8 with a byte order mark, so that Excel shows Japanese text as it is. */
 export const csvFile: RowFileFormat = {
   extension: 'csv',
@@ -34,7 +23,7 @@ export const csvFile: RowFileFormat = {
     return {
       write(rows: RowValues[]) {
         const records = rows.map((row) =>
-          table.columns.map((column) => csvField(column, row[column.name] ?? null)),
+          table.columns.map((column) => guardFormula(column, row[column.name] ?? null)),
         );
         out.write(stringify(records, CSV_OPTIONS));
       },

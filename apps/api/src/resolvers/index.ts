@@ -11,6 +11,7 @@ import {
   updateUserResolver,
   users,
 } from './identity';
+import { applyImportResolver, ImportReport, importReport, importRowsResolver } from './importRows';
 import {
   acquireTableLockResolver,
   acquireTableLocksResolver,
@@ -31,7 +32,7 @@ import { UpdateTableStatusWithLock } from './updateTableStatusWithLock';
 export const resolvers: Resolvers = {
   DateTime: DateTimeResolver,
   JSON: JSONResolver,
-  Query: { tables, table, me, users, apiKeys, rows, lockEvents, securityEvents },
+  Query: { tables, table, me, users, apiKeys, rows, lockEvents, securityEvents, importReport },
   Mutation: {
     UpdateTableStatusWithLock,
     syncTableRegistry: syncTableRegistryResolver,
@@ -42,6 +43,8 @@ export const resolvers: Resolvers = {
     releaseTableLock: releaseTableLockResolver,
     takeOverTableLock: takeOverTableLockResolver,
     saveRows: saveRowsResolver,
+    importRows: importRowsResolver,
+    applyImport: applyImportResolver,
     login,
     logout,
     createUser: createUserResolver,
@@ -53,6 +56,7 @@ export const resolvers: Resolvers = {
   ResultTableStatus,
   FKResultTableStatus,
   RowPage,
+  ImportReport,
   LockGrant,
   LockEvent: { table: (event) => event.tableName },
   Subscription: { lockChanged, waitForTable },
