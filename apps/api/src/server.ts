@@ -16,6 +16,8 @@ import { isDatabaseUnreachable, serviceUnavailableError } from './databaseUnreac
 import { exportEndpoint } from './export/exportEndpoint';
 import { formatError } from './formatError';
 import { createHostCheck, refuseUnknownHosts } from './hostAllowList';
+import { importEndpoint } from './import/importEndpoint';
+import { importErrorsEndpoint } from './import/importErrorsEndpoint';
 import { startSubscriptionServer } from './live/subscriptionServer';
 import { countHttpResponses, metricsEndpoint } from './metrics/metricsEndpoint';
 import { metricsPlugin } from './metrics/metricsPlugin';
@@ -55,6 +57,7 @@ const MAX_BODY = '100kb';
 /**
  * Serves, on one port: GraphQL at `/graphql` (HTTP, and WebSocket for subscriptions), the probes
  * `/healthz` and `/readyz`, Prometheus `/metrics`, table exports at `/export/<table>.csv|.xlsx`,
+ * imports at `POST /import/<table>` (and their errors files),
  * and the web app at every other page address.
  */
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
@@ -135,6 +138,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     }),
   );
   app.get('/export/:file', apiResponseHeaders, cookieParser(), exportEndpoint(options.services));
+  app.post('/import/:table', apiResponseHeaders, cookieParser(), importEndpoint(options.services));
+  app.get(
+    '/import/dry-runs/:id/errors.csv',
+    apiResponseHeaders,
+    cookieParser(),
+    importErrorsEndpoint(options.services),
+  );
   app.use(securityHeaders(), serveWebApp());
 
   app.use(refuseBadBody);

@@ -219,11 +219,13 @@ describe('import dry run', () => {
 
   it('keeps the erroneous rows for the errors file', async () => {
     const report = await dryRun(csv('id,name,parent_id,sort_order', '1,Food,,1', 'x,Bad,,1'));
-    const errors = await readImportErrors(database.prisma, report.id, 'alice');
+    const errors = await readImportErrors(database.prisma, MASTER_SCHEMA, report.id, 'alice');
     expect(errors.rows.map((row) => row.values)).toEqual([
       { id: 'x', name: 'Bad', parent_id: null, sort_order: '1' },
     ]);
-    await expect(readImportErrors(database.prisma, report.id, 'bob')).rejects.toMatchObject({
+    await expect(
+      readImportErrors(database.prisma, MASTER_SCHEMA, report.id, 'bob'),
+    ).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
   });

@@ -5,7 +5,7 @@ import type { RowFileFormat } from './rowFile';
 
 // Excel reads a CSV as the machine's legacy code page (Shift_JIS in Japan) unless it starts
 // with a byte order mark.
-const UTF8_BOM = '\uFEFF';
+export const UTF8_BOM = '\uFEFF';
 
 const CSV_OPTIONS = {
   // RFC 4180: CRLF between records; quotes around fields with commas, quotes or line breaks.
@@ -14,18 +14,21 @@ const CSV_OPTIONS = {
   quoted_match: /^$/,
 } as const;
 
+/** Records as CSV text, as every CSV file of the app writes them. */
+export const csvRecords = (records: (string | null)[][]): string => stringify(records, CSV_OPTIONS);
+
 /** RFC 4180 CSV in UTF-8 with a byte order mark, so that Excel shows Japanese text as it is. */
 export const csvFile: RowFileFormat = {
   extension: 'csv',
   contentType: 'text/csv; charset=utf-8',
   start(out, table) {
-    out.write(UTF8_BOM + stringify([table.columns.map((column) => column.name)], CSV_OPTIONS));
+    out.write(UTF8_BOM + csvRecords([table.columns.map((column) => column.name)]));
     return {
       write(rows: RowValues[]) {
         const records = rows.map((row) =>
           table.columns.map((column) => guardFormula(column, row[column.name] ?? null)),
         );
-        out.write(stringify(records, CSV_OPTIONS));
+        out.write(csvRecords(records));
       },
       async end() {
         out.end();

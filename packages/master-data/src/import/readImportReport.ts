@@ -1,6 +1,7 @@
 import type { Queryable } from '@tablelock/db';
 import { z } from 'zod';
 import { MasterDataError } from '../masterDataError';
+import { readMasterTable, requireColumn, type TableColumn } from '../tableColumns';
 import type { ImportOutcome, ImportReport, ImportRow } from './importReport';
 
 const notFound = () =>
@@ -60,12 +61,15 @@ export async function readImportRows(
 /** Every row a dry run found errors in, for the errors file. */
 export async function readImportErrors(
   db: Queryable,
+  schema: string,
   id: string,
   holder: string,
-): Promise<{ report: ImportReport; rows: ImportRow[] }> {
+): Promise<{ report: ImportReport; columns: TableColumn[]; rows: ImportRow[] }> {
   const report = await readImportReport(db, id, holder);
+  const table = await readMasterTable(db, schema, report.tableName);
+  const columns = report.columns.map((name) => requireColumn(table, name));
   const rows = await db.$queryRaw<{ row: ImportRow }[]>`
     SELECT row FROM tablelock.import_dry_run, jsonb_array_elements(rows) WITH ORDINALITY AS r(row, ord)
     WHERE id = ${id}::uuid AND row->>'outcome' = 'error' ORDER BY ord`;
-  return { report, rows: rows.map(({ row }) => row) };
+  return { report, columns, rows: rows.map(({ row }) => row) };
 }
