@@ -19,9 +19,10 @@ const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
 beforeAll(async () => {
   database = await createTestDatabase();
   api = await startTestApi(database);
-  [alice, bob, carol, admin] = await Promise.all(
-    ['alice', 'bob', 'carol', 'admin'].map((name) => api.loginAs(name)),
-  );
+  alice = await api.loginAs('alice');
+  bob = await api.loginAs('bob');
+  carol = await api.loginAs('carol');
+  admin = await api.loginAs('admin');
 });
 afterAll(async () => {
   await api.stop();
@@ -340,7 +341,7 @@ describe('import over HTTP', () => {
       { headers: alice.headers },
     );
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(Buffer.from(await response.arrayBuffer()));
+    await workbook.xlsx.load(await response.arrayBuffer());
     const sheet = workbook.worksheets[0] as ExcelJS.Worksheet;
     sheet.getCell('C2').value = 'Edited in Excel';
     const content = Buffer.from(await workbook.xlsx.writeBuffer());
