@@ -45,13 +45,14 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // to enter the directory (mkdtemp makes it private).
   await chmod(dataDir, 0o755);
   const port = await freePort();
+  const databasePort = await freePort();
   const server = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
     cwd: apiDir,
     env: {
       ...process.env,
       HOST: '127.0.0.1',
       PORT: String(port),
-      EMBEDDED_PG_PORT: String(await freePort()),
+      EMBEDDED_PG_PORT: String(databasePort),
       TABLELOCK_DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
     },
@@ -73,5 +74,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     throw error;
   }
   process.env.TABLELOCK_E2E_URL = baseUrl;
+  // For tests that play someone writing straight to the database, past the app and its locks.
+  process.env.TABLELOCK_E2E_DATABASE_URL = `postgres://postgres:postgres@127.0.0.1:${databasePort}/tablelock`;
   return stop;
 }

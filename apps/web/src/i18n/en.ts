@@ -429,7 +429,7 @@ export const en = {
     apply_one: 'Apply {{count}} change',
     apply_other: 'Apply {{count}} changes',
     changedRow: 'Row {{line}} of the file (key {{key}})',
-    applied: 'Imported: {{create}} rows created, {{update}} updated.',
+    applied: 'Imported: {{create}} created, {{update}} updated.',
   },
   pager: {
     label: 'Pages',

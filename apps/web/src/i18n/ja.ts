@@ -405,7 +405,7 @@ export const ja: TranslationOf<typeof en> = {
     dryRunAgain: 'もう一度ドライラン',
     apply_other: '{{count}} 件の変更を適用',
     changedRow: 'ファイルの {{line}} 行目（キー {{key}}）',
-    applied: 'インポートしました：{{create}} 行を作成、{{update}} 行を更新。',
+    applied: 'インポートしました：作成 {{create}} 行、更新 {{update}} 行。',
   },
   pager: {
     label: 'ページ',

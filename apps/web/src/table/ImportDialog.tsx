@@ -197,7 +197,11 @@ function ImportSteps({ table, token, unsaved, onClose, onApplied }: ImportDialog
         </>
       )}
       {problem && (
-        <div className="banner banner-error" role="alert" data-testid="import-problem">
+        <div
+          className="banner banner-error import-problem"
+          role="alert"
+          data-testid="import-problem"
+        >
           <p>{problem.text}</p>
           {problem.changedRows.length > 0 && (
             <ul>
@@ -240,7 +244,13 @@ function ImportSteps({ table, token, unsaved, onClose, onApplied }: ImportDialog
           <button
             type="button"
             className="button primary"
-            disabled={busy || !counts || counts.error > 0 || writes === 0}
+            disabled={
+              busy ||
+              !counts ||
+              counts.error > 0 ||
+              writes === 0 ||
+              Boolean(problem?.changedRows.length)
+            }
             onClick={apply}
           >
             {t('import.apply', { count: writes })}

@@ -104,7 +104,7 @@ async function checkVersions(tx: TransactionClient, table: MasterTable, rows: Im
   const lines = changed.map((row) => row.line);
   throw new MasterDataError(
     'IMPORT_ROWS_CHANGED',
-    `${changed.length} rows were changed, deleted or created by someone else since the dry run (file rows ${lines.slice(0, 10).join(', ')}${lines.length > 10 ? ', …' : ''}). Nothing was written; run the dry run again.`,
+    `Since the dry run, someone else changed, deleted or created ${changed.length === 1 ? 'a row' : `${changed.length} rows`} of the file (file rows ${lines.slice(0, 10).join(', ')}${lines.length > 10 ? ', …' : ''}). Nothing was written; run the dry run again.`,
     {
       rows: changed
         .slice(0, CHANGED_ROWS_LISTED)
