@@ -10,6 +10,7 @@ import { runContention } from './scenarios/contention';
 import { measureDeepPages } from './scenarios/deepPages';
 import { measureExports } from './scenarios/exportProducts';
 import { graphqlLockCycle } from './scenarios/graphqlLockCycle';
+import { measureImport } from './scenarios/importProducts';
 import { rawSqlLockCycle } from './scenarios/rawSqlLockCycle';
 import { readTables } from './scenarios/readTables';
 
@@ -92,13 +93,16 @@ try {
   });
   console.log('contention…');
   const contention = await runContention(api.url, credentials.racers, CONTENTION.rounds);
+  console.log('import…');
+  const imports = await measureImport(api.url, credentials.editors[0] as string, api.pid);
 
   const allLoad = [...rawSql, ...graphql, ...reads];
   const errorCount =
     allLoad.reduce((sum, r) => sum + r.errors, 0) +
     contention.errors +
     deepPages.errors +
-    exports.errors;
+    exports.errors +
+    imports.errors;
   report = {
     startedAt,
     mode: quick ? 'quick' : 'full',
@@ -109,6 +113,7 @@ try {
     contention,
     deepPages,
     exports,
+    imports,
     targets: [
       ...graphql
         .filter((result) => result.clients >= 8)

@@ -2,6 +2,7 @@ import type { LoadResult } from './runClosedLoop';
 import type { ContentionResult } from './scenarios/contention';
 import type { DeepPagesResult } from './scenarios/deepPages';
 import type { ExportsResult } from './scenarios/exportProducts';
+import type { ImportResult } from './scenarios/importProducts';
 
 export interface BenchReport {
   startedAt: string;
@@ -13,6 +14,7 @@ export interface BenchReport {
   contention: ContentionResult;
   deepPages: DeepPagesResult;
   exports: ExportsResult;
+  imports: ImportResult;
   targets: { name: string; met: boolean; detail: string }[];
 }
 
@@ -54,6 +56,10 @@ export function formatReport(report: BenchReport): string {
         `  ${e.format.padEnd(5)} ${fixed(e.seconds, 2)} s, ${fixed(e.megabytes)} MB, API peak RSS ${fixed(e.apiPeakRssMb, 0)} MB`,
     ),
     '',
+    `import of ${report.imports.rows.toLocaleString('en')} products (${fixed(report.imports.megabytes)} MB CSV, every name changed): ` +
+      `dry run ${fixed(report.imports.dryRunSeconds, 2)} s, apply ${fixed(report.imports.applySeconds, 2)} s, ` +
+      `API peak RSS ${fixed(report.imports.apiPeakRssBeforeMb, 0)} → ${fixed(report.imports.apiPeakRssAfterMb, 0)} MB`,
+    '',
     'targets:',
     ...report.targets.map((t) => `  ${t.met ? 'met    ' : 'MISSED '} ${t.name}: ${t.detail}`),
   );
@@ -64,6 +70,7 @@ export function formatReport(report: BenchReport): string {
     c,
     report.deepPages,
     report.exports,
+    report.imports,
   ]
     .map((result) => result.firstError)
     .filter(Boolean);

@@ -20,7 +20,7 @@ export function ImportRowList({
   const text = (value: string | null | undefined) => (value == null ? t('import.null') : value);
   return (
     <div className="import-rows" aria-busy={loading}>
-      <table data-testid="import-rows">
+      <table className="data-table" data-testid="import-rows">
         <thead>
           <tr>
             <th scope="col">{t('import.line')}</th>
