@@ -258,6 +258,17 @@ describe('import apply', () => {
     await expect(apply(report.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
+  it('applies a dry run once when two applies of it race', async () => {
+    const before = await saves();
+    const report = await dryRun(csv('id,name,parent_id,sort_order', '950,Raced,,1'));
+    const results = await Promise.allSettled([apply(report.id), apply(report.id)]);
+    expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = results.find((result) => result.status === 'rejected');
+    expect(refused?.reason).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await category(950)).toMatchObject({ name: 'Raced' });
+    expect(await saves()).toBe(before + 1);
+  });
+
   it('refuses a dry run with errors', async () => {
     const report = await dryRun(csv('id,name,parent_id,sort_order', '3,Home,,3', 'x,Bad,,1'));
     await expect(apply(report.id)).rejects.toMatchObject({ code: 'IMPORT_HAS_ERRORS' });

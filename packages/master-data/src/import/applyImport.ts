@@ -7,7 +7,7 @@ import type { RowValues } from '../readRows';
 import { columnRef } from '../sqlFragments';
 import { type MasterTable, readMasterTable, type TableColumn } from '../tableColumns';
 import type { ImportReport, ImportRow } from './importReport';
-import { readImportReport } from './readImportReport';
+import { importNotFound, readImportReport } from './readImportReport';
 
 export interface ApplyImportRequest {
   schema: string;
@@ -58,7 +58,9 @@ export async function applyImport(
   await fencedSave(db, save, async (tx) => {
     const [stored] = await tx.$queryRaw<{ rows: ImportRow[] }[]>`
       DELETE FROM tablelock.import_dry_run WHERE id = ${report.id}::uuid RETURNING rows`;
-    const rows = (stored as { rows: ImportRow[] }).rows;
+    // Another apply of the same dry run got here first (it was read before that one committed).
+    if (!stored) throw importNotFound();
+    const { rows } = stored;
     await checkVersions(tx, table, rows);
     const creates = rows.filter((row) => row.outcome === 'create');
     const updates = rows.filter((row) => row.outcome === 'update');

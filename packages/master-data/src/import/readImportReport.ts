@@ -4,7 +4,7 @@ import { MasterDataError } from '../masterDataError';
 import { readMasterTable, requireColumn, type TableColumn } from '../tableColumns';
 import type { ImportOutcome, ImportReport, ImportRow } from './importReport';
 
-const notFound = () =>
+export const importNotFound = () =>
   new MasterDataError(
     'NOT_FOUND',
     'No such dry run: it was applied, replaced by a newer one, or is not yours.',
@@ -16,12 +16,12 @@ export async function readImportReport(
   id: string,
   holder: string,
 ): Promise<ImportReport & { token: string }> {
-  if (!z.uuid().safeParse(id).success) throw notFound();
+  if (!z.uuid().safeParse(id).success) throw importNotFound();
   const [report] = await db.$queryRaw<(ImportReport & { token: string })[]>`
     SELECT id::text, table_name AS "tableName", file_name AS "fileName", columns, counts,
            false AS applied, token::text
     FROM tablelock.import_dry_run WHERE id = ${id}::uuid AND editor = ${holder}`;
-  if (!report) throw notFound();
+  if (!report) throw importNotFound();
   return report;
 }
 
