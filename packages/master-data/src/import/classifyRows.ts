@@ -60,19 +60,32 @@ const addError = (candidate: Candidate, error: ImportCellError) => {
 async function checkValues(db: Queryable, column: TableColumn, candidates: Candidate[]) {
   const given = candidates.filter(({ row }) => row.values[column.name] !== null);
   if (given.length === 0) return;
+  // Most cells read back as written: only the others come back (a 100,000-row file is
+  // 100,000 cells a column).
+  const type = Prisma.raw(column.dataType);
   const checked = await db.$queryRaw<
     { ord: number; normal: string | null; error: string | null }[]
   >`
     SELECT cell.ord::int AS ord,
            CASE WHEN pg_input_is_valid(cell.value, ${column.dataType})
-                THEN (cell.value::${Prisma.raw(column.dataType)})::text END AS normal,
+                THEN (cell.value::${type})::text END AS normal,
            (pg_input_error_info(cell.value, ${column.dataType})).message AS error
     FROM unnest(${given.map(({ row }) => row.values[column.name])}::text[])
-         WITH ORDINALITY AS cell(value, ord)`;
+         WITH ORDINALITY AS cell(value, ord)
+    WHERE CASE WHEN pg_input_is_valid(cell.value, ${column.dataType})
+               THEN (cell.value::${type})::text IS DISTINCT FROM cell.value
+               ELSE true END`;
+  for (const candidate of given) {
+    candidate.normal[column.name] = candidate.row.values[column.name] ?? null;
+  }
   for (const { ord, normal, error } of checked) {
     const candidate = given[ord - 1] as Candidate;
-    if (error === null) candidate.normal[column.name] = normal;
-    else addError(candidate, { column: column.name, code: 'INVALID_VALUE', message: error });
+    if (error === null) {
+      candidate.normal[column.name] = normal;
+    } else {
+      delete candidate.normal[column.name];
+      addError(candidate, { column: column.name, code: 'INVALID_VALUE', message: error });
+    }
   }
 }
 
@@ -139,7 +152,9 @@ async function checkForeignKeys(
       // MATCH SIMPLE: a NULL anywhere in the reference means there is nothing to check.
       if (tuple.some((value) => value === null || value === undefined)) continue;
       const identity = JSON.stringify(tuple);
-      pointing.set(identity, [...(pointing.get(identity) ?? []), candidate]);
+      const same = pointing.get(identity);
+      if (same) same.push(candidate);
+      else pointing.set(identity, [candidate]);
     }
     if (pointing.size === 0) continue;
     const createdHere = selfReferenceTargets(table, fk, candidates);
@@ -198,25 +213,31 @@ async function compareWithTable(
   const candidates = [...keyed.values()];
   const matches = table.primaryKey.map(
     (column) =>
-      Prisma.sql`${columnRef(column)} =
-        (import_key.value->>${column.name})::${Prisma.raw(column.dataType)}`,
+      Prisma.sql`import_target.${columnRef(column)} =
+        (import_key.value->'key'->>${column.name})::${Prisma.raw(column.dataType)}`,
   );
-  const current = await db.$queryRaw<{ ord: number; version: string; values: RowValues }[]>`
+  const columns = fileColumns.map((name) => table.columns.find((c) => c.name === name));
+  // Compared in the database: only the cells that differ come back, with their current values.
+  const current = await db.$queryRaw<{ ord: number; version: string; previous: RowValues }[]>`
     SELECT import_key.ord::int AS ord, import_target.xmin::text AS version,
-           ${columnsAsJson(table.columns)} AS values
-    FROM jsonb_array_elements(${JSON.stringify(candidates.map(({ row }) => row.key))}::jsonb)
-         WITH ORDINALITY AS import_key(value, ord)
-    JOIN ${Prisma.raw(table.qualifiedName)} AS import_target ON ${Prisma.join(matches, ' AND ')}`;
-  for (const { ord, version, values } of current) {
+           (SELECT coalesce(jsonb_object_agg(cell.key, now.values->cell.key), '{}'::jsonb)
+              FROM jsonb_each(import_key.value->'cells') AS cell(key, value)
+             WHERE cell.value IS DISTINCT FROM now.values->cell.key) AS previous
+    FROM jsonb_array_elements(${JSON.stringify(
+      candidates.map(({ row, normal }) => ({ key: row.key, cells: normal })),
+    )}::jsonb) WITH ORDINALITY AS import_key(value, ord)
+    JOIN ${Prisma.raw(table.qualifiedName)} AS import_target ON ${Prisma.join(matches, ' AND ')}
+    CROSS JOIN LATERAL (SELECT ${columnsAsJson(columns as TableColumn[])} AS values) AS now`;
+  for (const { ord, version, previous } of current) {
     const candidate = candidates[ord - 1] as Candidate;
     const { row, normal } = candidate;
     row.version = version;
-    row.changed = fileColumns.filter((name) => name in normal && normal[name] !== values[name]);
+    row.changed = fileColumns.filter((name) => name in previous);
     for (const name of row.changed) {
       const column = table.columns.find((c) => c.name === name) as TableColumn;
       if (normal[name] === null && !column.nullable) addError(candidate, notNull(column));
     }
-    row.previous = Object.fromEntries(row.changed.map((name) => [name, values[name] ?? null]));
+    row.previous = row.changed.length > 0 ? previous : null;
     row.outcome = row.changed.length > 0 ? 'update' : 'unchanged';
   }
 }
