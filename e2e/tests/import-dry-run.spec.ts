@@ -41,6 +41,14 @@ async function dryRun(page: Page, lines: string[]) {
   return dialog;
 }
 
+/** alice, editing products. */
+async function editProducts(signIn: (user: 'alice') => Promise<Page>): Promise<Page> {
+  const alice = await signIn('alice');
+  await openTable(alice, 'products');
+  await startEditing(alice);
+  return alice;
+}
+
 async function storedName(page: Page, id: number) {
   const [row] = await storedRows(page.request, 'products', [
     { column: 'id', operator: 'equals', value: String(id) },
@@ -52,9 +60,7 @@ test('alice imports a file into products: the dry run shows what it does, apply 
   signIn,
   snap,
 }) => {
-  const alice = await signIn('alice');
-  await openTable(alice, 'products');
-  await startEditing(alice);
+  const alice = await editProducts(signIn);
   const [header, first, second, third] = await exportedLines(alice);
   const created = `${LAST + 1000},SKU-IMPORT-1,Imported kettle,32,5,12.50,JPY,1.2,2026-11-01,false,`;
 
@@ -94,9 +100,7 @@ test('a dry run with errors offers them as a file and cannot be applied', async 
   signIn,
   snap,
 }) => {
-  const alice = await signIn('alice');
-  await openTable(alice, 'products');
-  await startEditing(alice);
+  const alice = await editProducts(signIn);
   const [header, first] = await exportedLines(alice);
   await alice.getByRole('button', { name: 'Import CSV/XLSX' }).click();
   const dialog = await dryRun(alice, [
@@ -134,9 +138,7 @@ test('a row changed by someone else after the dry run is named, and nothing is w
   signIn,
   snap,
 }) => {
-  const alice = await signIn('alice');
-  await openTable(alice, 'products');
-  await startEditing(alice);
+  const alice = await editProducts(signIn);
   const [header, first, second] = await exportedLines(alice);
   await alice.getByRole('button', { name: 'Import CSV/XLSX' }).click();
   const dialog = await dryRun(alice, [
