@@ -5,7 +5,7 @@ import pg from 'pg';
 import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
 import { storedRows } from '../support/graphql';
-import { cell, openTable, rowId, startEditing } from '../support/tablePage';
+import { cell, editCell, openTable, rowId, startEditing } from '../support/tablePage';
 
 // Products of their own, far from the rows other tests look at.
 const FIRST = 99_001;
@@ -102,6 +102,18 @@ test('a dry run with errors offers them as a file and cannot be applied', async 
 }) => {
   const alice = await editProducts(signIn);
   const [header, first] = await exportedLines(alice);
+  // With unsaved edits in the grid, the import waits until they are saved or discarded.
+  await editCell(cell(alice, rowId('1'), 'name'), 'Unsaved name');
+  await alice.getByRole('button', { name: 'Import CSV/XLSX' }).click();
+  await expect(alice.getByRole('dialog')).toContainText('You have 1 unsaved change.');
+  await expect(alice.getByRole('dialog').getByLabel(/^File/)).toHaveCount(0);
+  await expectAccessible(alice);
+  await snap(alice, 'import-unsaved-first');
+  await alice.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+  await alice.getByRole('button', { name: 'Discard' }).click();
+  await alice.getByRole('dialog').getByRole('button', { name: 'Discard' }).click();
+  await expect(alice.getByText('No unsaved changes')).toBeVisible();
+
   await alice.getByRole('button', { name: 'Import CSV/XLSX' }).click();
   const dialog = await dryRun(alice, [
     header as string,
