@@ -25,6 +25,8 @@ const config: CodegenConfig = {
           Row: '@tablelock/master-data#MasterRow',
           SaveResult: '@tablelock/master-data#SaveResult as SaveResultModel',
           RowError: '@tablelock/master-data#RowError as RowErrorModel',
+          ImportReport: '@tablelock/master-data#ImportReport as ImportReportModel',
+          ImportRow: '@tablelock/master-data#ImportRow as ImportRowModel',
           LockGrant: '@tablelock/lock#LockGrant as LockGrantModel',
           LockEvent: '@tablelock/lock#LockEventRecord',
           LockEventPage: '@tablelock/lock#LockEventPage as LockEventPageModel',

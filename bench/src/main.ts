@@ -17,6 +17,7 @@ import { measureExports } from './scenarios/exportProducts';
 import { measureFanOut } from './scenarios/fanOut';
 import { graphqlLockCycle } from './scenarios/graphqlLockCycle';
 import { measureManyTables } from './scenarios/manyTables';
+import { measureImport } from './scenarios/importProducts';
 import { rawSqlLockCycle } from './scenarios/rawSqlLockCycle';
 import { readTables } from './scenarios/readTables';
 import { redisLockCycle } from './scenarios/redisLockCycle';
@@ -44,6 +45,8 @@ const DEEP_PAGE_REPETITIONS = quick ? 5 : 20;
 const MANY_TABLES = quick ? 1_000 : 10_000;
 const MANY_TABLES_REPETITIONS = quick ? 2 : 5;
 const EXPORTS_PER_FORMAT = quick ? 1 : 3;
+// The smoke run imports a tenth of the products, to stay within a minute.
+const IMPORT_ROWS = quick ? 10_000 : 100_000;
 const API_POOL_SIZE = 10;
 const resultsDir = new URL('../results', import.meta.url).pathname;
 const resultsPath = `${resultsDir}/latest.json`;
@@ -167,6 +170,14 @@ try {
     MANY_TABLES,
     MANY_TABLES_REPETITIONS,
   ).finally(() => manyTablesClient.close());
+  // After the thousands of tables: an import of 100,000 rows leaves the API's memory high.
+  console.log('import…');
+  const imports = await measureImport(
+    api.url,
+    credentials.editors[0] as string,
+    api.pid,
+    IMPORT_ROWS,
+  );
   const partial = {
     format: 2 as const,
     startedAt,
@@ -182,6 +193,7 @@ try {
     deepPages,
     exports,
     manyTables,
+    imports,
   };
   report = { ...partial, targets: judgeTargets(partial) };
 } finally {

@@ -5,6 +5,7 @@ import type { FanOutResult } from './scenarios/fanOut';
 import type { ManyTablesResult } from './scenarios/manyTables';
 import type { Ratio, ThroughputResult, WindowPlan } from './sideBySide';
 import type { Spread } from './spread';
+import type { ImportResult } from './scenarios/importProducts';
 
 /** Acquire + release of one table and its FK table, at one client level, every subject side by side. */
 export interface LockCycleLevel {
@@ -49,6 +50,7 @@ export interface BenchReport {
   deepPages: DeepPagesResult;
   exports: ExportsResult;
   manyTables: ManyTablesResult;
+  imports: ImportResult;
   targets: Target[];
 }
 
@@ -126,6 +128,10 @@ export function formatReport(report: BenchReport): string {
     `  tablePage query (100 rows) p50 ${fixed(report.manyTables.tablePage.latencyMs.p50)} ms, ${fixed(report.manyTables.tablePage.kilobytes, 0)} kB`,
     `  Tables page first screen   p50 ${fixed(report.manyTables.firstScreenMs.p50, 0)} ms, max ${fixed(report.manyTables.firstScreenMs.max, 0)} ms`,
     '',
+    `import of ${report.imports.rows.toLocaleString('en')} products (${fixed(report.imports.megabytes)} MB CSV, every name changed): ` +
+      `dry run ${fixed(report.imports.dryRunSeconds, 2)} s, apply ${fixed(report.imports.applySeconds, 2)} s, ` +
+      `API peak RSS ${fixed(report.imports.apiPeakRssBeforeMb, 0)} → ${fixed(report.imports.apiPeakRssAfterMb, 0)} MB`,
+    '',
     'targets:',
     ...report.targets.map(
       (t) =>
@@ -145,6 +151,7 @@ export function formatReport(report: BenchReport): string {
     report.deepPages,
     report.exports,
     report.manyTables,
+    report.imports,
   ]
     .map((result) => result?.firstError)
     .filter(Boolean);

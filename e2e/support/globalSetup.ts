@@ -52,6 +52,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     throw error;
   });
   process.env.TABLELOCK_E2E_URL = app.url;
+  // For tests that play someone writing straight to the database, past the app and its locks.
+  process.env.TABLELOCK_E2E_DATABASE_URL = app.databaseUrl;
   return async () => {
     await app.stop();
     await provider.stop();

@@ -17,6 +17,8 @@ import { isDatabaseUnreachable, serviceUnavailableError } from './databaseUnreac
 import { exportEndpoint } from './export/exportEndpoint';
 import { formatError } from './formatError';
 import { createHostCheck, refuseUnknownHosts } from './hostAllowList';
+import { importEndpoint } from './import/importEndpoint';
+import { importErrorsEndpoint } from './import/importErrorsEndpoint';
 import { startSubscriptionServer } from './live/subscriptionServer';
 import { countHttpResponses, metricsEndpoint } from './metrics/metricsEndpoint';
 import { metricsPlugin } from './metrics/metricsPlugin';
@@ -56,6 +58,7 @@ const MAX_BODY = '100kb';
 /**
  * Serves, on one port: GraphQL at `/graphql` (HTTP, and WebSocket for subscriptions), the probes
  * `/healthz` and `/readyz`, Prometheus `/metrics`, table exports at `/export/<table>.csv|.xlsx`,
+ * imports at `POST /import/<table>` (and their errors files),
  * and the web app at every other page address.
  */
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
@@ -137,6 +140,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   );
   if (options.services.oidc) app.use(oidcRoutes(options.services, options.services.oidc));
   app.get('/export/:file', apiResponseHeaders, cookieParser(), exportEndpoint(options.services));
+  app.post('/import/:table', apiResponseHeaders, cookieParser(), importEndpoint(options.services));
+  app.get(
+    '/import/dry-runs/:id/errors.csv',
+    apiResponseHeaders,
+    cookieParser(),
+    importErrorsEndpoint(options.services),
+  );
   app.use(securityHeaders(), serveWebApp());
 
   app.use(refuseBadBody);

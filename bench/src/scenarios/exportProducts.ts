@@ -69,7 +69,8 @@ export async function measureExports(
   return result;
 }
 
-async function peakRssMb(pid: number): Promise<number> {
+/** The process's peak resident memory so far (VmHWM), in MB. */
+export async function peakRssMb(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const kilobytes = Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? Number.NaN);
   return kilobytes / 1024;

@@ -1,3 +1,22 @@
+export { guardFormula } from './formulaText';
+export { type ApplyImportRequest, applyImport } from './import/applyImport';
+export { dryRunImport, type ImportRequest } from './import/dryRunImport';
+export type { ImportFormat } from './import/importFile';
+export { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS } from './import/importLimits';
+export type {
+  ImportCellError,
+  ImportCounts,
+  ImportErrorCode,
+  ImportOutcome,
+  ImportReport,
+  ImportRow,
+} from './import/importReport';
+export {
+  type ImportRowQuery,
+  readImportErrors,
+  readImportReport,
+  readImportRows,
+} from './import/readImportReport';
 export { MasterDataError, type MasterDataErrorCode } from './masterDataError';
 export {
   type MasterRow,

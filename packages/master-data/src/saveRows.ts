@@ -1,6 +1,7 @@
-import { inTransaction, Prisma, type Queryable, type TransactionClient } from '@tablelock/db';
-import { assertHoldsLock, parseFencingToken, recordLockEvent } from '@tablelock/lock';
+import { Prisma, type Queryable, type TransactionClient } from '@tablelock/db';
+import { parseFencingToken } from '@tablelock/lock';
 import { z } from 'zod';
+import { fencedSave } from './fencedSave';
 import { MasterDataError } from './masterDataError';
 import { isDataException, type PostgresError, postgresErrorOf } from './postgresError';
 import type { RowValues } from './readRows';
@@ -88,20 +89,17 @@ export async function saveRows(db: Queryable, request: SaveRequest): Promise<Sav
     );
   }
   checkColumns(table, parsed.data);
-  return inTransaction(db, (tx) => applyChanges(tx, table, request, token, parsed.data), {
-    timeout: 60_000,
-  });
+  return fencedSave(db, { tableName, holder: request.holder, token }, (tx) =>
+    applyChanges(tx, table, parsed.data),
+  );
 }
 
 async function applyChanges(
   tx: TransactionClient,
   table: MasterTable,
-  { tableName, holder }: SaveRequest,
-  token: string,
   changes: RowChanges,
 ): Promise<SaveResult> {
   const result: SaveResult = { saved: true, inserted: 0, updated: 0, deleted: 0, rowErrors: [] };
-  await assertHoldsLock(tx, { tableName, editor: holder, token });
   // One savepoint around all changes: if any fails, all are undone, and the transaction (which
   // may be a caller's) goes on.
   await tx.$executeRawUnsafe('SAVEPOINT save_rows');
@@ -155,15 +153,6 @@ async function applyChanges(
     await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT save_rows');
     return { saved: false, inserted: 0, updated: 0, deleted: 0, rowErrors: result.rowErrors };
   }
-  await recordLockEvent(tx, {
-    action: 'save',
-    tableName,
-    actor: holder,
-    editor: holder,
-    token,
-    rowsChanged: result.inserted + result.updated + result.deleted,
-    details: { inserted: result.inserted, updated: result.updated, deleted: result.deleted },
-  });
   return result;
 }
 

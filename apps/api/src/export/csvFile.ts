@@ -1,11 +1,11 @@
 import { finished } from 'node:stream/promises';
-import type { RowValues, TableColumn } from '@tablelock/master-data';
+import { guardFormula, type RowValues } from '@tablelock/master-data';
 import { stringify } from 'csv-stringify/sync';
 import type { RowFileFormat } from './rowFile';
 
 // Excel reads a CSV as the machine's legacy code page (Shift_JIS in Japan) unless it starts
 // with a byte order mark.
-const UTF8_BOM = '\uFEFF';
+export const UTF8_BOM = '\uFEFF';
 
 const CSV_OPTIONS = {
   // RFC 4180: CRLF between records; quotes around fields with commas, quotes or line breaks.
@@ -14,29 +14,21 @@ const CSV_OPTIONS = {
   quoted_match: /^$/,
 } as const;
 
-// Excel runs a cell that starts with one of these as a formula (CSV injection), the full-width
-// forms too.
-const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
-
-/** Text that Excel would run as a formula is written with an apostrophe in front, as Excel does. */
-function csvField(column: TableColumn, value: string | null): string | null {
-  return value !== null && column.kind === 'text' && FORMULA_START.test(value)
-    ? `'${value}`
-    : value;
-}
+/** Records as CSV text, as every CSV file of the app writes them. */
+export const csvRecords = (records: (string | null)[][]): string => stringify(records, CSV_OPTIONS);
 
 /** RFC 4180 CSV in UTF-8 with a byte order mark, so that Excel shows Japanese text as it is. */
 export const csvFile: RowFileFormat = {
   extension: 'csv',
   contentType: 'text/csv; charset=utf-8',
   start(out, table) {
-    out.write(UTF8_BOM + stringify([table.columns.map((column) => column.name)], CSV_OPTIONS));
+    out.write(UTF8_BOM + csvRecords([table.columns.map((column) => column.name)]));
     return {
       write(rows: RowValues[]) {
         const records = rows.map((row) =>
-          table.columns.map((column) => csvField(column, row[column.name] ?? null)),
+          table.columns.map((column) => guardFormula(column, row[column.name] ?? null)),
         );
-        out.write(stringify(records, CSV_OPTIONS));
+        out.write(csvRecords(records));
       },
       async end() {
         out.end();

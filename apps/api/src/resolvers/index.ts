@@ -12,6 +12,7 @@ import {
   updateUserResolver,
   users,
 } from './identity';
+import { applyImportResolver, ImportReport, importReport, importRowsResolver } from './importRows';
 import {
   acquireTableLockResolver,
   acquireTableLocksResolver,
@@ -54,6 +55,7 @@ export const resolvers: Resolvers = {
     lockEvents,
     securityEvents,
     lockSettings,
+    importReport,
   },
   Mutation: {
     UpdateTableStatusWithLock,
@@ -65,6 +67,8 @@ export const resolvers: Resolvers = {
     releaseTableLock: releaseTableLockResolver,
     takeOverTableLock: takeOverTableLockResolver,
     saveRows: saveRowsResolver,
+    importRows: importRowsResolver,
+    applyImport: applyImportResolver,
     login,
     logout,
     createUser: createUserResolver,
@@ -78,6 +82,7 @@ export const resolvers: Resolvers = {
   ResultTableStatus,
   FKResultTableStatus,
   RowPage,
+  ImportReport,
   LockGrant,
   LockEvent: { table: (event) => event.tableName },
   Subscription: { lockChanged, waitForTable },

@@ -9,13 +9,15 @@ interface GridFooterProps {
   /** The sort and filter of the rows shown: what an export writes. */
   view: RowView;
   editing: boolean;
+  /** Opens the import dialog; only while the lock is held. */
+  onImport?: () => void;
 }
 
 /**
- * Below the grid: how many rows the view has, its exports and, while editing, what the row
- * colours mean.
+ * Below the grid: how many rows the view has, its exports and, while editing, the import and
+ * what the row colours mean.
  */
-export function GridFooter({ table, total, view, editing }: GridFooterProps) {
+export function GridFooter({ table, total, view, editing, onImport }: GridFooterProps) {
   const { t } = useTranslation();
   const format = useFormatters();
   return (
@@ -27,6 +29,16 @@ export function GridFooter({ table, total, view, editing }: GridFooterProps) {
             : t('table.rowCount', { count: total, formatted: format.count(total) })}
         </span>
         <ExportButtons table={table} view={view} />
+        {onImport && (
+          <button
+            type="button"
+            className="button small"
+            title={t('import.buttonHint')}
+            onClick={onImport}
+          >
+            {t('import.button')}
+          </button>
+        )}
       </span>
       {editing && (
         <span className="legend">

@@ -18,6 +18,7 @@ import { EditToolbar } from './EditToolbar';
 import { GridFooter } from './GridFooter';
 import type { GridRow } from './gridRow';
 import { IdleWarningBanner } from './IdleWarningBanner';
+import { ImportDialog } from './ImportDialog';
 import { LockLostBanner } from './LockLostBanner';
 import { LockSummary } from './LockSummary';
 import { PendingChanges } from './PendingChanges';
@@ -56,6 +57,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
     view: { sort: [], filter: [] },
   });
   const [selected, setSelected] = useState(0);
+  const [importing, setImporting] = useState(false);
   const gridApi = useRef<GridApi<GridRow> | null>(null);
   const startButton = useRef<HTMLButtonElement>(null);
   const takeOverButton = useRef<HTMLButtonElement>(null);
@@ -201,7 +203,25 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         }}
         onSelectionCount={setSelected}
       />
-      <GridFooter table={info.name} total={shown.total} view={shown.view} editing={editing} />
+      <GridFooter
+        table={info.name}
+        total={shown.total}
+        view={shown.view}
+        editing={editing}
+        {...(session.kind === 'editing' ? { onImport: () => setImporting(true) } : {})}
+      />
+      <ImportDialog
+        open={importing && session.kind === 'editing'}
+        table={info.name}
+        token={session.kind === 'editing' ? session.token : null}
+        unsaved={counts.total}
+        onClose={() => setImporting(false)}
+        onApplied={(written) => {
+          setImporting(false);
+          gridApi.current?.refreshInfiniteCache();
+          notify('success', t('import.applied', written));
+        }}
+      />
 
       <EditDialogs
         open={actions.dialog}

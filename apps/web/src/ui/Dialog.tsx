@@ -8,6 +8,8 @@ interface DialogProps {
   children: ReactNode;
   actions: ReactNode;
   tone?: 'default' | 'danger';
+  /** For a dialog that shows a table: as wide as the screen allows, up to 960 px. */
+  wide?: boolean;
 }
 
 /**
@@ -15,7 +17,15 @@ interface DialogProps {
  * inert, and closing gives the focus back to what had it. Content is mounted only while open,
  * so each opening starts fresh.
  */
-export function Dialog({ open, title, onClose, children, actions, tone = 'default' }: DialogProps) {
+export function Dialog({
+  open,
+  title,
+  onClose,
+  children,
+  actions,
+  tone = 'default',
+  wide = false,
+}: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
@@ -32,7 +42,7 @@ export function Dialog({ open, title, onClose, children, actions, tone = 'defaul
   return (
     <dialog
       ref={ref}
-      className={`dialog dialog-${tone}`}
+      className={`dialog dialog-${tone}${wide ? ' dialog-wide' : ''}`}
       aria-labelledby="dialog-title"
       onCancel={(event) => {
         event.preventDefault();
@@ -43,7 +53,7 @@ export function Dialog({ open, title, onClose, children, actions, tone = 'defaul
         <>
           <h2 id="dialog-title">{title}</h2>
           <div className="dialog-body">{children}</div>
-          <div className="dialog-actions">{actions}</div>
+          {actions && <div className="dialog-actions">{actions}</div>}
         </>
       )}
     </dialog>

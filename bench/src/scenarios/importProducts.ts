@@ -1,0 +1,110 @@
+import { performance } from 'node:perf_hooks';
+import { request } from 'undici';
+import { peakRssMb } from './exportProducts';
+
+export interface ImportResult {
+  rows: number;
+  megabytes: number;
+  dryRunSeconds: number;
+  applySeconds: number;
+  /** The API's peak resident memory before the import and after it (VmHWM). */
+  apiPeakRssBeforeMb: number;
+  apiPeakRssAfterMb: number;
+  errors: number;
+  firstError?: string;
+}
+
+async function graphql(baseUrl: string, apiKey: string, query: string, variables: object) {
+  const response = await request(`${baseUrl}/graphql`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await response.body.json()) as { data?: Record<string, never>; errors?: unknown[] };
+  if (body.errors) throw new Error(JSON.stringify(body.errors));
+  return body.data as Record<string, Record<string, unknown>>;
+}
+
+/**
+ * Exports all 100,000 products as CSV, changes the name of the first `rowCount` rows, and
+ * imports those rows back as an editor: a dry run (`POST /import/products?dryRun=1`), then its
+ * apply (`applyImport`), every update in one transaction.
+ */
+export async function measureImport(
+  baseUrl: string,
+  apiKey: string,
+  apiPid: number,
+  rowCount: number,
+): Promise<ImportResult> {
+  const result: ImportResult = {
+    rows: 0,
+    megabytes: 0,
+    dryRunSeconds: Number.NaN,
+    applySeconds: Number.NaN,
+    apiPeakRssBeforeMb: await peakRssMb(apiPid),
+    apiPeakRssAfterMb: Number.NaN,
+    errors: 0,
+  };
+  let token: string | undefined;
+  try {
+    const exported = await request(`${baseUrl}/export/products.csv`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
+    const [header, ...exportedLines] = (await exported.body.text()).trimEnd().split('\r\n');
+    const lines = exportedLines.slice(0, rowCount);
+    const file = Buffer.from(
+      [
+        header,
+        ...lines.map((line) => line.replace(/^(\d+),([^,]*),([^,]*)/, '$1,$2,$3 (imported)')),
+      ].join('\r\n'),
+    );
+    result.rows = lines.length;
+    result.megabytes = file.length / 1e6;
+    const acquired = await graphql(
+      baseUrl,
+      apiKey,
+      'mutation { acquireTableLock(table: "products", leaseSeconds: 600) { token } }',
+      {},
+    );
+    token = acquired.acquireTableLock?.token as string;
+
+    let began = performance.now();
+    const search = new URLSearchParams({ token, fileName: 'products.csv', dryRun: '1' });
+    const dryRun = await request(`${baseUrl}/import/products?${search}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'text/csv' },
+      body: file,
+    });
+    const answer = (await dryRun.body.json()) as {
+      report?: { id: string; counts: { update: number } };
+      errors?: unknown[];
+    };
+    if (!answer.report || answer.report.counts.update !== lines.length) {
+      throw new Error(`import dry run: ${JSON.stringify(answer.errors ?? answer.report?.counts)}`);
+    }
+    result.dryRunSeconds = (performance.now() - began) / 1000;
+
+    began = performance.now();
+    await graphql(
+      baseUrl,
+      apiKey,
+      'mutation($id: ID!, $token: String!) { applyImport(id: $id, token: $token) { applied } }',
+      { id: answer.report.id, token },
+    );
+    result.applySeconds = (performance.now() - began) / 1000;
+  } catch (error) {
+    result.errors++;
+    result.firstError = (error as Error).message;
+  } finally {
+    if (token) {
+      await graphql(
+        baseUrl,
+        apiKey,
+        'mutation($token: String!) { releaseTableLock(table: "products", token: $token) { name } }',
+        { token },
+      ).catch(() => undefined);
+    }
+  }
+  result.apiPeakRssAfterMb = await peakRssMb(apiPid);
+  return result;
+}
