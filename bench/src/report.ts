@@ -2,10 +2,10 @@ import type { ContentionResult } from './scenarios/contention';
 import type { DeepPagesResult } from './scenarios/deepPages';
 import type { ExportsResult } from './scenarios/exportProducts';
 import type { FanOutResult } from './scenarios/fanOut';
+import type { ImportResult } from './scenarios/importProducts';
 import type { ManyTablesResult } from './scenarios/manyTables';
 import type { Ratio, ThroughputResult, WindowPlan } from './sideBySide';
 import type { Spread } from './spread';
-import type { ImportResult } from './scenarios/importProducts';
 
 /** Acquire + release of one table and its FK table, at one client level, every subject side by side. */
 export interface LockCycleLevel {

@@ -2,6 +2,7 @@ import { expectAccessible } from '../support/accessibility';
 import { DEMO_PASSWORD, expect, test } from '../support/fixtures';
 import { storedRows } from '../support/graphql';
 import { pressUntilFocused } from '../support/keyboard';
+import { SSO_PROVIDER_NAME } from '../support/singleSignOn';
 import { cell, openTable, rowId, startEditing, tableRow } from '../support/tablePage';
 
 test('alice opens a table, edits two cells, saves and finishes with the keyboard alone', async ({
@@ -11,6 +12,12 @@ test('alice opens a table, edits two cells, saves and finishes with the keyboard
   const alice = await newBrowser();
   const { keyboard } = alice;
   await alice.goto('/login');
+  // With single sign-on offered, nothing is focused at first: its link comes first, then the
+  // password form.
+  const signInWithSso = alice.getByRole('link', { name: `Sign in with ${SSO_PROVIDER_NAME}` });
+  await expect(signInWithSso).toBeVisible();
+  await pressUntilFocused(signInWithSso, 'Tab');
+  await keyboard.press('Tab');
   await expect(alice.getByLabel('User name')).toBeFocused();
   await keyboard.type('alice');
   await keyboard.press('Tab');
