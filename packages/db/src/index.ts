@@ -6,7 +6,13 @@ export {
   startEmbeddedPostgres,
 } from './embeddedPostgres';
 export { Prisma } from './generated/prisma/client';
-export { LockAction, Role, SecurityAction, TableStatus } from './generated/prisma/enums';
+export {
+  LockAction,
+  Role,
+  SecurityAction,
+  TableStatus,
+  TakeOverRule,
+} from './generated/prisma/enums';
 export { loadDemoData } from './loadDemoData';
 export { type OpenDatabase, openDatabase } from './openDatabase';
 export { postgresErrorCode } from './postgresErrorCode';

@@ -7,6 +7,10 @@ const qualified = (name: string) => Prisma.raw(`${REGISTRY_SCHEMA}.${name}`);
 
 /** The lock registry: one row per master table. */
 export const TABLE_LOCK = qualified('table_lock');
+/** An admin's rules for one master table, by name. */
+export const TABLE_POLICY = qualified('table_policy');
+/** The one row of settings for every table. */
+export const LOCK_SETTINGS = qualified('lock_settings');
 /** The audit history of lock changes, denied attempts and saves. */
 export const LOCK_EVENT = qualified('lock_event');
 /** The line of those waiting for tables to be free. */
