@@ -97,5 +97,11 @@ export async function findApiKeyPrincipal(
   if (row.stale) {
     await prisma.$executeRaw`UPDATE tablelock.api_key SET last_used_at = now() WHERE id = ${row.id}::uuid`;
   }
-  return { kind: 'apiKey', id: row.id, name: `${API_KEY_PREFIX}${row.name}`, role: row.role };
+  return {
+    kind: 'apiKey',
+    id: row.id,
+    name: `${API_KEY_PREFIX}${row.name}`,
+    role: row.role,
+    groups: [],
+  };
 }

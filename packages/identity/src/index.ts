@@ -21,7 +21,12 @@ export {
   type SecurityEventRecord,
 } from './readSecurityEvents';
 export { roleAtLeast } from './role';
-export type { RequestOrigin, SecurityAudit, SecurityLogger } from './securityEvent';
+export {
+  type RequestOrigin,
+  type SecurityAudit,
+  type SecurityLogger,
+  withSecurityEvents,
+} from './securityEvent';
 export { findSessionPrincipal, logOut, revokeSession, sessionTimeLeft } from './sessions';
 export {
   createUser,

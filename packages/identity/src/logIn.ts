@@ -59,7 +59,13 @@ export async function logIn(
       return created;
     });
     return {
-      principal: { kind: 'user', id: user.id, name: user.username, role: user.role },
+      principal: {
+        kind: 'user',
+        id: user.id,
+        name: user.username,
+        role: user.role,
+        groups: user.groups,
+      },
       token,
     };
   } finally {

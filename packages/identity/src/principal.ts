@@ -9,6 +9,8 @@ export interface Principal {
   id: string;
   name: string;
   role: Role;
+  /** The user's identity-provider groups (table policies may name them); none for API keys. */
+  groups: string[];
 }
 
 export const API_KEY_PREFIX = 'key:';

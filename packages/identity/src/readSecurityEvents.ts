@@ -13,6 +13,7 @@ export interface SecurityEventRecord {
   role: Role | null;
   previousRole: Role | null;
   loginFailure: NonNullable<SecurityEventDetails['loginFailure']> | null;
+  changes: SecurityEventDetails['changes'] | null;
 }
 
 export interface SecurityEventFilter {
@@ -54,13 +55,14 @@ export async function readSecurityEvents(
     events: rows.map(({ id, details, ...row }) => {
       // Details that do not parse (written by hand, say) still leave who did what to whom.
       const known = securityEventDetails.safeParse(details ?? {});
-      const { role, previousRole, loginFailure } = known.success ? known.data : {};
+      const { role, previousRole, loginFailure, changes } = known.success ? known.data : {};
       return {
         ...row,
         id: id.toString(),
         role: role ?? null,
         previousRole: previousRole ?? null,
         loginFailure: loginFailure ?? null,
+        changes: changes ?? null,
       };
     }),
   };

@@ -14,6 +14,8 @@ export const securityEventDetails = z.object({
   previousRole: z.enum(Role).optional(),
   /** Why a login failed (only admins read this; the caller is told nothing). */
   loginFailure: z.enum(['unknown_user', 'wrong_password', 'user_disabled']).optional(),
+  /** A policy or rule change: the settings given, by name. */
+  changes: z.record(z.string(), z.json()).optional(),
 });
 export type SecurityEventDetails = z.infer<typeof securityEventDetails>;
 

@@ -21,12 +21,16 @@ export async function findSessionPrincipal(
   prisma: PrismaClient,
   token: string,
 ): Promise<Principal | null> {
-  const [row] = await prisma.$queryRaw<{ id: string; username: string; role: Principal['role'] }[]>`
-    SELECT u.id::text AS id, u.username, u.role::text AS role
+  const [row] = await prisma.$queryRaw<
+    { id: string; username: string; role: Principal['role']; groups: string[] }[]
+  >`
+    SELECT u.id::text AS id, u.username, u.role::text AS role, u.groups
     FROM tablelock.session AS s JOIN tablelock."user" AS u ON u.id = s.user_id
     WHERE s.token_hash = ${hashSecretToken(token)}
       AND s.revoked_at IS NULL AND s.expires_at > now() AND NOT u.disabled`;
-  return row ? { kind: 'user', id: row.id, name: row.username, role: row.role } : null;
+  return row
+    ? { kind: 'user', id: row.id, name: row.username, role: row.role, groups: row.groups }
+    : null;
 }
 
 /** How long a live session has left, in milliseconds of the database clock; null if it has ended. */

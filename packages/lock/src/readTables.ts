@@ -3,7 +3,8 @@ import { type EditBlock, editBlockOf, policyBlockOf } from './editBlock';
 import { wantsTable } from './lineForTable';
 import { readWaiters, type Waiter } from './lockQueue';
 import { TABLE_LOCK } from './registryTables';
-import { DEFAULT_TABLE_RULES, type TableRules } from './tableRules';
+import { policyOf, type TablePolicy } from './tablePolicies';
+import type { Freeze, TableRules } from './tableRules';
 import { readTakeOverSettings, type TakeOverSettings } from './takeOverSettings';
 
 /** A master table as users see it: its lock state and its place in the FK graph. */
@@ -28,7 +29,11 @@ export interface TableInfo {
   editBlock: EditBlock | null;
   /** While `editing`: when its holder last showed activity. */
   lastActiveAt: Date | null;
-  /** The admins' rules for it: its policy, and a freeze in force. */
+  /** The admins' policy for it. */
+  policy: TablePolicy;
+  /** A freeze in force, if any. */
+  frozen: Freeze | null;
+  /** Its policy and freeze, as lock changes read them. */
   rules: TableRules;
   /** The take-over rule (the same for every table). */
   takeOver: Pick<TakeOverSettings, 'rule' | 'idleMinutes'>;
@@ -40,18 +45,20 @@ export interface TableInfo {
 
 /** All registered master tables, by name. */
 export async function readTables(prisma: PrismaClient): Promise<TableInfo[]> {
-  const [rows, line, policies, takeOver] = await Promise.all([
+  const [rows, line, stored, takeOver] = await Promise.all([
     prisma.tableLock.findMany({ orderBy: { tableName: 'asc' } }),
     readWaiters(prisma),
     prisma.tablePolicy.findMany(),
     readTakeOverSettings(prisma),
   ]);
   const byName = new Map(rows.map((row) => [row.tableName, row]));
-  const policyOf = new Map(policies.map((policy) => [policy.tableName, policy]));
+  const policies = new Map(stored.map((policy) => [policy.tableName, policy]));
   const editorOf = (name: string) => byName.get(name)?.editor ?? null;
   const now = new Date();
   return rows.map((row) => {
-    const rules = rulesOf(row, policyOf.get(row.tableName), now);
+    const policy = policyOf(row.tableName, policies.get(row.tableName));
+    const frozen = freezeOf(row, now);
+    const rules = { ...policy, frozen };
     return {
       name: row.tableName,
       status: row.status,
@@ -66,6 +73,8 @@ export async function readTables(prisma: PrismaClient): Promise<TableInfo[]> {
       acquiredAt: row.acquiredAt,
       leaseExpiresAt: row.leaseExpiresAt,
       lastActiveAt: row.lastActiveAt,
+      policy,
+      frozen,
       rules,
       takeOver: { rule: takeOver.rule, idleMinutes: takeOver.idleMinutes },
       editBlock:
@@ -82,23 +91,12 @@ export async function readTables(prisma: PrismaClient): Promise<TableInfo[]> {
 }
 
 type StoredRow = Awaited<ReturnType<PrismaClient['tableLock']['findMany']>>[number];
-type StoredPolicy = Awaited<ReturnType<PrismaClient['tablePolicy']['findMany']>>[number];
 
-/** A table's rules as readers are shown them: a freeze past its end time is over already. */
-function rulesOf(row: StoredRow, policy: StoredPolicy | undefined, now: Date): TableRules {
-  const frozen =
-    row.frozenAt && row.frozenBy && row.frozenReason && !(row.frozenUntil && row.frozenUntil <= now)
-      ? { reason: row.frozenReason, by: row.frozenBy, at: row.frozenAt, until: row.frozenUntil }
-      : null;
-  if (!policy) return { ...DEFAULT_TABLE_RULES, frozen };
-  return {
-    readOnly: policy.readOnly,
-    editRoles: policy.editRoles,
-    editGroups: policy.editGroups,
-    takesPartInLocking: policy.takesPartInLocking,
-    maxLeaseSeconds: policy.maxLeaseSeconds,
-    frozen,
-  };
+/** The freeze in force as readers are shown it: one past its end time is over already. */
+function freezeOf(row: StoredRow, now: Date): Freeze | null {
+  if (!row.frozenAt || !row.frozenBy || !row.frozenReason) return null;
+  if (row.frozenUntil && row.frozenUntil <= now) return null;
+  return { reason: row.frozenReason, by: row.frozenBy, at: row.frozenAt, until: row.frozenUntil };
 }
 
 /** Whether `tableName` is a master table of the registry (so lockable, and editable). */

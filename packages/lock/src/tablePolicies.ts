@@ -50,7 +50,8 @@ export async function setTablePolicy(
   return policyOf(request.tableName, stored);
 }
 
-function policyOf(
+/** A table's policy as stored, or the defaults when it has none. */
+export function policyOf(
   tableName: string,
   stored: (Omit<TableRules, 'frozen'> & { updatedAt: Date; updatedBy: string | null }) | undefined,
 ): TablePolicy {

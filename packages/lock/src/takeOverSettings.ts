@@ -85,7 +85,7 @@ function toSettings(row: {
  */
 export function mayTakeOver(
   table: {
-    tableName: string;
+    name: string;
     status: string;
     editor: string | null;
     lastActiveAt: Date | null;
@@ -103,6 +103,6 @@ export function mayTakeOver(
   const idleSeconds = (now.getTime() - table.lastActiveAt.getTime()) / 1000;
   return (
     idleSeconds >= permission.idleHolderSeconds &&
-    policyBlockOf({ tableName: table.tableName, rules: table.rules }, caller.rights) === null
+    policyBlockOf({ tableName: table.name, rules: table.rules }, caller.rights) === null
   );
 }

@@ -1,6 +1,15 @@
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
 import type { Resolvers } from '../generated/graphql';
 import {
+  freezeTablesResolver,
+  setTablePolicyResolver,
+  setTakeOverRuleResolver,
+  TablePolicy,
+  tablePolicies,
+  takeOverSettings,
+  thawTablesResolver,
+} from './governance';
+import {
   apiKeys,
   createApiKeyResolver,
   createUserResolver,
@@ -31,7 +40,18 @@ import { UpdateTableStatusWithLock } from './updateTableStatusWithLock';
 export const resolvers: Resolvers = {
   DateTime: DateTimeResolver,
   JSON: JSONResolver,
-  Query: { tables, table, me, users, apiKeys, rows, lockEvents, securityEvents },
+  Query: {
+    tables,
+    table,
+    me,
+    users,
+    apiKeys,
+    rows,
+    lockEvents,
+    securityEvents,
+    tablePolicies,
+    takeOverSettings,
+  },
   Mutation: {
     UpdateTableStatusWithLock,
     syncTableRegistry: syncTableRegistryResolver,
@@ -48,12 +68,19 @@ export const resolvers: Resolvers = {
     updateUser: updateUserResolver,
     createApiKey: createApiKeyResolver,
     revokeApiKey: revokeApiKeyResolver,
+    setTablePolicy: setTablePolicyResolver,
+    freezeTables: freezeTablesResolver,
+    thawTables: thawTablesResolver,
+    setTakeOverRule: setTakeOverRuleResolver,
   },
   TableInfo,
+  TablePolicy,
   ResultTableStatus,
   FKResultTableStatus,
   RowPage,
   LockGrant,
   LockEvent: { table: (event) => event.tableName },
+  // The settings a policy or rule change gave, as the JSON scalar carries them.
+  SecurityEvent: { changes: (event) => event.changes as Record<string, string | null> | null },
   Subscription: { lockChanged, waitForTable },
 };

@@ -10,6 +10,7 @@ import {
   renewTableLock,
   takeOverTableLock,
 } from '@tablelock/lock';
+import { editorRights } from '../auth/editorRights';
 import { requireRole } from '../auth/requireRole';
 import type { ApiContext } from '../context';
 import type { LockGrantResolvers, MutationResolvers, QueryResolvers } from '../generated/graphql';
@@ -46,14 +47,25 @@ export const acquireTableLockResolver: MutationResolvers['acquireTableLock'] = a
       context.prisma,
       idempotency,
       (db) =>
-        acquireTableLock(db, { tableName: args.table, editor: caller.name, leaseSeconds: lease }),
+        acquireTableLock(db, {
+          tableName: args.table,
+          editor: caller.name,
+          leaseSeconds: lease,
+          rights: editorRights(caller),
+        }),
       reviveGrant,
     );
   }
   const [grant] = await waitInLine(
     context,
     idempotency,
-    { tableNames: [args.table], editor: caller.name, leaseSeconds: lease, waitSeconds: args.wait },
+    {
+      tableNames: [args.table],
+      editor: caller.name,
+      leaseSeconds: lease,
+      rights: editorRights(caller),
+      waitSeconds: args.wait,
+    },
     reviveGrants,
   );
   if (!grant) throw new Error(`${args.table} was not granted.`);
@@ -70,6 +82,7 @@ export const acquireTableLocksResolver: MutationResolvers['acquireTableLocks'] =
     tableNames: args.tables,
     editor: caller.name,
     leaseSeconds: leaseSeconds(args.leaseSeconds, mayBeUnlimited(context)),
+    rights: editorRights(caller),
   };
   const idempotency = idempotentRequest(caller, args, 'acquireTableLocks');
   if (!waits(args.wait)) {
@@ -130,7 +143,7 @@ export const takeOverTableLockResolver: MutationResolvers['takeOverTableLock'] =
         editor: caller.name,
         reason: requiredReason(args.reason),
         leaseSeconds: lease,
-        anyHolder: caller.role === 'admin',
+        rights: editorRights(caller),
       }),
     reviveGrant,
   );

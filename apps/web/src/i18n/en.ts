@@ -83,6 +83,9 @@ export const en = {
     tableEditedBy: '{{table}} ({{editor}})',
     queued_one: 'Free, but {{editor}} is waiting for it first',
     queued_other: 'Free, but {{count}} are waiting for it first ({{editors}})',
+    readOnly: 'Read-only: it is not edited in this app',
+    frozen: 'Frozen: {{reason}}',
+    notAllowed: 'Only named roles or groups may edit it',
   },
   table: {
     summary: {
@@ -341,6 +344,8 @@ export const en = {
     save: 'Saved',
     queued: 'Joined the line',
     dequeued: 'Left the line',
+    freeze: 'Frozen',
+    thaw: 'Thawed',
   },
   securityEvents: {
     title: 'Security events',
@@ -372,6 +377,8 @@ export const en = {
     user_enabled: 'User enabled',
     api_key_created: 'API key created',
     api_key_revoked: 'API key revoked',
+    table_policy_changed: 'Table policy changed',
+    take_over_rule_changed: 'Take-over rule changed',
   },
   loginFailures: {
     unknown_user: 'Unknown user name',

@@ -84,6 +84,9 @@ export const ja: TranslationOf<typeof en> = {
     referenceBeingEdited_other: '参照先の {{tables}} が編集中',
     tableEditedBy: '{{table}}（{{editor}} さん）',
     queued_other: '空いていますが、{{editors}} さんが先に順番待ちしています',
+    readOnly: '読み取り専用：このアプリでは編集しません',
+    frozen: '凍結中：{{reason}}',
+    notAllowed: '指定された権限またはグループのみ編集できます',
   },
   table: {
     summary: {
@@ -321,6 +324,8 @@ export const ja: TranslationOf<typeof en> = {
     save: '保存',
     queued: '順番待ちに参加',
     dequeued: '順番待ちを終了',
+    freeze: '凍結',
+    thaw: '凍結解除',
   },
   securityEvents: {
     title: 'セキュリティイベント',
@@ -352,6 +357,8 @@ export const ja: TranslationOf<typeof en> = {
     user_enabled: 'ユーザー有効化',
     api_key_created: 'API キー作成',
     api_key_revoked: 'API キー失効',
+    table_policy_changed: 'テーブルポリシー変更',
+    take_over_rule_changed: '引き継ぎルール変更',
   },
   loginFailures: {
     unknown_user: '存在しないユーザー名',

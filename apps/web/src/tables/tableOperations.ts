@@ -15,6 +15,7 @@ export const tablesQuery = graphql(`
       leaseExpiresAt
       editBlock {
         kind
+        reason
         blockers {
           table
           editor
