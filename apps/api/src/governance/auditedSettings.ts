@@ -24,7 +24,12 @@ export function changeTablePolicy(
       actor: audit.actor,
       subject: request.tableName,
       ip: audit.ip,
-      details: { changes: request.change },
+      // As stored (group names trimmed and sorted), only the settings given.
+      details: {
+        changes: Object.fromEntries(
+          Object.keys(request.change).map((key) => [key, policy[key as keyof TablePolicyChange]]),
+        ),
+      },
     });
     return policy;
   });
