@@ -2,6 +2,7 @@ import { inTransaction } from '@tablelock/db';
 import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freezeTables } from '../src';
+import type { LockIntent } from '../src/lockIntent';
 import { compareAndSetLockRows, readLockScope } from '../src/lockRegistrySql';
 import { planLockChange } from '../src/planLockChange';
 
@@ -16,13 +17,13 @@ beforeAll(async () => {
 afterAll(() => database.close());
 beforeEach(() => resetLockRegistry(database.prisma));
 
-const intent = {
+const intent: LockIntent = {
   kind: 'acquire',
   tableName: 'suppliers',
   namedFkTables: [],
   editor: 'alice',
   leaseSeconds: 60,
-} as const;
+};
 
 const freezeSuppliers = () =>
   freezeTables(database.prisma, {
