@@ -11,6 +11,7 @@ import { TableLinks } from '../ui/TableLinks';
 import { useNow } from '../ui/useNow';
 import { useUrlText } from '../ui/useUrlText';
 import { editBlockMessage } from './editBlockMessage';
+import { RuleBadges } from './RuleBadges';
 import { StatusBadge } from './StatusBadge';
 import { type TableInfo, useTables } from './useTables';
 
@@ -154,6 +155,7 @@ function TableRow({ table, userName, canEdit }: TableRowProps) {
       </th>
       <td>
         <StatusBadge status={table.status} mine={mine} />
+        <RuleBadges table={table} />
         <WaitingCount waiters={table.waiters} />
       </td>
       <td data-testid="editor">{table.status === 'normal' ? '' : (table.editor ?? '')}</td>

@@ -24,6 +24,15 @@ export const tablesQuery = graphql(`
       waiters {
         editor
       }
+      frozen {
+        reason
+        until
+      }
+      policy {
+        readOnly
+        takesPartInLocking
+      }
+      canTakeOver
     }
   }
 `);
