@@ -237,7 +237,7 @@ function FreezeForm() {
           ))}
         </fieldset>
         <label className="field">
-          <span>{t('common.reason')}</span>
+          <span>{t('tableSettings.reason')}</span>
           <input required value={reason} onChange={(event) => setReason(event.target.value)} />
         </label>
         <label className="field">

@@ -97,6 +97,7 @@ export const en = {
     save: 'Save',
     saved: 'Policy of {{table}} saved.',
     freeze: 'Freeze',
+    reason: 'Reason',
     tablesToFreeze: 'Tables to freeze',
     until: 'Ends by itself at (optional)',
     holders: 'Those editing them now',

@@ -101,6 +101,7 @@ export const ja: TranslationOf<typeof en> = {
     save: '保存',
     saved: '{{table}} のポリシーを保存しました。',
     freeze: '凍結',
+    reason: '理由',
     tablesToFreeze: '凍結するテーブル',
     until: '自動で解除する日時（任意）',
     holders: '現在編集中のユーザー',
