@@ -6,7 +6,7 @@ import {
   setTablePolicyMutation,
   tablePoliciesQuery,
 } from './support/governanceOperations';
-import { lock } from './support/lockApi';
+import { acquireByLegacyMutation } from './support/lockApi';
 import {
   acquireTableLockAs,
   acquireTableLockMutation,
@@ -51,12 +51,7 @@ describe('table policies', () => {
     expect(refused.errors?.[0]?.extensions).toMatchObject({ editBlock: 'readOnly' });
     const admin = await execute(signedIn.admin, acquireTableLockMutation, { table: 'currencies' });
     expect(refusal(admin).code).toBe('TABLE_READ_ONLY');
-    const legacy = await lock(signedIn.alice, {
-      table_name: 'currencies',
-      current_status: 'normal',
-      target_status: 'editing',
-    });
-    expect(legacy.lock_result).toBe(false);
+    expect((await acquireByLegacyMutation(signedIn.alice, 'currencies')).lock_result).toBe(false);
     expect(await tableAs(signedIn.bob, 'currencies')).toMatchObject({
       policy: { readOnly: true },
       editBlock: { kind: 'readOnly', blockers: [] },
@@ -117,12 +112,7 @@ describe('table policies', () => {
     await setPolicy('currencies', { editRoles: ['admin'] });
     const bob = await execute(signedIn.bob, acquireTableLockMutation, { table: 'currencies' });
     expect(refusal(bob).code).toBe('FORBIDDEN');
-    const legacy = await lock(signedIn.bob, {
-      table_name: 'currencies',
-      current_status: 'normal',
-      target_status: 'editing',
-    });
-    expect(legacy.lock_result).toBe(false);
+    expect((await acquireByLegacyMutation(signedIn.bob, 'currencies')).lock_result).toBe(false);
     await acquireTableLockAs(signedIn.admin, 'currencies');
   });
 
