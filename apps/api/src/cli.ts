@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import { createPrismaClient, openDatabase, type Role } from '@tablelock/db';
+import { createPrismaClient, openDatabase, type Role, type TakeOverRule } from '@tablelock/db';
 import {
   createApiKey,
   createUser,
@@ -7,10 +7,12 @@ import {
   type SecurityAudit,
   updateUser,
 } from '@tablelock/identity';
+import { type FreezeRule, freezeTables, type TableSelection, thawTables } from '@tablelock/lock';
 import { Command, Option } from 'commander';
 import { pino } from 'pino';
 import { revokeApiKeyReleasingLocks } from './accounts/revokeApiKeyReleasingLocks';
 import { loadConfig } from './config';
+import { changeTablePolicy, changeTakeOverRule } from './governance/auditedSettings';
 
 // Operator commands against the configured database (DATABASE_URL, or the embedded one when
 // the app is not running). Typical first step in production: create the first admin.
@@ -134,6 +136,110 @@ program
   .action(async (name: string) => {
     await withDatabase((prisma, audit) => revokeApiKeyReleasingLocks(prisma, name, audit));
     console.log(`revoked API key ${name}`);
+  });
+
+/** `all`, or the tables named. */
+const selection = (tables: string[]): TableSelection =>
+  tables.length === 1 && tables[0] === 'all' ? { all: true } : { tableNames: tables };
+
+const onOff = (value: string) => {
+  if (value !== 'on' && value !== 'off') throw new Error(`expected on or off, not ${value}`);
+  return value === 'on';
+};
+const list = (value: string) => (value === '' ? [] : value.split(','));
+
+program
+  .command('table-policy')
+  .description("change a table's policy (only the options given); recorded as a security event")
+  .argument('<table>')
+  .option('--read-only <on|off>', 'never edited in the app (still locked as an FK target)', onOff)
+  .option('--locking <on|off>', 'off: never locked as an FK target, nor edited', onOff)
+  .option('--edit-roles <roles>', 'comma-separated roles that may edit ("" for any)', list)
+  .option('--edit-groups <groups>', 'comma-separated groups that may edit ("" for any)', list)
+  .option('--max-lease <seconds>', 'cap on leases, 15–86400 ("none" for no cap)')
+  .action(
+    async (
+      table: string,
+      options: {
+        readOnly?: boolean;
+        locking?: boolean;
+        editRoles?: Role[];
+        editGroups?: string[];
+        maxLease?: string;
+      },
+    ) => {
+      const change = {
+        ...(options.readOnly !== undefined ? { readOnly: options.readOnly } : {}),
+        ...(options.locking !== undefined ? { takesPartInLocking: options.locking } : {}),
+        ...(options.editRoles ? { editRoles: options.editRoles } : {}),
+        ...(options.editGroups ? { editGroups: options.editGroups } : {}),
+        ...(options.maxLease !== undefined
+          ? { maxLeaseSeconds: options.maxLease === 'none' ? null : Number(options.maxLease) }
+          : {}),
+      };
+      const policy = await withDatabase((prisma, audit) =>
+        changeTablePolicy(prisma, { tableName: table, change }, audit),
+      );
+      console.log(JSON.stringify(policy, null, 2));
+    },
+  );
+
+program
+  .command('freeze')
+  .description('freeze tables ("all" for every table): nobody may start editing them')
+  .argument('<tables...>')
+  .requiredOption('--reason <reason>', 'why (shown to users and recorded)')
+  .option('--until <time>', 'when the freeze ends by itself (ISO 8601)')
+  .addOption(
+    new Option('--rule <rule>', 'what happens to those editing them')
+      .choices(['waitForHolders', 'endLocks'])
+      .default('waitForHolders'),
+  )
+  .action(
+    async (tables: string[], options: { reason: string; until?: string; rule: FreezeRule }) => {
+      const until = options.until ? new Date(options.until) : null;
+      if (until && Number.isNaN(until.getTime())) throw new Error('--until is not a time');
+      const outcome = await withDatabase((prisma) =>
+        freezeTables(prisma, {
+          ...selection(tables),
+          reason: options.reason,
+          until,
+          rule: options.rule,
+          actor: 'cli',
+        }),
+      );
+      console.log(`frozen: ${outcome.frozen.join(', ')}`);
+      if (outcome.endedLocks.length > 0)
+        console.log(`locks ended: ${outcome.endedLocks.join(', ')}`);
+    },
+  );
+
+program
+  .command('thaw')
+  .description('end the freeze of tables ("all" for every table)')
+  .argument('<tables...>')
+  .option('--reason <reason>', 'why (recorded)')
+  .action(async (tables: string[], options: { reason?: string }) => {
+    const thawed = await withDatabase((prisma) =>
+      thawTables(prisma, { ...selection(tables), actor: 'cli', reason: options.reason ?? null }),
+    );
+    console.log(`thawed: ${thawed.join(', ') || 'none (none was frozen)'}`);
+  });
+
+program
+  .command('take-over-rule')
+  .description('who may take over a lock besides admins; recorded as a security event')
+  .addOption(
+    new Option('--rule <rule>', 'admins_only, own_sessions or idle_holder')
+      .choices(['admins_only', 'own_sessions', 'idle_holder'])
+      .makeOptionMandatory(),
+  )
+  .option('--idle-minutes <minutes>', 'for idle_holder: 1–1440', Number)
+  .action(async (options: { rule: TakeOverRule; idleMinutes?: number }) => {
+    const settings = await withDatabase((prisma, audit) =>
+      changeTakeOverRule(prisma, { rule: options.rule, idleMinutes: options.idleMinutes }, audit),
+    );
+    console.log(`take-over rule: ${settings.rule} (idle ${settings.idleMinutes} min)`);
   });
 
 try {

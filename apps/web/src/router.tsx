@@ -1,5 +1,6 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 import { AdminPage } from './admin/AdminPage';
+import { TableSettingsPage } from './admin/TableSettingsPage';
 import { AppLayout } from './layout/AppLayout';
 import { NotFoundPage } from './layout/NotFoundPage';
 import { RouteErrorPage } from './layout/RouteErrorPage';
@@ -32,6 +33,7 @@ export const router = createBrowserRouter([
           { path: 'admin', element: <AdminPage history="locks" /> },
           { path: 'admin/security', element: <AdminPage history="security" /> },
           { path: 'admin/users', element: <AdminPage history="users" /> },
+          { path: 'admin/table-settings', element: <TableSettingsPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],
       },

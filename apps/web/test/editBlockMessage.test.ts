@@ -33,6 +33,28 @@ const blocks: [string, EditBlock, string, string][] = [
     'Tables it references are being edited: price_lists (bob), products (someone)',
     '参照先の price_lists（bob さん）, products（他のユーザー さん） が編集中',
   ],
+  [
+    'frozen by an admin',
+    {
+      kind: 'frozen',
+      blockers: [{ table: 'products', editor: null }],
+      reason: 'monthly close',
+    },
+    'Frozen: monthly close',
+    '凍結中：monthly close',
+  ],
+  [
+    'read-only by policy',
+    { kind: 'readOnly', blockers: [] },
+    'Read-only: it is not edited in this app',
+    '読み取り専用：このアプリでは編集しません',
+  ],
+  [
+    'not among those who may edit',
+    { kind: 'notAllowed', blockers: [] },
+    'Only named roles or groups may edit it',
+    '指定された権限またはグループのみ編集できます',
+  ],
 ];
 
 describe('editBlockMessage: the API’s edit block in the user’s words', () => {

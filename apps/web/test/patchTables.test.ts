@@ -18,6 +18,9 @@ const row = (name: string, change: Partial<TableInfo> = {}): TableInfo => ({
   idleLimitSeconds: 900,
   editBlock: null,
   waiters: [],
+  frozen: null,
+  policy: { readOnly: false, takesPartInLocking: true },
+  canTakeOver: false,
   ...change,
 });
 
@@ -151,7 +154,10 @@ describe('replaceRows', () => {
     const fresh = new Map([
       [
         'categories',
-        row('categories', { version: 2, editBlock: { kind: 'beingEdited', blockers: [] } }),
+        row('categories', {
+          version: 2,
+          editBlock: { kind: 'beingEdited', reason: null, blockers: [] },
+        }),
       ],
       ['regions', row('regions', { version: 1 })],
     ]);

@@ -12,6 +12,7 @@ export {
   RoleSource,
   SecurityAction,
   TableStatus,
+  TakeOverRule,
 } from './generated/prisma/enums';
 export { loadDemoData } from './loadDemoData';
 export { type OpenDatabase, openDatabase } from './openDatabase';

@@ -16,6 +16,7 @@ export interface SecurityEventRecord {
   signInMethod: NonNullable<SecurityEventDetails['signInMethod']> | null;
   groups: string[] | null;
   failureDetail: string | null;
+  changes: SecurityEventDetails['changes'] | null;
 }
 
 export interface SecurityEventFilter {
@@ -66,6 +67,7 @@ export async function readSecurityEvents(
         failureDetail,
         idleLimitSeconds,
         previousIdleLimitSeconds,
+        changes,
       } = known.success ? known.data : {};
       return {
         ...row,
@@ -78,6 +80,7 @@ export async function readSecurityEvents(
         failureDetail: failureDetail ?? null,
         idleLimitSeconds: idleLimitSeconds ?? null,
         previousIdleLimitSeconds: previousIdleLimitSeconds ?? null,
+        changes: changes ?? null,
       };
     }),
   };

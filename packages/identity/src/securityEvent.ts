@@ -41,6 +41,8 @@ export const securityEventDetails = z.object({
   idleLimitSeconds: z.number().int().nullable().optional(),
   /** An idle limit change: the limit before (null: the table followed the global one). */
   previousIdleLimitSeconds: z.number().int().nullable().optional(),
+  /** A policy or rule change: the settings given, by name. */
+  changes: z.record(z.string(), z.json()).optional(),
 });
 export type SecurityEventDetails = z.infer<typeof securityEventDetails>;
 

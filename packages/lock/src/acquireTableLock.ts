@@ -4,6 +4,7 @@ import type { LockAnswer } from './lockAnswer';
 import { type LockGrant, lockGrantOf } from './lockGrant';
 import type { LockRefusal } from './lockRefusal';
 import { readEditors } from './lockRegistrySql';
+import type { EditorRights } from './tableRules';
 
 export interface AcquireTableLock {
   tableName: string;
@@ -18,6 +19,8 @@ export interface AcquireTableLock {
   waitForRows?: boolean;
   /** Whether a refusal goes into the history as `denied` (default): not while waiting in line. */
   recordDenial?: boolean;
+  /** The caller's role and groups, for the table's policy of who may edit (see LockIntent). */
+  rights?: EditorRights;
 }
 
 /**
@@ -38,6 +41,7 @@ export async function acquireTableLock(
       editor: request.editor,
       leaseSeconds: request.leaseSeconds,
       ...(request.waiterId ? { waiterId: request.waiterId } : {}),
+      ...(request.rights ? { rights: request.rights } : {}),
     },
     {
       actor: request.actor ?? request.editor,

@@ -52,6 +52,7 @@ export async function acquireTableLocks(
           leaseSeconds: request.leaseSeconds,
           coEdited: tableNames.filter((name) => name !== tableName),
           ...(request.waiterId ? { waiterId: request.waiterId } : {}),
+          ...(request.rights ? { rights: request.rights } : {}),
         };
         const result = await changeTableLock(tx, intent, {
           actor,

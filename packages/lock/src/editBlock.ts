@@ -1,20 +1,60 @@
 import type { Blocker } from './blocker';
 import type { LockRow } from './lockRow';
+import { DEFAULT_TABLE_RULES, type EditorRights, mayEdit } from './tableRules';
 
 /**
  * Why a table cannot be edited now, as data: words are chosen where it is shown.
  * - `beingEdited`: the table itself is (the one blocker);
  * - `lockedByEditing`: it is `locked` (a shared lock) because the blockers are being edited;
  * - `referenceBeingEdited`: tables it references are, and starting would lock them;
- * - `queued`: nothing is, but the blockers are in line for it first (the tables they wait for).
+ * - `queued`: nothing is, but the blockers are in line for it first (the tables they wait for);
+ * - `readOnly`: its policy makes it read-only, or leaves it out of locking (no blockers);
+ * - `frozen`: an admin froze it (the one blocker: the table; `reason` says why);
+ * - `notAllowed`: its policy names who may edit it, and the caller is not among them.
  */
 export interface EditBlock {
-  kind: 'beingEdited' | 'lockedByEditing' | 'referenceBeingEdited' | 'queued';
+  kind:
+    | 'beingEdited'
+    | 'lockedByEditing'
+    | 'referenceBeingEdited'
+    | 'queued'
+    | 'readOnly'
+    | 'frozen'
+    | 'notAllowed';
   blockers: Blocker[];
+  /** For `frozen`: the freeze's reason. */
+  reason?: string;
 }
+
+/** The kinds no wait can end: only an admin changing the table's policy can. */
+export const POLICY_BLOCKS: ReadonlySet<string> = new Set<EditBlock['kind']>([
+  'readOnly',
+  'notAllowed',
+]);
 
 /** What the rule looks at in a table's lock row. */
 type LockState = Pick<LockRow, 'tableName' | 'status' | 'editor' | 'lockedBy'>;
+
+/**
+ * What an admin's rules for `table` forbid, whatever its lock state: read-only (or out of
+ * locking), frozen, or (when `rights` are given) not among those who may edit it.
+ */
+export function policyBlockOf(
+  table: Pick<LockRow, 'tableName' | 'rules'>,
+  rights?: EditorRights | null,
+): EditBlock | null {
+  const rules = table.rules ?? DEFAULT_TABLE_RULES;
+  if (rules.readOnly || !rules.takesPartInLocking) return { kind: 'readOnly', blockers: [] };
+  if (rules.frozen) {
+    return {
+      kind: 'frozen',
+      blockers: [{ table: table.tableName, editor: null }],
+      reason: rules.frozen.reason,
+    };
+  }
+  if (rights && !mayEdit(rules, rights)) return { kind: 'notAllowed', blockers: [] };
+  return null;
+}
 
 /**
  * Why `table` cannot be edited, or null: the rule acquisitions are decided by and the one every

@@ -5,10 +5,19 @@ export {
   MAX_TABLES_AT_ONCE,
 } from './acquireTableLocks';
 export type { Blocker } from './blocker';
-export type { EditBlock } from './editBlock';
+export { type EditBlock, policyBlockOf } from './editBlock';
 export { expireLeases } from './expireLeases';
 export { parseFencingToken } from './fencingToken';
 export { forceReleaseTableLock } from './forceReleaseTableLock';
+export {
+  type FreezeOutcome,
+  type FreezeRule,
+  type FreezeTables,
+  freezeTables,
+  type TableSelection,
+  thawEndedFreezes,
+  thawTables,
+} from './freezeTables';
 export {
   type IdleLimits,
   idleLimitOf,
@@ -56,7 +65,21 @@ export { releaseLocksOf } from './releaseLocksOf';
 export { releaseTableLock } from './releaseTableLock';
 export { renewTableLock } from './renewTableLock';
 export { type RegistrySync, syncTableRegistry } from './syncTableRegistry';
+export {
+  readTablePolicies,
+  setTablePolicy,
+  type TablePolicy,
+  type TablePolicyChange,
+} from './tablePolicies';
+export { type EditorRights, type Freeze, mayEdit, type TableRules } from './tableRules';
 export type { TableState } from './tableState';
+export {
+  mayTakeOver,
+  readTakeOverSettings,
+  setTakeOverRule,
+  type TakeOverSettings,
+  takeOverPermission,
+} from './takeOverSettings';
 export { takeOverTableLock } from './takeOverTableLock';
 export {
   type FkTableStatus,

@@ -1,4 +1,4 @@
-import { LockError } from './lockError';
+import { LockError, type LockErrorCode } from './lockError';
 import { describeLockRefusal, type LockRefusal } from './lockRefusal';
 
 /**
@@ -12,15 +12,30 @@ export function isGranted<T>(answer: LockAnswer<T>): answer is { granted: T } {
   return 'granted' in answer;
 }
 
+/** The error code of a refusal by an admin's rules, rather than by someone in the way. */
+export function policyErrorCode(kind: LockRefusal['kind']): LockErrorCode | null {
+  switch (kind) {
+    case 'readOnly':
+      return 'TABLE_READ_ONLY';
+    case 'frozen':
+      return 'TABLE_FROZEN';
+    case 'notAllowed':
+      return 'FORBIDDEN';
+    default:
+      return null;
+  }
+}
+
 /**
- * What the answer grants; a refusal becomes LOCK_CONFLICT, in words for people and as data
+ * What the answer grants; a refusal becomes LOCK_CONFLICT (or, when an admin's rules refused
+ * it, TABLE_READ_ONLY, TABLE_FROZEN or FORBIDDEN), in words for people and as data
  * (`editBlock`, `blockers`: who is in the way) for clients to show in their own.
  */
 export function grantedOrConflict<T>(answer: LockAnswer<T>): T {
   if (isGranted(answer)) return answer.granted;
   const { refused, tableName } = answer;
   throw new LockError(
-    'LOCK_CONFLICT',
+    policyErrorCode(refused.kind) ?? 'LOCK_CONFLICT',
     `Refused: ${describeLockRefusal(tableName, refused)}.`,
     refusalDetails(refused),
   );
@@ -28,5 +43,7 @@ export function grantedOrConflict<T>(answer: LockAnswer<T>): T {
 
 /** Who is in the way, as the data an error carries: `editBlock` (its kind) and `blockers`. */
 export function refusalDetails(refused: LockRefusal): Record<string, unknown> {
-  return 'blockers' in refused ? { editBlock: refused.kind, blockers: refused.blockers } : {};
+  if (!('blockers' in refused)) return {};
+  const reason = 'reason' in refused && refused.reason ? { reason: refused.reason } : {};
+  return { editBlock: refused.kind, blockers: refused.blockers, ...reason };
 }

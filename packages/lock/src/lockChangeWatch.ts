@@ -11,12 +11,14 @@ export type LockChanges = AsyncIterator<LockEventRecord | null>;
 /** What ends a wait for a change. */
 export type Wakeup = 'changed' | 'timedOut' | 'aborted' | 'ended';
 
-// What may free a table for someone waiting: its editing ends, or one in line before them leaves.
+// What may free a table for someone waiting: its editing ends, one in line before them leaves,
+// or its freeze ends.
 const FREEING: ReadonlySet<LockAction> = new Set([
   'release',
   'expire',
   'force_release',
   'dequeued',
+  'thaw',
 ]);
 
 /** Whether `event` may have freed one of `tables`. */

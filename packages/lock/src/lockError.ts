@@ -6,6 +6,8 @@ export type LockErrorCode =
   | 'TABLE_NOT_FOUND'
   | 'INVALID_TRANSITION'
   | 'FORBIDDEN'
+  | 'TABLE_READ_ONLY'
+  | 'TABLE_FROZEN'
   | 'LOCK_CONFLICT'
   | 'LOCK_LOST'
   | 'LOCK_WAIT_TIMEOUT';

@@ -1,3 +1,5 @@
+import type { EditorRights } from './tableRules';
+
 /**
  * What a lock operation asks for, once validated. Every kind is planned by the same state
  * machine (planLockChange) and written by the same conditional write.
@@ -23,6 +25,11 @@ export type LockIntent =
        * line if it has none).
        */
       waiterId?: string;
+      /**
+       * The editor's role and groups, checked against the table's policy of who may edit.
+       * Every API path passes them; absent only for trusted callers (tests, the benchmark).
+       */
+      rights?: EditorRights;
     }
   /** Finish editing, by the holder; `token`, when given, must be the current acquisition's. */
   | {
@@ -53,7 +60,9 @@ export type LockIntent =
     }
   /**
    * Become the editor in one step: a new acquisition for `editor`; FK locks stay as they are.
-   * Unless `anyHolder` (admins), only `editor`'s own lock (from another tab or device).
+   * `anyHolder` (admins) takes anyone's lock, even of a frozen table. Others (the take-over
+   * rule): their own lock from another tab or device unless `ownLock` is false; someone
+   * else's once its holder has been idle `idleHolderSeconds` (null: never).
    */
   | {
       kind: 'takeOver';
@@ -61,6 +70,12 @@ export type LockIntent =
       editor: string;
       leaseSeconds: number | null;
       anyHolder: boolean;
+      /** Default true. */
+      ownLock?: boolean;
+      /** Default null. */
+      idleHolderSeconds?: number | null;
+      /** Taking over an idle holder's lock: the taker must be allowed to edit (see acquire). */
+      rights?: EditorRights;
     };
 
 export type LockIntentKind = LockIntent['kind'];

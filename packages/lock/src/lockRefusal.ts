@@ -42,6 +42,12 @@ export function describeLockRefusal(tableName: string, refusal: LockRefusal): st
       );
       return `${waiting.join(', ')} ${waiting.length > 1 ? 'are' : 'is'} in line for it first`;
     }
+    case 'readOnly':
+      return `${tableName} is read-only`;
+    case 'frozen':
+      return `${tableName} is frozen: ${refusal.reason ?? 'no reason given'}`;
+    case 'notAllowed':
+      return `you are not among those who may edit ${tableName}`;
     case 'notEditing':
       return `${tableName} is not being edited`;
     case 'notHeld':

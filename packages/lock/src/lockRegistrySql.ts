@@ -18,6 +18,12 @@ import {
   TABLE_LOCK,
   TABLE_STATUS_TYPE,
 } from './registryTables';
+import {
+  type FreezeColumns,
+  type PolicyColumns,
+  TABLE_RULES_COLUMNS,
+  tableRulesOf,
+} from './tableRulesSql';
 
 type LockScopeRow = Pick<LockRow, 'status' | 'editor' | 'references' | 'version'> & {
   table_name: string;
@@ -26,6 +32,9 @@ type LockScopeRow = Pick<LockRow, 'status' | 'editor' | 'references' | 'version'
   lease_expired: boolean;
   idle_expired: boolean;
   waiters_ahead: Blocker[] | null;
+  policy: PolicyColumns | null;
+  freeze: FreezeColumns | null;
+  idle_seconds: number | null;
 };
 
 /** Where an acquisition stands in the line: who asks, and their own waiter when they queued. */
@@ -41,7 +50,9 @@ export interface PlaceInLine {
  * being edited that reference it. A plain read in one statement: one consistent snapshot, no
  * lock taken, none waited for — unless `lockRows`: then it row-locks them in name order (the
  * order every lock change takes rows in, so waiting cannot deadlock), waiting for whoever holds
- * one. For an acquisition (`line`), each row also names who is in line for it first.
+ * one. For an acquisition (`line`), each row also names who is in line for it first. Each row
+ * comes with the table's rules (policy and a freeze in force): a freeze, kept on the row itself,
+ * is read again with the row when a row lock was waited for.
  */
 export function lockScopeQuery(
   tableName: string,
@@ -53,7 +64,8 @@ export function lockScopeQuery(
     SELECT table_name, status::text AS status, editor, locked_by, "references", version,
            fencing_token::text AS fencing_token, coalesce(lease_expires_at <= now(), false) AS lease_expired,
            ${idleExpired('table_lock')} AS idle_expired,
-           ${line ? waitersAheadColumn(tableName, line) : Prisma.sql`NULL::jsonb`} AS waiters_ahead
+           ${line ? waitersAheadColumn(tableName, line) : Prisma.sql`NULL::jsonb`} AS waiters_ahead,
+           ${TABLE_RULES_COLUMNS}
     FROM ${TABLE_LOCK}
     WHERE table_name = ANY(${[tableName, ...namedFkTables]}::text[])
        OR table_name IN (SELECT unnest("references") FROM ${TABLE_LOCK} WHERE table_name = ${tableName})
@@ -106,6 +118,8 @@ export async function readLockScope(
         leaseExpired: row.lease_expired,
         idleExpired: row.idle_expired,
         ...(row.waiters_ahead ? { waitersAhead: row.waiters_ahead } : {}),
+        rules: tableRulesOf(row.policy, row.freeze),
+        idleSeconds: row.idle_seconds,
       },
     ]),
   );

@@ -1,5 +1,6 @@
 import type { TableStatus } from '@tablelock/db';
 import type { Blocker } from './blocker';
+import type { TableRules } from './tableRules';
 
 /** The lock state of one master table, as the lock transaction reads and writes it. */
 export interface LockRow {
@@ -26,6 +27,10 @@ export interface LockRow {
    * lock it if it is the table asked for), first in line first. They go first.
    */
   waitersAhead?: Blocker[];
+  /** The admin's rules for the table (a freeze in force included); absent: the defaults. */
+  rules?: TableRules;
+  /** While `editing`: for how many seconds the holder has shown no activity (database clock). */
+  idleSeconds?: number | null;
 }
 
 /**

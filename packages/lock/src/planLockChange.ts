@@ -1,9 +1,11 @@
 import type { Blocker } from './blocker';
-import { type EditBlock, editBlockOf } from './editBlock';
+import { type EditBlock, editBlockOf, policyBlockOf } from './editBlock';
+import { policyErrorCode } from './lockAnswer';
 import { LockError } from './lockError';
 import type { LockIntent } from './lockIntent';
-import type { LockRefusal } from './lockRefusal';
+import { describeLockRefusal, type LockRefusal } from './lockRefusal';
 import type { LockRow, LockRowChange } from './lockRow';
+import { cappedLease, DEFAULT_TABLE_RULES } from './tableRules';
 
 export type LockPlan =
   | { granted: true; changes: LockRowChange[] }
@@ -34,26 +36,68 @@ export function planLockChange(intent: LockIntent, rows: ReadonlyMap<string, Loc
       requireCurrentAcquisition(main, intent.editor, intent.token);
       return {
         granted: true,
-        changes: [{ row: main, leaseSeconds: intent.leaseSeconds, active: intent.active }],
+        changes: [
+          { row: main, leaseSeconds: leaseFor(main, intent.leaseSeconds), active: intent.active },
+        ],
       };
     case 'takeOver':
       if (main.status !== 'editing') throw notEditing(main);
-      if (!intent.anyHolder && main.editor !== intent.editor) {
-        throw new LockError(
-          'FORBIDDEN',
-          `${main.tableName} is being edited by ${main.editor}; only an admin can take it over.`,
-        );
-      }
+      requireTakeOverAllowed(intent, main);
       return {
         granted: true,
         changes: [
           {
             row: { ...main, editor: intent.editor },
             grant: true,
-            leaseSeconds: intent.leaseSeconds,
+            leaseSeconds: leaseFor(main, intent.leaseSeconds),
           },
         ],
       };
+  }
+}
+
+/** The lease asked for, cut to the table's maximum (see cappedLease). */
+function leaseFor(main: LockRow, leaseSeconds: number | null): number | null {
+  return cappedLease(leaseSeconds, main.rules ?? DEFAULT_TABLE_RULES);
+}
+
+/**
+ * The take-over rule: admins take anyone's lock; others their own (unless `ownLock` is false),
+ * or someone else's whose holder has been idle long enough, on a table they may start editing.
+ */
+function requireTakeOverAllowed(
+  intent: Extract<LockIntent, { kind: 'takeOver' }>,
+  main: LockRow,
+): void {
+  if (intent.anyHolder) return;
+  if (main.editor === intent.editor) {
+    if (intent.ownLock === false) {
+      throw new LockError(
+        'FORBIDDEN',
+        `Only an admin can take over a lock on ${main.tableName}, even your own.`,
+      );
+    }
+    return;
+  }
+  const idleLimit = intent.idleHolderSeconds ?? null;
+  if (idleLimit === null) {
+    throw new LockError(
+      'FORBIDDEN',
+      `${main.tableName} is being edited by ${main.editor}; only an admin can take it over.`,
+    );
+  }
+  if ((main.idleSeconds ?? 0) < idleLimit) {
+    throw new LockError(
+      'FORBIDDEN',
+      `${main.tableName} is being edited by ${main.editor}, active within the last ${Math.round(idleLimit / 60)} minutes; only an admin can take it over now.`,
+    );
+  }
+  const block = policyBlockOf(main, intent.rights);
+  if (block) {
+    throw new LockError(
+      policyErrorCode(block.kind) ?? 'FORBIDDEN',
+      `${describeLockRefusal(main.tableName, block)}.`,
+    );
   }
 }
 
@@ -75,10 +119,16 @@ function planAcquire(
   main: LockRow,
   rows: ReadonlyMap<string, LockRow>,
 ): LockPlan {
-  // The tables it would lock matter only once the table itself is free.
+  // The tables it would lock matter only once the table itself is free; those left out of
+  // locking are never locked.
   const fkRows =
-    main.status === 'normal' ? fkTablesOf(intent, main).map((name) => requireRow(rows, name)) : [];
+    main.status === 'normal'
+      ? fkTablesOf(intent, main)
+          .map((name) => requireRow(rows, name))
+          .filter((row) => row.rules?.takesPartInLocking !== false)
+      : [];
   const block =
+    policyBlockOf(main, intent.rights) ??
     editBlockOf(main, fkRows, (holder) => rows.get(holder)?.editor ?? null) ??
     queueBlockOf([main, ...fkRows]);
   if (block) return { granted: false, refusal: block };
@@ -88,7 +138,7 @@ function planAcquire(
       {
         row: { ...main, status: 'editing', editor: intent.editor, lockedBy: [] },
         grant: true,
-        leaseSeconds: intent.leaseSeconds,
+        leaseSeconds: leaseFor(main, intent.leaseSeconds),
       },
       ...fkRows.map(
         (row): LockRowChange => ({

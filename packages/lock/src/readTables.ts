@@ -1,11 +1,14 @@
 import { Prisma, type PrismaClient, type Queryable, type TableStatus } from '@tablelock/db';
 import { DomainError } from '@tablelock/errors';
-import { type EditBlock, editBlockOf } from './editBlock';
+import { type EditBlock, editBlockOf, policyBlockOf } from './editBlock';
 import { type IdleLimits, idleLimitOf, readIdleLimits } from './idleLimitSettings';
 import { wantsTable } from './lineForTable';
 import { readWaiters, type Waiter } from './lockQueue';
 import type { LockRow } from './lockRow';
 import { TABLE_LOCK } from './registryTables';
+import { policyOf, type TablePolicy } from './tablePolicies';
+import type { Freeze, TableRules } from './tableRules';
+import { readTakeOverSettings, type TakeOverSettings } from './takeOverSettings';
 
 /** A master table as users see it: its lock state and its place in the FK graph. */
 export interface TableInfo {
@@ -26,6 +29,14 @@ export interface TableInfo {
   lastActiveAt: Date | null;
   /** How long its editor may stay inactive before the lock ends (its own limit, else the global one). */
   idleLimitSeconds: number;
+  /** The admins' policy for it. */
+  policy: TablePolicy;
+  /** A freeze in force, if any. */
+  frozen: Freeze | null;
+  /** Its policy and freeze, as lock changes read them. */
+  rules: TableRules;
+  /** The take-over rule (the same for every table). */
+  takeOver: Pick<TakeOverSettings, 'rule' | 'idleMinutes'>;
   /**
    * Why nobody can start editing it now (its editor aside), or null. Those in line for it are
    * not counted here: whether they are ahead depends on who asks (see `inLine`).
@@ -51,17 +62,32 @@ type RegistryRow = Pick<
   acquiredAt: Date | null;
   leaseExpiresAt: Date | null;
   lastActiveAt: Date | null;
+  frozenAt: Date | null;
+  frozenBy: string | null;
+  frozenReason: string | null;
+  frozenUntil: Date | null;
 };
+
+/** A stored table policy, as policyOf reads it. */
+type StoredPolicy = NonNullable<Parameters<typeof policyOf>[1]>;
+
+/** The admins' settings that TableInfo shows: table policies by name, and the take-over rule. */
+interface Governance {
+  policies: ReadonlyMap<string, StoredPolicy>;
+  takeOver: TakeOverSettings;
+}
 
 const REGISTRY_COLUMNS = Prisma.sql`table_name AS "tableName", status::text AS status, editor,
   locked_by AS "lockedBy", "references", version, updated_at AS "updatedAt",
   acquired_at AS "acquiredAt", lease_expires_at AS "leaseExpiresAt",
-  last_active_at AS "lastActiveAt"`;
+  last_active_at AS "lastActiveAt", frozen_at AS "frozenAt", frozen_by AS "frozenBy",
+  frozen_reason AS "frozenReason", frozen_until AS "frozenUntil"`;
 
 /**
  * `rows` as users see them. `known` holds at least their FK targets and their holders (for
  * editBlock and the editor of a locked table), `referencing` every row that references one of
- * them, `line` everyone in line, `idleLimits` the limits in force.
+ * them, `line` everyone in line, `idleLimits` the limits in force, `governance` the admins'
+ * policies and rules.
  */
 function describeTables(
   rows: readonly RegistryRow[],
@@ -69,6 +95,7 @@ function describeTables(
   referencing: readonly Pick<RegistryRow, 'tableName' | 'references'>[],
   line: readonly Waiter[],
   idleLimits: IdleLimits,
+  governance: Governance,
 ): TableInfo[] {
   const editorOf = (name: string) => known.get(name)?.editor ?? null;
   const referencedBy = new Map<string, string[]>();
@@ -77,40 +104,72 @@ function describeTables(
       referencedBy.set(target, [...(referencedBy.get(target) ?? []), other.tableName]);
     }
   }
-  return rows.map((row) => ({
-    name: row.tableName,
-    status: row.status,
-    editor: row.editor ?? editorOf(row.lockedBy[0] ?? ''),
-    lockedBy: row.lockedBy,
-    references: row.references,
-    referencedBy: referencedBy.get(row.tableName) ?? [],
-    version: row.version,
-    updatedAt: row.updatedAt,
-    acquiredAt: row.acquiredAt,
-    leaseExpiresAt: row.leaseExpiresAt,
-    lastActiveAt: row.lastActiveAt,
-    idleLimitSeconds: idleLimitOf(idleLimits, row.tableName),
-    editBlock: editBlockOf(
-      row,
-      row.references.flatMap((name) => known.get(name) ?? []),
-      editorOf,
-    ),
-    waiters: line.filter((waiter) => waiter.tables.includes(row.tableName)),
-    inLine: line.filter((waiter) => wantsTable(waiter, row.tableName, row.references)),
-  }));
+  const now = new Date();
+  const { rule, idleMinutes } = governance.takeOver;
+  return rows.map((row) => {
+    const policy = policyOf(row.tableName, governance.policies.get(row.tableName));
+    const frozen = freezeOf(row, now);
+    const rules = { ...policy, frozen };
+    return {
+      name: row.tableName,
+      status: row.status,
+      editor: row.editor ?? editorOf(row.lockedBy[0] ?? ''),
+      lockedBy: row.lockedBy,
+      references: row.references,
+      referencedBy: referencedBy.get(row.tableName) ?? [],
+      version: row.version,
+      updatedAt: row.updatedAt,
+      acquiredAt: row.acquiredAt,
+      leaseExpiresAt: row.leaseExpiresAt,
+      lastActiveAt: row.lastActiveAt,
+      idleLimitSeconds: idleLimitOf(idleLimits, row.tableName),
+      policy,
+      frozen,
+      rules,
+      takeOver: { rule, idleMinutes },
+      editBlock:
+        policyBlockOf({ tableName: row.tableName, rules }) ??
+        editBlockOf(
+          row,
+          row.references.flatMap((name) => known.get(name) ?? []),
+          editorOf,
+        ),
+      waiters: line.filter((waiter) => waiter.tables.includes(row.tableName)),
+      inLine: line.filter((waiter) => wantsTable(waiter, row.tableName, row.references)),
+    };
+  });
+}
+
+/** The freeze in force as readers are shown it: one past its end time is over already. */
+function freezeOf(row: RegistryRow, now: Date): Freeze | null {
+  if (!row.frozenAt || !row.frozenBy || !row.frozenReason) return null;
+  if (row.frozenUntil && row.frozenUntil <= now) return null;
+  return { reason: row.frozenReason, by: row.frozenBy, at: row.frozenAt, until: row.frozenUntil };
+}
+
+/** The policies of `names` (every table's when null) and the take-over rule. */
+async function readGovernance(db: Queryable, names: string[] | null): Promise<Governance> {
+  const [stored, takeOver] = await Promise.all([
+    names === null
+      ? db.tablePolicy.findMany()
+      : db.tablePolicy.findMany({ where: { tableName: { in: names } } }),
+    readTakeOverSettings(db),
+  ]);
+  return { policies: new Map(stored.map((policy) => [policy.tableName, policy])), takeOver };
 }
 
 /** All registered master tables, by name. */
 export async function readTables(prisma: PrismaClient): Promise<TableInfo[]> {
-  const [rows, line, idleLimits] = await Promise.all([
+  const [rows, line, idleLimits, governance] = await Promise.all([
     prisma.$queryRaw<
       RegistryRow[]
     >`SELECT ${REGISTRY_COLUMNS} FROM ${TABLE_LOCK} ORDER BY table_name`,
     readWaiters(prisma),
     readIdleLimits(prisma),
+    readGovernance(prisma, null),
   ]);
   const byName = new Map(rows.map((row) => [row.tableName, row]));
-  return describeTables(rows, byName, rows, line, idleLimits);
+  return describeTables(rows, byName, rows, line, idleLimits, governance);
 }
 
 /**
@@ -122,7 +181,7 @@ async function describeRows(db: Queryable, rows: RegistryRow[]): Promise<TableIn
   if (rows.length === 0) return [];
   const names = rows.map((row) => row.tableName);
   const related = [...new Set(rows.flatMap((row) => [...row.references, ...row.lockedBy]))];
-  const [known, referencing, line, idleLimits] = await Promise.all([
+  const [known, referencing, line, idleLimits, governance] = await Promise.all([
     db.$queryRaw<RegistryRow[]>`
       SELECT ${REGISTRY_COLUMNS} FROM ${TABLE_LOCK} WHERE table_name = ANY(${related}::text[])`,
     db.$queryRaw<Pick<RegistryRow, 'tableName' | 'references'>[]>`
@@ -130,9 +189,10 @@ async function describeRows(db: Queryable, rows: RegistryRow[]): Promise<TableIn
       WHERE "references" && ${names}::text[] ORDER BY table_name`,
     readWaiters(db),
     readIdleLimits(db),
+    readGovernance(db, names),
   ]);
   const byName = new Map([...known, ...rows].map((row) => [row.tableName, row]));
-  return describeTables(rows, byName, referencing, line, idleLimits);
+  return describeTables(rows, byName, referencing, line, idleLimits, governance);
 }
 
 /** The tables of those names (at most MAX_TABLE_PAGE) that exist, by name. */

@@ -7,6 +7,10 @@ const qualified = (name: string) => Prisma.raw(`${REGISTRY_SCHEMA}.${name}`);
 
 /** The lock registry: one row per master table. */
 export const TABLE_LOCK = qualified('table_lock');
+/** An admin's rules for one master table, by name (a null setting follows LOCK_SETTINGS). */
+export const TABLE_POLICY = qualified('table_policy');
+/** The one row of settings for every table. */
+export const LOCK_SETTINGS = qualified('lock_settings');
 /** The audit history of lock changes, denied attempts and saves. */
 export const LOCK_EVENT = qualified('lock_event');
 /** The line of those waiting for tables to be free. */
@@ -15,7 +19,3 @@ export const TABLE_STATUS_TYPE = qualified('"TableStatus"');
 export const LOCK_ACTION_TYPE = qualified('"LockAction"');
 /** Where fencing tokens come from: it only ever grows. */
 export const FENCING_TOKEN_SEQUENCE = Prisma.raw(`'${REGISTRY_SCHEMA}.fencing_token_seq'`);
-/** Lock settings for every table: one row. */
-export const LOCK_SETTINGS = qualified('lock_settings');
-/** An admin's settings for one master table, by name (null: follow LOCK_SETTINGS). */
-export const TABLE_POLICY = qualified('table_policy');

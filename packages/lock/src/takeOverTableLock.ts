@@ -2,13 +2,15 @@ import type { Queryable } from '@tablelock/db';
 import { changeTableLock } from './changeTableLock';
 import type { LockAnswer } from './lockAnswer';
 import { type LockGrant, lockGrantOf } from './lockGrant';
+import type { EditorRights } from './tableRules';
+import { readTakeOverSettings, takeOverPermission } from './takeOverSettings';
 
 /**
  * Makes `editor` the holder of a table someone is editing, in one step: a new acquisition
  * (new token, new lease) while its FK locks stay put, so nothing slips in between. The
- * displaced acquisition's token goes stale at once. Unless `anyHolder` (admins), only the
- * editor's own lock can be taken over (from another tab or device): decided by the state
- * machine on the rows the conditional write claims, never by an earlier read.
+ * displaced acquisition's token goes stale at once. Who may take over whose lock is the
+ * admins' take-over rule (see takeOverPermission): decided by the state machine on the rows the
+ * conditional write claims (the holder's idleness among them), never by an earlier read.
  */
 export async function takeOverTableLock(
   db: Queryable,
@@ -17,9 +19,13 @@ export async function takeOverTableLock(
     editor: string;
     reason: string;
     leaseSeconds: number | null;
-    anyHolder: boolean;
+    rights: EditorRights;
   },
 ): Promise<LockAnswer<LockGrant>> {
+  const permission = takeOverPermission(
+    await readTakeOverSettings(db),
+    request.rights.role === 'admin',
+  );
   const result = await changeTableLock(
     db,
     {
@@ -27,7 +33,8 @@ export async function takeOverTableLock(
       tableName: request.tableName,
       editor: request.editor,
       leaseSeconds: request.leaseSeconds,
-      anyHolder: request.anyHolder,
+      ...permission,
+      rights: request.rights,
     },
     { actor: request.editor, reason: request.reason },
   );

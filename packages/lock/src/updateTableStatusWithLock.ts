@@ -6,6 +6,7 @@ import type { LockIntent } from './lockIntent';
 import { parseLockRequest, type TableStatusChange } from './lockRequest';
 import type { LockRow } from './lockRow';
 import { fkTablesOf } from './planLockChange';
+import type { EditorRights } from './tableRules';
 
 export interface FkTableStatus {
   tableName: string;
@@ -25,18 +26,21 @@ export interface LockOutcome {
  * call loses at once (`lockResult: false`, recorded as a denied attempt). Acquisitions get the
  * default lease. Refusals that no retry can fix (bad input, unknown table, impossible
  * transition, releasing someone else's lock) throw a LockError. `actor` is who asks, when not
- * the editor itself (an admin key acting for a user).
+ * the editor itself (an admin key acting for a user); `rights` are the caller's role and groups,
+ * for the table's policy of who may edit. A table's policy or freeze refusing an acquisition is
+ * `lockResult: false`, like anyone in the way.
  */
 export async function updateTableStatusWithLock(
   prisma: PrismaClient,
   change: TableStatusChange,
   actor?: string,
+  rights?: EditorRights,
 ): Promise<LockOutcome> {
   const legacy = parseLockRequest(change);
   const { kind, ...request } = legacy;
   const intent: LockIntent =
     kind === 'acquire'
-      ? { kind, ...request, leaseSeconds: DEFAULT_LEASE_SECONDS }
+      ? { kind, ...request, leaseSeconds: DEFAULT_LEASE_SECONDS, ...(rights ? { rights } : {}) }
       : { kind, ...request };
   const asker = actor ?? legacy.editor;
   const result = await changeTableLock(prisma, intent, { actor: asker });

@@ -1,6 +1,7 @@
 import type { Queryable } from '@tablelock/db';
 import { type AcquireTableLocks, acquireTableLocks } from './acquireTableLocks';
-import { isGranted, type LockAnswer, refusalDetails } from './lockAnswer';
+import { POLICY_BLOCKS } from './editBlock';
+import { grantedOrConflict, isGranted, type LockAnswer, refusalDetails } from './lockAnswer';
 import { freesAnyOf, type LockChanges, LockChangeWatch } from './lockChangeWatch';
 import { LockError } from './lockError';
 import type { LockGrant } from './lockGrant';
@@ -43,6 +44,8 @@ export async function waitForTableLocks(
   const watch = new LockChangeWatch(request.changes);
   const first = await attempt((tx) => acquireTableLocks(tx, { ...request, recordDenial: false }));
   if (isGranted(first)) return first.granted;
+  // Read-only, or not among those who may edit: no wait ends that. A freeze may end: wait.
+  if (POLICY_BLOCKS.has(first.refused.kind)) return grantedOrConflict(first);
   const waiter = await joinLockQueue(db, {
     tables: request.tableNames,
     editor: request.editor,

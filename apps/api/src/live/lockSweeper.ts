@@ -1,6 +1,6 @@
 import type { PrismaClient } from '@tablelock/db';
 import { deleteExpiredIdempotencyKeys } from '@tablelock/idempotency';
-import { expireLeases, removeGoneWaiters } from '@tablelock/lock';
+import { expireLeases, removeGoneWaiters, thawEndedFreezes } from '@tablelock/lock';
 import type { Logger } from 'pino';
 import { isDatabaseUnreachable } from '../databaseUnreachable';
 
@@ -18,7 +18,8 @@ export interface LockSweeperOptions {
 const IDEMPOTENCY_SWEEP_EVERY = 600;
 
 /**
- * Releases expired locks and removes waiters that no longer count (every `intervalMs`) and forgets idempotency keys past retention (every
+ * Releases expired locks, removes waiters that no longer count and ends freezes past their end
+ * time (every `intervalMs`), and forgets idempotency keys past retention (every
  * few minutes). Every API process runs one; the conditional writes make them agree. A round
  * starts only after the previous one ended. Returns a function that stops it.
  */
@@ -37,6 +38,8 @@ export function startLockSweeper({
       const expired = await expireLeases(prisma);
       // Those behind a waiter whose process is gone, or whose turn went unused, move up.
       await removeGoneWaiters(prisma);
+      const thawed = await thawEndedFreezes(prisma);
+      if (thawed.length > 0) logger.info({ tables: thawed }, 'freezes ended');
       if (expired.length > 0) {
         logger.info({ tables: expired }, 'expired locks released');
         onExpired?.(expired.length);

@@ -1,6 +1,15 @@
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
 import type { Resolvers } from '../generated/graphql';
 import {
+  freezeTablesResolver,
+  setTablePolicyResolver,
+  setTakeOverRuleResolver,
+  TablePolicy,
+  tablePolicies,
+  takeOverSettings,
+  thawTablesResolver,
+} from './governance';
+import {
   apiKeys,
   authProviders,
   createApiKeyResolver,
@@ -56,6 +65,8 @@ export const resolvers: Resolvers = {
     securityEvents,
     lockSettings,
     importReport,
+    tablePolicies,
+    takeOverSettings,
   },
   Mutation: {
     UpdateTableStatusWithLock,
@@ -77,13 +88,20 @@ export const resolvers: Resolvers = {
     revokeApiKey: revokeApiKeyResolver,
     setIdleLimit,
     setTableIdleLimit,
+    setTablePolicy: setTablePolicyResolver,
+    freezeTables: freezeTablesResolver,
+    thawTables: thawTablesResolver,
+    setTakeOverRule: setTakeOverRuleResolver,
   },
   TableInfo,
+  TablePolicy,
   ResultTableStatus,
   FKResultTableStatus,
   RowPage,
   ImportReport,
   LockGrant,
   LockEvent: { table: (event) => event.tableName },
+  // The settings a policy or rule change gave, as the JSON scalar carries them.
+  SecurityEvent: { changes: (event) => event.changes as Record<string, string | null> | null },
   Subscription: { lockChanged, waitForTable },
 };

@@ -10,6 +10,7 @@ import {
   renewTableLock,
   takeOverTableLock,
 } from '@tablelock/lock';
+import { editorRights } from '../auth/editorRights';
 import { requireRole } from '../auth/requireRole';
 import type { ApiContext } from '../context';
 import type { LockGrantResolvers, MutationResolvers, QueryResolvers } from '../generated/graphql';
@@ -57,14 +58,25 @@ export const acquireTableLockResolver: MutationResolvers['acquireTableLock'] = a
       context.prisma,
       idempotency,
       (db) =>
-        acquireTableLock(db, { tableName: args.table, editor: caller.name, leaseSeconds: lease }),
+        acquireTableLock(db, {
+          tableName: args.table,
+          editor: caller.name,
+          leaseSeconds: lease,
+          rights: editorRights(caller),
+        }),
       reviveGrant,
     );
   }
   const [grant] = await waitInLine(
     context,
     idempotency,
-    { tableNames: [args.table], editor: caller.name, leaseSeconds: lease, waitSeconds: args.wait },
+    {
+      tableNames: [args.table],
+      editor: caller.name,
+      leaseSeconds: lease,
+      rights: editorRights(caller),
+      waitSeconds: args.wait,
+    },
     reviveGrants,
   );
   if (!grant) throw new Error(`${args.table} was not granted.`);
@@ -81,6 +93,7 @@ export const acquireTableLocksResolver: MutationResolvers['acquireTableLocks'] =
     tableNames: args.tables,
     editor: caller.name,
     leaseSeconds: leaseSeconds(args.leaseSeconds, mayBeUnlimited(context)),
+    rights: editorRights(caller),
   };
   const idempotency = idempotentRequest(caller, args, 'acquireTableLocks');
   if (!waits(args.wait)) {
@@ -142,7 +155,7 @@ export const takeOverTableLockResolver: MutationResolvers['takeOverTableLock'] =
         editor: caller.name,
         reason: requiredReason(args.reason),
         leaseSeconds: lease,
-        anyHolder: caller.role === 'admin',
+        rights: editorRights(caller),
       }),
     reviveGrant,
   );

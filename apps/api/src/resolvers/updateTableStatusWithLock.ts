@@ -1,4 +1,5 @@
 import { updateTableStatusWithLock } from '@tablelock/lock';
+import { editorRights } from '../auth/editorRights';
 import { lockEditor } from '../auth/lockEditor';
 import { requireRole } from '../auth/requireRole';
 import type { MutationResolvers } from '../generated/graphql';
@@ -21,5 +22,6 @@ export const UpdateTableStatusWithLock: MutationResolvers['UpdateTableStatusWith
       editor: await lockEditor(context, caller, input.editor),
     },
     caller.name,
+    editorRights(caller),
   );
 };

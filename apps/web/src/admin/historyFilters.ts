@@ -16,6 +16,8 @@ const LOCK_ACTION_SET: Record<LockAction, true> = {
   save: true,
   queued: true,
   dequeued: true,
+  freeze: true,
+  thaw: true,
 };
 export const LOCK_ACTIONS = Object.keys(LOCK_ACTION_SET) as LockAction[];
 
@@ -31,6 +33,8 @@ const SECURITY_ACTION_SET: Record<SecurityAction, true> = {
   api_key_created: true,
   api_key_revoked: true,
   lock_settings_changed: true,
+  table_policy_changed: true,
+  take_over_rule_changed: true,
 };
 export const SECURITY_ACTIONS = Object.keys(SECURITY_ACTION_SET) as SecurityAction[];
 

@@ -7,9 +7,11 @@ export interface GraphqlErrorEntry {
   extensions?: {
     code?: string;
     retryAfterSeconds?: number;
-    /** LOCK_CONFLICT: who is in the way (the facts of TableInfo.editBlock). */
+    /** LOCK_CONFLICT (and TABLE_FROZEN, ...): what is in the way (the facts of TableInfo.editBlock). */
     editBlock?: EditBlock['kind'];
     blockers?: EditBlock['blockers'];
+    /** TABLE_FROZEN: the freeze's reason. */
+    reason?: string;
   };
 }
 

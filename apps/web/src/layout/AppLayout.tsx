@@ -20,7 +20,14 @@ export function AppLayout() {
         </NavLink>
         <nav className="app-nav" aria-label={t('layout.navigation')}>
           <NavLink to="/tables">{t('layout.tables')}</NavLink>
-          {roleAtLeast(user.role, 'admin') && <NavLink to="/admin">{t('layout.admin')}</NavLink>}
+          {roleAtLeast(user.role, 'admin') && (
+            <>
+              <NavLink to="/admin" end>
+                {t('layout.admin')}
+              </NavLink>
+              <NavLink to="/admin/table-settings">{t('layout.tableSettings')}</NavLink>
+            </>
+          )}
         </nav>
         <div className="header-end">
           <LiveIndicator />

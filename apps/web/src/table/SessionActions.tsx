@@ -27,6 +27,9 @@ interface SessionActionsProps {
 }
 
 /** The page header's buttons for the edit session. */
+// Blocks only an admin's policy change ends: waiting in line for them would never end.
+const NO_WAIT_ENDS = new Set<EditBlock['kind']>(['readOnly', 'notAllowed']);
+
 export function SessionActions(props: SessionActionsProps) {
   const { t } = useTranslation();
   const { busy, unsaved } = props;
@@ -34,7 +37,7 @@ export function SessionActions(props: SessionActionsProps) {
     return (
       <>
         {props.block && <span className="block-reason">{editBlockMessage(props.block, t)}</span>}
-        {props.block && !props.inLine && (
+        {props.block && !props.inLine && !NO_WAIT_ENDS.has(props.block.kind) && (
           <button
             type="button"
             className="button"

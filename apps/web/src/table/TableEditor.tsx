@@ -7,6 +7,7 @@ import { inLine } from '../queue/queueWait';
 import { useWaitForTable } from '../queue/useWaitForTable';
 import { roleAtLeast } from '../session/roles';
 import type { SessionUser } from '../session/useSession';
+import { RuleBadges } from '../tables/RuleBadges';
 import { StatusBadge } from '../tables/StatusBadge';
 import type { TableInfo } from '../tables/useTables';
 import { describeError } from '../ui/describeError';
@@ -65,8 +66,9 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
   const mayEdit = roleAtLeast(user.role, 'editor') && page.editable;
   const holds = info.status === 'editing' && info.editor === user.name;
   const block = info.editBlock;
-  // An admin may take over a table someone else is editing (not one that is only FK-locked).
-  const mayTakeOver = mayEdit && roleAtLeast(user.role, 'admin') && block?.kind === 'beingEdited';
+  // Someone else's editing the take-over rule lets the user take over (admins: anyone's; with
+  // the idle rule, an editor once its holder is idle). Not a table that is only FK-locked.
+  const mayTakeOver = mayEdit && !holds && info.canTakeOver;
 
   const edit = useEditSession({
     table: info.name,
@@ -113,6 +115,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
             <span data-testid="table-status">
               <StatusBadge status={info.status} mine={holds} />
             </span>
+            <RuleBadges table={info} />
           </h1>
           <LockSummary info={info} user={user.name} />
           {!roleAtLeast(user.role, 'editor') && <p className="muted">{t('table.viewOnly')}</p>}

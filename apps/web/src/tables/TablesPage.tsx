@@ -13,6 +13,7 @@ import { useDebouncedValue } from '../ui/useDebouncedValue';
 import { useNow } from '../ui/useNow';
 import { useUrlText } from '../ui/useUrlText';
 import { editBlockMessage } from './editBlockMessage';
+import { RuleBadges } from './RuleBadges';
 import { StatusBadge } from './StatusBadge';
 import { useTablePage } from './useTablePage';
 import type { TableInfo } from './useTables';
@@ -180,6 +181,7 @@ function TableRow({ table, userName, canEdit }: TableRowProps) {
       </th>
       <td>
         <StatusBadge status={table.status} mine={mine} />
+        <RuleBadges table={table} />
         <WaitingCount waiters={table.waiters} />
       </td>
       <td data-testid="editor">{table.status === 'normal' ? '' : (table.editor ?? '')}</td>

@@ -2,7 +2,9 @@ import type { TFunction } from 'i18next';
 import type { TablesQuery } from '../generated/graphql';
 
 /** Why the user cannot start editing a table now, as the API decides it (TableInfo.editBlock). */
-export type EditBlock = NonNullable<TablesQuery['tables'][number]['editBlock']>;
+type ApiEditBlock = NonNullable<TablesQuery['tables'][number]['editBlock']>;
+/** As the tables query or an error's extensions carry it (`reason`: a freeze's). */
+export type EditBlock = Omit<ApiEditBlock, 'reason'> & { reason?: string | null };
 
 /** The block as a sentence: "Being edited by alice", "Locked because products is being edited". */
 export function editBlockMessage(block: EditBlock, t: TFunction): string {
@@ -36,5 +38,11 @@ export function editBlockMessage(block: EditBlock, t: TFunction): string {
         ),
         count: block.blockers.length,
       });
+    case 'readOnly':
+      return t('editBlock.readOnly');
+    case 'frozen':
+      return t('editBlock.frozen', { reason: block.reason ?? '' });
+    case 'notAllowed':
+      return t('editBlock.notAllowed');
   }
 }

@@ -16,6 +16,7 @@ export const tableInfoFields = graphql(`
     idleLimitSeconds
     editBlock {
       kind
+      reason
       blockers {
         table
         editor
@@ -24,6 +25,15 @@ export const tableInfoFields = graphql(`
     waiters {
       editor
     }
+    frozen {
+      reason
+      until
+    }
+    policy {
+      readOnly
+      takesPartInLocking
+    }
+    canTakeOver
   }
 `);
 

@@ -1,0 +1,33 @@
+import { useTranslation } from 'react-i18next';
+import { useFormatters } from '../i18n/useFormatters';
+import type { TableInfo } from './useTables';
+
+/** What admins decided for a table, at a glance: frozen (with the reason) and read-only. */
+export function RuleBadges({ table }: { table: Pick<TableInfo, 'frozen' | 'policy'> }) {
+  const { t } = useTranslation();
+  const format = useFormatters();
+  const { frozen, policy } = table;
+  const readOnly = policy.readOnly || !policy.takesPartInLocking;
+  return (
+    <>
+      {frozen && (
+        <span className="rule-badge rule-frozen" data-testid="frozen-badge">
+          {t('rules.frozen')}
+          <span className="rule-reason">
+            {frozen.until
+              ? t('rules.frozenUntil', {
+                  reason: frozen.reason,
+                  until: format.dateTime(frozen.until),
+                })
+              : frozen.reason}
+          </span>
+        </span>
+      )}
+      {readOnly && (
+        <span className="rule-badge rule-read-only" data-testid="read-only-badge">
+          {t('rules.readOnly')}
+        </span>
+      )}
+    </>
+  );
+}
