@@ -1,7 +1,7 @@
 import { inTransaction, Prisma, type Queryable } from '@tablelock/db';
 import { forceReleaseTableLock } from './forceReleaseTableLock';
 import { LockError } from './lockError';
-import { EVENT_COLUMNS, NOTIFY_EVENT } from './lockEvent';
+import { EVENT_COLUMNS, NOTIFY_EVENT_TABLES_CHANGED } from './lockEvent';
 import { LOCK_ACTION_TYPE, LOCK_EVENT, TABLE_LOCK } from './registryTables';
 
 /**
@@ -60,7 +60,7 @@ export async function freezeTables(db: Queryable, request: FreezeTables): Promis
         FROM frozen
         RETURNING *
       ), announced AS (
-        SELECT ${NOTIFY_EVENT} FROM event
+        SELECT ${NOTIFY_EVENT_TABLES_CHANGED} FROM event
       )
       SELECT table_name, status FROM frozen, (SELECT count(*) FROM announced) AS a
       ORDER BY table_name`;
@@ -114,7 +114,7 @@ async function thawWhere(
       FROM thawed
       RETURNING *
     ), announced AS (
-      SELECT ${NOTIFY_EVENT} FROM event
+      SELECT ${NOTIFY_EVENT_TABLES_CHANGED} FROM event
     )
     SELECT table_name FROM thawed, (SELECT count(*) FROM announced) AS a ORDER BY table_name`;
   return thawed.map((row) => row.table_name);

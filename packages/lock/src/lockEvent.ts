@@ -54,6 +54,12 @@ export function notifyEvent(tables: Prisma.Sql): Prisma.Sql {
 export const NOTIFY_EVENT = notifyEvent(Prisma.sql`'[]'::jsonb`);
 
 /**
+ * Announces events that changed what readers are shown of tables besides their lock state (a
+ * freeze, a thaw): `tables` is null, so listeners read those tables again.
+ */
+export const NOTIFY_EVENT_TABLES_CHANGED = notifyEvent(Prisma.sql`NULL::jsonb`);
+
+/**
  * Records an event in the caller's transaction (`db`), announcing it unless `announce` is
  * false (a denied attempt changes nothing anyone needs to hear about).
  */
