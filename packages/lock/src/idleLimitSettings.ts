@@ -3,8 +3,6 @@ import { isRegisteredTable } from './isRegisteredTable';
 import { LockError } from './lockError';
 import { LOCK_SETTINGS, TABLE_POLICY } from './registryTables';
 
-/** The idle limit when no admin has set one (also the database's default). */
-export const DEFAULT_IDLE_LIMIT_SECONDS = 900;
 /** The shortest idle limit an admin may set, unless the deployment allows shorter (tests). */
 export const MIN_IDLE_LIMIT_SECONDS = 60;
 export const MAX_IDLE_LIMIT_SECONDS = 86_400;
@@ -23,15 +21,21 @@ export interface IdleLimitChange {
 }
 
 export async function readIdleLimits(db: Queryable): Promise<IdleLimits> {
-  const rows = await db.$queryRaw<{ table_name: string | null; seconds: number }[]>`
-    SELECT NULL AS table_name, idle_limit_seconds AS seconds FROM ${LOCK_SETTINGS}
-    UNION ALL
-    SELECT table_name, idle_limit_seconds FROM ${TABLE_POLICY} WHERE idle_limit_seconds IS NOT NULL`;
+  const [settings, policies] = await Promise.all([
+    db.lockSettings.findUniqueOrThrow({ where: { id: true } }),
+    db.tablePolicy.findMany({ where: { idleLimitSeconds: { not: null } } }),
+  ]);
+  return idleLimitsOf(settings.idleLimitSeconds, policies);
+}
+
+/** The idle limits among rows read already: the global limit and table policies. */
+export function idleLimitsOf(
+  globalSeconds: number,
+  policies: readonly { tableName: string; idleLimitSeconds: number | null }[],
+): IdleLimits {
   const tables = new Map<string, number>();
-  let globalSeconds = DEFAULT_IDLE_LIMIT_SECONDS;
-  for (const row of rows) {
-    if (row.table_name === null) globalSeconds = row.seconds;
-    else tables.set(row.table_name, row.seconds);
+  for (const { tableName, idleLimitSeconds } of policies) {
+    if (idleLimitSeconds !== null) tables.set(tableName, idleLimitSeconds);
   }
   return { globalSeconds, tables };
 }

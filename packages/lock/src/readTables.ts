@@ -1,14 +1,14 @@
 import { Prisma, type PrismaClient, type Queryable, type TableStatus } from '@tablelock/db';
 import { DomainError } from '@tablelock/errors';
 import { type EditBlock, editBlockOf, policyBlockOf } from './editBlock';
-import { type IdleLimits, idleLimitOf, readIdleLimits } from './idleLimitSettings';
+import { type IdleLimits, idleLimitOf, idleLimitsOf } from './idleLimitSettings';
 import { wantsTable } from './lineForTable';
 import { readWaiters, type Waiter } from './lockQueue';
 import type { LockRow } from './lockRow';
 import { TABLE_LOCK } from './registryTables';
 import { policyOf, type TablePolicy } from './tablePolicies';
 import type { Freeze, TableRules } from './tableRules';
-import { readTakeOverSettings, type TakeOverSettings } from './takeOverSettings';
+import { type TakeOverSettings, takeOverSettingsOf } from './takeOverSettings';
 
 /** A master table as users see it: its lock state and its place in the FK graph. */
 export interface TableInfo {
@@ -71,9 +71,10 @@ type RegistryRow = Pick<
 /** A stored table policy, as policyOf reads it. */
 type StoredPolicy = NonNullable<Parameters<typeof policyOf>[1]>;
 
-/** The admins' settings that TableInfo shows: table policies by name, and the take-over rule. */
-interface Governance {
+/** The admins' settings that TableInfo shows: policies by name, idle limits, the take-over rule. */
+interface AdminSettings {
   policies: ReadonlyMap<string, StoredPolicy>;
+  idleLimits: IdleLimits;
   takeOver: TakeOverSettings;
 }
 
@@ -86,16 +87,14 @@ const REGISTRY_COLUMNS = Prisma.sql`table_name AS "tableName", status::text AS s
 /**
  * `rows` as users see them. `known` holds at least their FK targets and their holders (for
  * editBlock and the editor of a locked table), `referencing` every row that references one of
- * them, `line` everyone in line, `idleLimits` the limits in force, `governance` the admins'
- * policies and rules.
+ * them, `line` everyone in line, `settings` what admins decided for them.
  */
 function describeTables(
   rows: readonly RegistryRow[],
   known: ReadonlyMap<string, RegistryRow>,
   referencing: readonly Pick<RegistryRow, 'tableName' | 'references'>[],
   line: readonly Waiter[],
-  idleLimits: IdleLimits,
-  governance: Governance,
+  settings: AdminSettings,
 ): TableInfo[] {
   const editorOf = (name: string) => known.get(name)?.editor ?? null;
   const referencedBy = new Map<string, string[]>();
@@ -105,9 +104,9 @@ function describeTables(
     }
   }
   const now = new Date();
-  const { rule, idleMinutes } = governance.takeOver;
+  const { rule, idleMinutes } = settings.takeOver;
   return rows.map((row) => {
-    const policy = policyOf(row.tableName, governance.policies.get(row.tableName));
+    const policy = policyOf(row.tableName, settings.policies.get(row.tableName));
     const frozen = freezeOf(row, now);
     const rules = { ...policy, frozen };
     return {
@@ -122,7 +121,7 @@ function describeTables(
       acquiredAt: row.acquiredAt,
       leaseExpiresAt: row.leaseExpiresAt,
       lastActiveAt: row.lastActiveAt,
-      idleLimitSeconds: idleLimitOf(idleLimits, row.tableName),
+      idleLimitSeconds: idleLimitOf(settings.idleLimits, row.tableName),
       policy,
       frozen,
       rules,
@@ -147,29 +146,35 @@ function freezeOf(row: RegistryRow, now: Date): Freeze | null {
   return { reason: row.frozenReason, by: row.frozenBy, at: row.frozenAt, until: row.frozenUntil };
 }
 
-/** The policies of `names` (every table's when null) and the take-over rule. */
-async function readGovernance(db: Queryable, names: string[] | null): Promise<Governance> {
-  const [stored, takeOver] = await Promise.all([
+/**
+ * What admins decided for `names` (every table when null), from one read of the settings row
+ * and one of their policies: the idle limits and the take-over rule come from the same rows.
+ */
+async function readAdminSettings(db: Queryable, names: string[] | null): Promise<AdminSettings> {
+  const [settings, stored] = await Promise.all([
+    db.lockSettings.findUniqueOrThrow({ where: { id: true } }),
     names === null
       ? db.tablePolicy.findMany()
       : db.tablePolicy.findMany({ where: { tableName: { in: names } } }),
-    readTakeOverSettings(db),
   ]);
-  return { policies: new Map(stored.map((policy) => [policy.tableName, policy])), takeOver };
+  return {
+    policies: new Map(stored.map((policy) => [policy.tableName, policy])),
+    idleLimits: idleLimitsOf(settings.idleLimitSeconds, stored),
+    takeOver: takeOverSettingsOf(settings),
+  };
 }
 
 /** All registered master tables, by name. */
 export async function readTables(prisma: PrismaClient): Promise<TableInfo[]> {
-  const [rows, line, idleLimits, governance] = await Promise.all([
+  const [rows, line, settings] = await Promise.all([
     prisma.$queryRaw<
       RegistryRow[]
     >`SELECT ${REGISTRY_COLUMNS} FROM ${TABLE_LOCK} ORDER BY table_name`,
     readWaiters(prisma),
-    readIdleLimits(prisma),
-    readGovernance(prisma, null),
+    readAdminSettings(prisma, null),
   ]);
   const byName = new Map(rows.map((row) => [row.tableName, row]));
-  return describeTables(rows, byName, rows, line, idleLimits, governance);
+  return describeTables(rows, byName, rows, line, settings);
 }
 
 /**
@@ -181,18 +186,17 @@ async function describeRows(db: Queryable, rows: RegistryRow[]): Promise<TableIn
   if (rows.length === 0) return [];
   const names = rows.map((row) => row.tableName);
   const related = [...new Set(rows.flatMap((row) => [...row.references, ...row.lockedBy]))];
-  const [known, referencing, line, idleLimits, governance] = await Promise.all([
+  const [known, referencing, line, settings] = await Promise.all([
     db.$queryRaw<RegistryRow[]>`
       SELECT ${REGISTRY_COLUMNS} FROM ${TABLE_LOCK} WHERE table_name = ANY(${related}::text[])`,
     db.$queryRaw<Pick<RegistryRow, 'tableName' | 'references'>[]>`
       SELECT table_name AS "tableName", "references" FROM ${TABLE_LOCK}
       WHERE "references" && ${names}::text[] ORDER BY table_name`,
     readWaiters(db),
-    readIdleLimits(db),
-    readGovernance(db, names),
+    readAdminSettings(db, names),
   ]);
   const byName = new Map([...known, ...rows].map((row) => [row.tableName, row]));
-  return describeTables(rows, byName, referencing, line, idleLimits, governance);
+  return describeTables(rows, byName, referencing, line, settings);
 }
 
 /** The tables of those names (at most MAX_TABLE_PAGE) that exist, by name. */

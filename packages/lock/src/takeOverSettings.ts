@@ -19,7 +19,7 @@ const IDLE_MINUTES = { min: 1, max: 1440 };
 
 export async function readTakeOverSettings(db: Queryable): Promise<TakeOverSettings> {
   const settings = await db.lockSettings.findUniqueOrThrow({ where: { id: true } });
-  return toSettings(settings);
+  return takeOverSettingsOf(settings);
 }
 
 /** Sets the rule (in the caller's transaction, with its audit record). */
@@ -46,7 +46,7 @@ export async function setTakeOverRule(
       updatedAt: new Date(),
     },
   });
-  return toSettings(settings);
+  return takeOverSettingsOf(settings);
 }
 
 /**
@@ -64,7 +64,8 @@ export function takeOverPermission(
   };
 }
 
-function toSettings(row: {
+/** The take-over rule of the settings row, read already. */
+export function takeOverSettingsOf(row: {
   takeOverRule: TakeOverRule;
   takeOverIdleMinutes: number;
   updatedAt: Date;
