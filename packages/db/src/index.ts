@@ -21,6 +21,7 @@ export type { PostgresSupervision } from './postgresSupervisor';
 export {
   type ConnectionPoolUsage,
   connectionPoolUsage,
+  statementsSent,
   createPrismaClient,
   inTransaction,
   isPoolClient,

@@ -33,14 +33,34 @@ export function createPrismaClient(
   databaseUrl: string,
   options: PrismaClientOptions = {},
 ): PrismaClient {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 10 });
+  const sent = { statements: 0 };
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: options.poolSize ?? 10,
+    Client: countingClient(sent),
+  });
   const adapter = new PrismaPg(pool, {
     disposeExternalPool: true,
     ...(options.preparedStatements ? { statementNameGenerator: boundedStatementNames() } : {}),
   });
   const prisma = new PrismaClient({ adapter });
-  pools.set(prisma, pool);
+  pools.set(prisma, { pool, sent });
   return prisma;
+}
+
+/**
+ * A pg client that counts the statements it sends: each is one round trip to Postgres, the
+ * figure the lock path is tuned by (see statementsSent).
+ */
+function countingClient(sent: { statements: number }): typeof pg.Client {
+  return class CountingClient extends pg.Client {
+    // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; this passes every one on.
+    override query(...args: any[]): any {
+      sent.statements++;
+      // biome-ignore lint/suspicious/noExplicitAny: as above.
+      return (super.query as (...all: any[]) => any)(...args);
+    }
+  };
 }
 
 export interface ConnectionPoolUsage {
@@ -51,12 +71,12 @@ export interface ConnectionPoolUsage {
   waiting: number;
 }
 
-// The pool behind each client, for metrics: Prisma does not expose it.
-const pools = new WeakMap<PrismaClient, pg.Pool>();
+// The pool behind each client and what it sent, for metrics: Prisma does not expose them.
+const pools = new WeakMap<PrismaClient, { pool: pg.Pool; sent: { statements: number } }>();
 
 /** How busy the connection pool behind a client made by createPrismaClient is. */
 export function connectionPoolUsage(prisma: PrismaClient): ConnectionPoolUsage | undefined {
-  const pool = pools.get(prisma);
+  const pool = pools.get(prisma)?.pool;
   return (
     pool && {
       inUse: pool.totalCount - pool.idleCount,
@@ -64,6 +84,14 @@ export function connectionPoolUsage(prisma: PrismaClient): ConnectionPoolUsage |
       waiting: pool.waitingCount,
     }
   );
+}
+
+/**
+ * How many statements a client made by createPrismaClient has sent to Postgres (queries, and
+ * a transaction's BEGIN and COMMIT), since it was made: one round trip each.
+ */
+export function statementsSent(prisma: PrismaClient): number | undefined {
+  return pools.get(prisma)?.sent.statements;
 }
 
 /**

@@ -147,7 +147,8 @@ async function planAndWrite(
     if (!plan.granted) {
       // Each round clears a dead layer (the table's holders, then the tables it references) and
       // decides again; it ends when nothing dead stands in the way.
-      if ((await expireDeadLocks(db, blockingTables(plan.refusal))).length > 0) continue;
+      const dead = possiblyDead(blockingTables(plan.refusal), rows);
+      if ((await expireDeadLocks(db, dead)).length > 0) continue;
       return {
         written: false,
         contended: false,
@@ -196,6 +197,18 @@ async function planAndWrite(
       ...NOTHING_WRITTEN,
     };
   }
+}
+
+/**
+ * The blockers whose locks may be dead: those not among the rows read (looked up then), and
+ * those read with their lease run out or their holder idle past the limit. A refusal by live
+ * locks alone so costs no statement more: a racer that lost is answered after its one read.
+ */
+function possiblyDead(blockers: string[], rows: ReadonlyMap<string, LockRow>): string[] {
+  return blockers.filter((table) => {
+    const row = rows.get(table);
+    return !row || row.leaseExpired || row.idleExpired !== false;
+  });
 }
 
 /**

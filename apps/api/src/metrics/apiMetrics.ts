@@ -1,4 +1,4 @@
-import { connectionPoolUsage, type PrismaClient } from '@tablelock/db';
+import { connectionPoolUsage, type PrismaClient, statementsSent } from '@tablelock/db';
 import { readLockGauges } from '@tablelock/lock';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -82,6 +82,17 @@ export function createApiMetrics(prisma: PrismaClient, liveSubscriptions: () => 
       this.set({ state: 'in_use' }, usage.inUse);
       this.set({ state: 'idle' }, usage.idle);
       this.set({ state: 'waiting' }, usage.waiting);
+    },
+  });
+  let statementsCounted = 0;
+  new Counter({
+    name: 'tablelock_db_statements_total',
+    help: 'Statements this process sent to Postgres: one round trip each.',
+    registers,
+    collect() {
+      const sent = statementsSent(prisma) ?? statementsCounted;
+      this.inc(sent - statementsCounted);
+      statementsCounted = sent;
     },
   });
   const databaseUp = new Gauge({
