@@ -21,14 +21,15 @@ export type { PostgresSupervision } from './postgresSupervisor';
 export {
   type ConnectionPoolUsage,
   connectionPoolUsage,
-  statementsSent,
   createPrismaClient,
   inTransaction,
   isPoolClient,
   MAX_PREPARED_STATEMENTS,
   type PrismaClient,
   type Queryable,
+  statementsSent,
   type TransactionClient,
 } from './prismaClient';
+export { queryPrepared } from './queryPrepared';
 export { quoteIdentifier } from './quoteIdentifier';
 export { explainStartupFailure, StartupError } from './startupError';

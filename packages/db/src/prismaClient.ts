@@ -39,12 +39,13 @@ export function createPrismaClient(
     max: options.poolSize ?? 10,
     Client: countingClient(sent),
   });
+  const prepared = options.preparedStatements ?? false;
   const adapter = new PrismaPg(pool, {
     disposeExternalPool: true,
-    ...(options.preparedStatements ? { statementNameGenerator: boundedStatementNames() } : {}),
+    ...(prepared ? { statementNameGenerator: boundedStatementNames() } : {}),
   });
   const prisma = new PrismaClient({ adapter });
-  pools.set(prisma, { pool, sent });
+  pools.set(prisma, { pool, sent, prepared });
   return prisma;
 }
 
@@ -71,8 +72,21 @@ export interface ConnectionPoolUsage {
   waiting: number;
 }
 
-// The pool behind each client and what it sent, for metrics: Prisma does not expose them.
-const pools = new WeakMap<PrismaClient, { pool: pg.Pool; sent: { statements: number } }>();
+/** What createPrismaClient knows of a client's pool, which Prisma does not expose. */
+export interface ClientPool {
+  pool: pg.Pool;
+  /** What it sent, for metrics. */
+  sent: { statements: number };
+  /** Whether statements may be kept prepared on its connections (see preparedStatements). */
+  prepared: boolean;
+}
+
+const pools = new WeakMap<PrismaClient, ClientPool>();
+
+/** The pool behind `db` when it is a client made by createPrismaClient (not a transaction). */
+export function poolOf(db: Queryable): ClientPool | undefined {
+  return pools.get(db as PrismaClient);
+}
 
 /** How busy the connection pool behind a client made by createPrismaClient is. */
 export function connectionPoolUsage(prisma: PrismaClient): ConnectionPoolUsage | undefined {
@@ -108,11 +122,16 @@ function boundedStatementNames(): (query: { sql: string }) => string {
   return ({ sql }) => {
     let name = names.get(sql);
     if (name === undefined && names.size < MAX_PREPARED_STATEMENTS) {
-      name = `tl_${createHash('sha1').update(sql).digest('base64url')}`;
+      name = statementName(sql);
       names.set(sql, name);
     }
     return name ?? '';
   };
+}
+
+/** The name a SQL text is prepared under, the same on every path that prepares it. */
+export function statementName(sql: string): string {
+  return `tl_${createHash('sha1').update(sql).digest('base64url')}`;
 }
 
 /**

@@ -1,6 +1,12 @@
 import { createTestDatabase, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPrismaClient, MAX_PREPARED_STATEMENTS, Prisma, type PrismaClient } from '../src';
+import {
+  createPrismaClient,
+  MAX_PREPARED_STATEMENTS,
+  Prisma,
+  type PrismaClient,
+  queryPrepared,
+} from '../src';
 
 let database: TestDatabase;
 let prisma: PrismaClient;
@@ -48,5 +54,32 @@ describe('prepared statements', () => {
     expect(
       await isPrepared('SELECT table_name FROM tablelock.table_lock WHERE table_name = $1'),
     ).toBe(true);
+  });
+
+  // The lock path's read and write run thousands of times a second: they are the statements
+  // preparing pays for, and they must not lose their place to texts that ran before them.
+  it('keeps a hot path statement prepared even when other texts took up the bound first', async () => {
+    for (let i = 0; i < MAX_PREPARED_STATEMENTS + 10; i++) {
+      await prisma.$queryRaw`SELECT ${i}::int AS i, ${Prisma.raw(String(i))} AS filler`;
+    }
+    const hot = Prisma.sql`SELECT version FROM tablelock.table_lock WHERE table_name = ${'regions'}`;
+    const [row] = await queryPrepared<{ version: number }>(prisma, hot);
+    expect(typeof row?.version).toBe('number');
+    expect(await isPrepared('SELECT version FROM tablelock.table_lock WHERE table_name = $1')).toBe(
+      true,
+    );
+  });
+
+  it('runs a hot path statement unnamed on a client that keeps none (behind PgBouncer)', async () => {
+    const unprepared = createPrismaClient(database.url, { poolSize: 1 });
+    try {
+      const hot = Prisma.sql`SELECT editor FROM tablelock.table_lock WHERE table_name = ${'regions'}`;
+      await queryPrepared(unprepared, hot);
+      const [row] = await unprepared.$queryRaw<{ count: number }[]>`
+        SELECT count(*)::int AS count FROM pg_prepared_statements`;
+      expect(row?.count).toBe(0);
+    } finally {
+      await unprepared.$disconnect();
+    }
   });
 });

@@ -3,6 +3,7 @@ import {
   Prisma,
   postgresErrorCode,
   type Queryable,
+  queryPrepared,
   type TableStatus,
 } from '@tablelock/db';
 import type { Blocker } from './blocker';
@@ -101,7 +102,8 @@ export async function readLockScope(
   lockRows = false,
   line?: PlaceInLine,
 ): Promise<Map<string, LockRow>> {
-  const rows = await db.$queryRaw<LockScopeRow[]>(
+  const rows = await queryPrepared<LockScopeRow>(
+    db,
     lockScopeQuery(tableName, namedFkTables, lockRows, line),
   );
   return new Map(
@@ -288,7 +290,8 @@ export async function compareAndSetLockRows(
   changes: LockRowChange[],
   event: LockEventInput | null,
 ): Promise<CompareAndSetResult> {
-  const [result] = await db.$queryRaw<CompareAndSetRow[]>(
+  const [result] = await queryPrepared<CompareAndSetRow>(
+    db,
     compareAndSetQuery(expected, changes, event),
   );
   if (!result) throw new Error('The lock write returned no row.');
