@@ -25,9 +25,11 @@ export const securityHeaders = () =>
 
 /**
  * GraphQL answers JSON, which no browser renders as a page: of the page headers only the one
- * that stops a browser from sniffing another type matters, and it costs a few bytes.
+ * that stops a browser from sniffing another type matters, and it costs a few bytes. No answer
+ * of the API (lock states, a table's rows) may be kept by a cache, errors included.
  */
 export const apiResponseHeaders: RequestHandler = (_request, response, next) => {
   response.setHeader('X-Content-Type-Options', 'nosniff');
+  response.setHeader('Cache-Control', 'no-store');
   next();
 };

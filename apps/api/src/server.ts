@@ -1,7 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
 import cookieParser from 'cookie-parser';
@@ -92,6 +95,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       // Apollo's landing page loads its script from a CDN, which the Content-Security-Policy
       // (rightly) forbids; clients and code generators use POST /graphql.
       ApolloServerPluginLandingPageDisabled(),
+      // On by default, it wraps every field's resolver to gather cache hints that this schema
+      // never gives; every answer is no-store (apiResponseHeaders).
+      ApolloServerPluginCacheControlDisabled(),
       ApolloServerPluginDrainHttpServer({
         httpServer,
         ...(options.drainMs === undefined ? {} : { stopGracePeriodMillis: options.drainMs }),

@@ -76,10 +76,19 @@ describe('security headers (helmet)', () => {
     expect(response.headers['x-powered-by']).toBeUndefined();
   });
 
-  it('GraphQL answers with nosniff, without X-Powered-By', async () => {
+  it('GraphQL answers with nosniff, without X-Powered-By, never to be cached', async () => {
     const response = await send('POST', '/graphql', { 'content-type': 'application/json' }, '{}');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['x-powered-by']).toBeUndefined();
+    expect(response.headers['cache-control']).toBe('no-store');
+    const answered = await send(
+      'POST',
+      '/graphql',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ query: '{ __typename }' }),
+    );
+    expect(answered.status).toBe(200);
+    expect(answered.headers['cache-control']).toBe('no-store');
   });
 });
 

@@ -1,8 +1,14 @@
-import { isPoolClient, Prisma, type PrismaClient, type Queryable } from '@tablelock/db';
-import { EVENT_COLUMNS, eventValues, type LockEventInput } from './lockEvent';
-import { LOCK_EVENT } from './registryTables';
+import {
+  isPoolClient,
+  Prisma,
+  type PrismaClient,
+  type Queryable,
+  queryPrepared,
+} from '@tablelock/db';
+import { EVENT_COLUMNS, type LockEventInput } from './lockEvent';
+import { LOCK_ACTION_TYPE, LOCK_EVENT } from './registryTables';
 
-/** Denials written by one INSERT at most (8 parameters each, well below Postgres's 65,535). */
+/** Denials written by one INSERT at most: a bound on the size of one statement. */
 const MAX_BATCH = 500;
 
 interface Batch {
@@ -67,9 +73,30 @@ function newBatch(): Batch {
   return { events: [], written, settle };
 }
 
+/**
+ * One statement of one text whatever the number of events (the events travel as one JSON
+ * parameter), so that it is kept prepared and sent to `pg` directly, as the lock path's own.
+ */
 async function insertEvents(db: Queryable, events: LockEventInput[]): Promise<void> {
-  const rows = events.map(
-    (event) => Prisma.sql`(${eventValues(event, Prisma.sql`${event.token ?? null}::bigint`)})`,
+  const rows = JSON.stringify(
+    events.map((event) => ({
+      action: event.action,
+      table_name: event.tableName,
+      actor: event.actor,
+      editor: event.editor,
+      token: event.token ?? null,
+      reason: event.reason ?? null,
+      rows_changed: event.rowsChanged ?? null,
+      details: event.details ?? null,
+    })),
   );
-  await db.$executeRaw`INSERT INTO ${LOCK_EVENT} ${EVENT_COLUMNS} VALUES ${Prisma.join(rows)}`;
+  await queryPrepared(
+    db,
+    Prisma.sql`INSERT INTO ${LOCK_EVENT} ${EVENT_COLUMNS}
+      SELECT e.action::${LOCK_ACTION_TYPE}, e.table_name, e.actor, e.editor, e.token::bigint,
+             e.reason, e.rows_changed, e.details
+      FROM jsonb_to_recordset(${rows}::jsonb)
+        AS e(action text, table_name text, actor text, editor text, token text, reason text,
+             rows_changed int, details jsonb)`,
+  );
 }
