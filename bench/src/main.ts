@@ -21,6 +21,7 @@ import { measureManyTables } from './scenarios/manyTables';
 import { rawSqlLockCycle } from './scenarios/rawSqlLockCycle';
 import { readTables } from './scenarios/readTables';
 import { redisLockCycle } from './scenarios/redisLockCycle';
+import { measureRoundTrips } from './scenarios/roundTrips';
 import {
   ratioOf,
   runSideBySide,
@@ -39,6 +40,7 @@ const windows: WindowPlan = quick
   ? { windows: 1, windowMs: 500, warmupMs: 200 }
   : { windows: 3, windowMs: 5_000, warmupMs: 1_000 };
 const CONTENTION = { clients: 200, rounds: quick ? 5 : 30 };
+const ROUND_TRIP_REPETITIONS = quick ? 20 : 200;
 const FAN_OUT = { subscribers: quick ? 200 : 2_000, changes: quick ? 4 : 10 };
 const DEEP_PAGE_REPETITIONS = quick ? 5 : 20;
 // Real schemas have thousands of master tables; the smoke run checks the path with fewer.
@@ -134,6 +136,16 @@ try {
       },
     });
   }
+  console.log('round trips…');
+  const roundTrips = await measureRoundTrips(
+    api.url,
+    {
+      editors: credentials.editors,
+      holder: credentials.racers[0] ?? '',
+      challenger: credentials.racers[1] ?? '',
+    },
+    ROUND_TRIP_REPETITIONS,
+  );
   console.log('reads…');
   const reads = [];
   for (const clients of CLIENT_LEVELS) {
@@ -187,6 +199,7 @@ try {
     windows,
     peers: { redis: { skipped: 'skipped' in redis ? redis.skipped : null } },
     lockCycle,
+    roundTrips,
     reads,
     contention,
     fanOut,

@@ -4,6 +4,7 @@ import type { ExportsResult } from './scenarios/exportProducts';
 import type { FanOutResult } from './scenarios/fanOut';
 import type { ImportResult } from './scenarios/importProducts';
 import type { ManyTablesResult } from './scenarios/manyTables';
+import type { RoundTripsResult } from './scenarios/roundTrips';
 import type { Ratio, ThroughputResult, WindowPlan } from './sideBySide';
 import type { Spread } from './spread';
 
@@ -44,6 +45,7 @@ export interface BenchReport {
   /** Why a peer was not measured, or null when it was. */
   peers: { redis: { skipped: string | null } };
   lockCycle: LockCycleLevel[];
+  roundTrips: RoundTripsResult;
   reads: ThroughputResult[];
   contention: ContentionResult;
   fanOut: FanOutResult;
@@ -101,6 +103,9 @@ export function formatReport(report: BenchReport): string {
   const c = report.contention;
   const f = report.fanOut;
   lines.push(
+    '',
+    `round trips to Postgres (the API's statements): ${fixed(report.roundTrips.acquireRelease, 2)} per acquire + release ` +
+      `(the floor's: 4), ${fixed(report.roundTrips.deniedAttempt, 2)} per denied attempt (its denial record included)`,
     '',
     `contention: ${c.clients} clients race for one table, ${c.rounds} rounds: ` +
       `winners per round ${[...new Set(c.winnersPerRound)].join('/')}, ` +
