@@ -48,8 +48,10 @@ export function readmeTable(report: BenchReport): string {
       row('`tables` query, requests/s', (_, i) => ops(report.reads[i] ?? null)),
     ]),
     '',
-    `Round trips to Postgres: ${report.roundTrips.acquireRelease.toFixed(2)} statements per acquire + release ` +
-      `(the floor's: 4), ${report.roundTrips.deniedAttempt.toFixed(2)} per denied attempt, its denial record included.`,
+    report.roundTrips
+      ? `Round trips to Postgres: ${report.roundTrips.acquireRelease.toFixed(2)} statements per acquire + release ` +
+        `(the floor's: 4), ${report.roundTrips.deniedAttempt.toFixed(2)} per denied attempt, its denial record included.`
+      : 'Round trips to Postgres: not measured.',
     '',
     `Contention: ${c.clients} clients race for one table, ${c.rounds} rounds; winners per round: ` +
       `${[...new Set(c.winnersPerRound)].join('/')}; every client answered after ${c.roundMs.p50.toFixed(0)} ms ` +

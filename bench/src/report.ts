@@ -45,7 +45,8 @@ export interface BenchReport {
   /** Why a peer was not measured, or null when it was. */
   peers: { redis: { skipped: string | null } };
   lockCycle: LockCycleLevel[];
-  roundTrips: RoundTripsResult;
+  /** Null when the API measured has no statement counter (an older version). */
+  roundTrips: RoundTripsResult | null;
   reads: ThroughputResult[];
   contention: ContentionResult;
   fanOut: FanOutResult;
@@ -104,8 +105,10 @@ export function formatReport(report: BenchReport): string {
   const f = report.fanOut;
   lines.push(
     '',
-    `round trips to Postgres (the API's statements): ${fixed(report.roundTrips.acquireRelease, 2)} per acquire + release ` +
-      `(the floor's: 4), ${fixed(report.roundTrips.deniedAttempt, 2)} per denied attempt (its denial record included)`,
+    report.roundTrips
+      ? `round trips to Postgres (the API's statements): ${fixed(report.roundTrips.acquireRelease, 2)} per acquire + release ` +
+          `(the floor's: 4), ${fixed(report.roundTrips.deniedAttempt, 2)} per denied attempt (its denial record included)`
+      : 'round trips to Postgres: not measured (the API has no statement counter)',
     '',
     `contention: ${c.clients} clients race for one table, ${c.rounds} rounds: ` +
       `winners per round ${[...new Set(c.winnersPerRound)].join('/')}, ` +
