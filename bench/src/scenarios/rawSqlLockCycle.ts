@@ -14,9 +14,9 @@ import type { Operation } from '../runClosedLoop';
  * The floor: UpdateTableStatusWithLock's own two statements (read the rows, then one
  * conditional compare-and-set write that also records the audit event), sent with `pg` straight
  * from the client that knows the table's only FK target, with the status checks written inline.
- * What it does not pay for is what the GraphQL path adds: HTTP, authentication, GraphQL, Prisma
- * Client and the general state machine. One operation is an acquire and a release of client
- * `i`'s own table pair.
+ * What it does not pay for is what the GraphQL path adds: HTTP, authentication, GraphQL and
+ * the general state machine. One operation is an acquire and a release of client `i`'s own
+ * table pair.
  */
 export function rawSqlLockCycle(pool: pg.Pool): Operation {
   return async (client) => {
@@ -87,7 +87,7 @@ async function transition(
   return result.rows[0]?.granted === true;
 }
 
-// Prepared once per connection, as the API's Prisma Client does.
+// Prepared once per connection, as the API does (queryPrepared).
 function prepared(query: Prisma.Sql): pg.QueryConfig {
   const name = `floor_${createHash('sha1').update(query.text).digest('base64url')}`;
   return { name, text: query.text, values: query.values };

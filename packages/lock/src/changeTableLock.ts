@@ -202,7 +202,7 @@ async function planAndWrite(
 /**
  * The blockers whose locks may be dead: those not among the rows read (looked up then), and
  * those read with their lease run out or their holder idle past the limit. A refusal by live
- * locks alone so costs no statement more: a racer that lost is answered after its one read.
+ * locks alone so costs no statement beyond the read (and a share of the denials' INSERT).
  */
 function possiblyDead(blockers: string[], rows: ReadonlyMap<string, LockRow>): string[] {
   return blockers.filter((table) => {
