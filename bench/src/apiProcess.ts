@@ -17,8 +17,8 @@ export interface ApiProcess {
 
 export interface ApiProcessOptions {
   poolSize: number;
-  /** Write a V8 CPU profile of the API process into this folder when it exits. */
-  cpuProfileDir?: string;
+  /** Open the API process's inspector on this port of 127.0.0.1 (see apiProfiler). */
+  inspectPort?: number;
 }
 
 /** Starts the real API, compiled (`pnpm start`'s process), against `databaseUrl` and waits until it serves. */
@@ -27,10 +27,8 @@ export async function startApiProcess(
   options: ApiProcessOptions,
 ): Promise<ApiProcess> {
   const port = await freePort();
-  const profile = options.cpuProfileDir
-    ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`]
-    : [];
-  const child = spawn(process.execPath, [...profile, '--enable-source-maps', 'dist/main.js'], {
+  const inspect = options.inspectPort ? [`--inspect=127.0.0.1:${options.inspectPort}`] : [];
+  const child = spawn(process.execPath, [...inspect, '--enable-source-maps', 'dist/main.js'], {
     cwd: apiDir,
     env: {
       ...process.env,

@@ -1,12 +1,15 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
+import { freePort } from '@tablelock/test-support';
 import pg from 'pg';
 import type { RedisClientType } from 'redis';
 import { startApiProcess } from './apiProcess';
+import { connectApiProfiler } from './apiProfiler';
 import { createBenchCredentials, createFanOutSubscribers } from './benchCredentials';
 import { openBenchDatabase } from './benchDatabase';
 import { createGraphQLClient } from './graphqlClient';
 import { judgeTargets } from './judgeTargets';
+import { type CpuProfile, profileSteps } from './profileSteps';
 import { startRedisServer } from './redisServer';
 import { type BenchReport, formatReport, type LockCycleLevel } from './report';
 import type { Operation } from './runClosedLoop';
@@ -31,7 +34,10 @@ import {
 } from './sideBySide';
 
 const quick = process.argv.includes('--quick');
-/** `--profile` writes a V8 CPU profile of the API process next to the results. */
+/**
+ * `--profile`: the API process's V8 CPU profile over the lock cycle and over contention, written
+ * next to the results and summed up by step.
+ */
 const profile = process.argv.includes('--profile');
 const CLIENT_LEVELS = [1, 8, 32];
 // Full mode: figures to judge. Quick mode: a smoke test of every scenario (CI), judged on
@@ -63,10 +69,24 @@ const credentials = await createBenchCredentials(
   CONTENTION.clients,
 );
 const redis = await startRedisServer();
+const inspectPort = profile ? await freePort() : undefined;
 const api = await startApiProcess(database.url, {
   poolSize: API_POOL_SIZE,
-  ...(profile ? { cpuProfileDir: resultsDir } : {}),
+  ...(inspectPort ? { inspectPort } : {}),
 });
+const profiler = inspectPort ? await connectApiProfiler(inspectPort) : undefined;
+const profiles: { name: string; profile: CpuProfile }[] = [];
+
+/** Runs `work`, profiling the API process meanwhile when the run profiles. */
+async function profiled<T>(name: string, work: () => Promise<T>): Promise<T> {
+  if (!profiler) return work();
+  await profiler.start();
+  try {
+    return await work();
+  } finally {
+    profiles.push({ name, profile: await profiler.stop() });
+  }
+}
 
 /** A subject whose operation runs on something opened per client level. */
 function subject<T>(
@@ -119,23 +139,25 @@ try {
     DEEP_PAGE_REPETITIONS,
   );
   const lockCycle: LockCycleLevel[] = [];
-  for (const clients of CLIENT_LEVELS) {
-    console.log(`lock cycle at ${clients} client(s), subjects in turns…`);
-    const measured = await runSideBySide<string>(lockSubjects, clients, windows);
-    const of = (name: string) => measured[name] ?? [];
-    lockCycle.push({
-      clients,
-      rawSql: summarizeWindows(of('rawSql')),
-      graphql: summarizeWindows(of('graphql')),
-      advisoryLock: summarizeWindows(of('advisoryLock')),
-      redis: measured.redis ? summarizeWindows(measured.redis) : null,
-      graphqlVs: {
-        rawSql: ratioOf(of('graphql'), of('rawSql')),
-        advisoryLock: ratioOf(of('graphql'), of('advisoryLock')),
-        redis: measured.redis ? ratioOf(of('graphql'), measured.redis) : null,
-      },
-    });
-  }
+  await profiled('lock-cycle', async () => {
+    for (const clients of CLIENT_LEVELS) {
+      console.log(`lock cycle at ${clients} client(s), subjects in turns…`);
+      const measured = await runSideBySide<string>(lockSubjects, clients, windows);
+      const of = (name: string) => measured[name] ?? [];
+      lockCycle.push({
+        clients,
+        rawSql: summarizeWindows(of('rawSql')),
+        graphql: summarizeWindows(of('graphql')),
+        advisoryLock: summarizeWindows(of('advisoryLock')),
+        redis: measured.redis ? summarizeWindows(measured.redis) : null,
+        graphqlVs: {
+          rawSql: ratioOf(of('graphql'), of('rawSql')),
+          advisoryLock: ratioOf(of('graphql'), of('advisoryLock')),
+          redis: measured.redis ? ratioOf(of('graphql'), measured.redis) : null,
+        },
+      });
+    }
+  });
   console.log('round trips…');
   const roundTrips = await measureRoundTrips(
     api.url,
@@ -159,7 +181,9 @@ try {
     reads.push(summarizeWindows((await runSideBySide(reading, clients, windows)).tables));
   }
   console.log('contention…');
-  const contention = await runContention(api.url, credentials.racers, CONTENTION.rounds);
+  const contention = await profiled('contention', () =>
+    runContention(api.url, credentials.racers, CONTENTION.rounds),
+  );
   console.log(`fan-out to ${FAN_OUT.subscribers} subscriptions…`);
   const fanOut = await measureFanOut(
     api.url,
@@ -210,6 +234,7 @@ try {
   };
   report = { ...partial, targets: judgeTargets(partial) };
 } finally {
+  profiler?.close();
   await api.stop();
   if (!('skipped' in redis)) await redis.stop();
   await database.close();
@@ -219,6 +244,14 @@ console.log(`\n${formatReport(report)}\n`);
 await mkdir(resultsDir, { recursive: true });
 await writeFile(resultsPath, `${JSON.stringify(report, null, 2)}\n`);
 console.log(`figures written to ${resultsPath}`);
+for (const { name, profile: cpuProfile } of profiles) {
+  const path = `${resultsDir}/${name}.cpuprofile`;
+  await writeFile(path, JSON.stringify(cpuProfile));
+  console.log(`\nthe API's time during ${name}, by step (${path}):`);
+  for (const { step, share } of profileSteps(cpuProfile)) {
+    console.log(`  ${(share * 100).toFixed(1).padStart(5)}%  ${step}`);
+  }
+}
 if (!quick) console.log('`pnpm bench:readme` puts them into README.md');
 
 // Correctness always fails the run; speed targets are reported, not enforced.
