@@ -42,11 +42,17 @@ export function createPrismaClient(
   const prepared = options.preparedStatements ?? false;
   const adapter = new PrismaPg(pool, {
     disposeExternalPool: true,
-    ...(prepared ? { statementNameGenerator: boundedStatementNames() } : {}),
+    ...(prepared ? { statementNameGenerator: prismaStatementNames() } : {}),
   });
   const prisma = new PrismaClient({ adapter });
   pools.set(prisma, { pool, sent, prepared });
   return prisma;
+}
+
+/** For Prisma's adapter, which takes '' for a statement to run unnamed. */
+function prismaStatementNames(): (query: { sql: string }) => string {
+  const nameOf = boundedStatementNames();
+  return ({ sql }) => nameOf(sql) ?? '';
 }
 
 /**
@@ -116,22 +122,21 @@ export function isPoolClient(db: Queryable): db is PrismaClient {
   return pools.has(db as PrismaClient);
 }
 
-/** Names for the first MAX_PREPARED_STATEMENTS texts; '' (unnamed, not kept) for any other. */
-function boundedStatementNames(): (query: { sql: string }) => string {
+/**
+ * Names for the first MAX_PREPARED_STATEMENTS texts it is asked about (`tl_` and the text's
+ * hash, so the same on every path that prepares it); undefined (run unnamed, not kept) for any
+ * other. Each path keeps its own: the lock path's are never taken up by other texts.
+ */
+export function boundedStatementNames(): (sql: string) => string | undefined {
   const names = new Map<string, string>();
-  return ({ sql }) => {
+  return (sql) => {
     let name = names.get(sql);
     if (name === undefined && names.size < MAX_PREPARED_STATEMENTS) {
-      name = statementName(sql);
+      name = `tl_${createHash('sha1').update(sql).digest('base64url')}`;
       names.set(sql, name);
     }
-    return name ?? '';
+    return name;
   };
-}
-
-/** The name a SQL text is prepared under, the same on every path that prepares it. */
-export function statementName(sql: string): string {
-  return `tl_${createHash('sha1').update(sql).digest('base64url')}`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Prisma } from './generated/prisma/client';
-import { MAX_PREPARED_STATEMENTS, poolOf, type Queryable, statementName } from './prismaClient';
+import { boundedStatementNames, poolOf, type Queryable } from './prismaClient';
 
-const names = new Map<string, string>();
+const nameOf = boundedStatementNames();
 
 /**
  * Runs one fixed-shape statement of a hot path (the lock path's read and conditional write) and
@@ -15,22 +15,13 @@ const names = new Map<string, string>();
 export async function queryPrepared<Row>(db: Queryable, query: Prisma.Sql): Promise<Row[]> {
   const client = poolOf(db);
   if (!client) return db.$queryRaw<Row[]>(query);
-  const name = client.prepared ? nameOf(query.text) : undefined;
+  // Prisma.Sql builds its text anew at each read.
+  const text = query.text;
+  const name = client.prepared ? nameOf(text) : undefined;
   const { rows } = await client.pool.query<Row & object>({
-    text: query.text,
+    text,
     values: query.values,
     ...(name ? { name } : {}),
   });
   return rows;
-}
-
-// The same name as Prisma's own path gives the text, so that a connection never holds it twice;
-// texts past the bound run unnamed, as there.
-function nameOf(sql: string): string | undefined {
-  let name = names.get(sql);
-  if (name === undefined && names.size < MAX_PREPARED_STATEMENTS) {
-    name = statementName(sql);
-    names.set(sql, name);
-  }
-  return name;
 }
