@@ -5,8 +5,8 @@ import {
   type Queryable,
   queryPrepared,
 } from '@tablelock/db';
-import { EVENT_COLUMNS, type LockEventInput } from './lockEvent';
-import { LOCK_ACTION_TYPE, LOCK_EVENT } from './registryTables';
+import { EVENT_COLUMNS, eventRows, type LockEventInput } from './lockEvent';
+import { LOCK_EVENT } from './registryTables';
 
 /** Denials written by one INSERT at most: a bound on the size of one statement. */
 const MAX_BATCH = 500;
@@ -73,30 +73,10 @@ function newBatch(): Batch {
   return { events: [], written, settle };
 }
 
-/**
- * One statement of one text whatever the number of events (the events travel as one JSON
- * parameter), so that it is kept prepared and sent to `pg` directly, as the lock path's own.
- */
+/** One prepared statement, sent to `pg` directly as the lock path's own, whatever the number of events. */
 async function insertEvents(db: Queryable, events: LockEventInput[]): Promise<void> {
-  const rows = JSON.stringify(
-    events.map((event) => ({
-      action: event.action,
-      table_name: event.tableName,
-      actor: event.actor,
-      editor: event.editor,
-      token: event.token ?? null,
-      reason: event.reason ?? null,
-      rows_changed: event.rowsChanged ?? null,
-      details: event.details ?? null,
-    })),
-  );
   await queryPrepared(
     db,
-    Prisma.sql`INSERT INTO ${LOCK_EVENT} ${EVENT_COLUMNS}
-      SELECT e.action::${LOCK_ACTION_TYPE}, e.table_name, e.actor, e.editor, e.token::bigint,
-             e.reason, e.rows_changed, e.details
-      FROM jsonb_to_recordset(${rows}::jsonb)
-        AS e(action text, table_name text, actor text, editor text, token text, reason text,
-             rows_changed int, details jsonb)`,
+    Prisma.sql`INSERT INTO ${LOCK_EVENT} ${EVENT_COLUMNS} ${eventRows(events)}`,
   );
 }

@@ -28,6 +28,31 @@ export function eventValues(event: LockEventInput, token: Prisma.Sql): Prisma.Sq
     ${event.details ? JSON.stringify(event.details) : null}::jsonb`;
 }
 
+/**
+ * A SELECT of `events`' values, in EVENT_COLUMNS order, from one JSON parameter: the same text
+ * however many there are, so that a statement inserting them stays one prepared statement.
+ */
+export function eventRows(events: LockEventInput[]): Prisma.Sql {
+  const rows = JSON.stringify(
+    events.map((event) => ({
+      action: event.action,
+      table_name: event.tableName,
+      actor: event.actor,
+      editor: event.editor,
+      token: event.token ?? null,
+      reason: event.reason ?? null,
+      rows_changed: event.rowsChanged ?? null,
+      details: event.details ?? null,
+    })),
+  );
+  return Prisma.sql`
+    SELECT e.action::${LOCK_ACTION_TYPE}, e.table_name, e.actor, e.editor, e.token::bigint,
+           e.reason, e.rows_changed, e.details
+    FROM jsonb_to_recordset(${rows}::jsonb)
+      AS e(action text, table_name text, actor text, editor text, token text, reason text,
+           rows_changed int, details jsonb)`;
+}
+
 // Postgres refuses a notification of 8000 bytes or more (and with it the whole write).
 const MAX_NOTIFY_BYTES = 8000;
 
