@@ -89,5 +89,4 @@ async function sendFile(
 function sendHeaders(response: Response, rowExport: RowExport, format: RowFileFormat) {
   response.attachment(`${rowExport.table.name}.${format.extension}`);
   response.setHeader('Content-Type', format.contentType);
-  response.setHeader('Cache-Control', 'no-store');
 }

@@ -80,7 +80,6 @@ export function importEndpoint(services: ApiServices): RequestHandler[] {
           services.metrics.recordSave(report.counts.create + report.counts.update);
         const ms = Math.round(performance.now() - startedAt);
         logger.info({ table, dryRun, counts: report.counts, ms, caller: caller.name }, 'import');
-        response.setHeader('Cache-Control', 'no-store');
         response.json({ report });
       } catch (error) {
         refuseFileRequest(services, response, error, logger);

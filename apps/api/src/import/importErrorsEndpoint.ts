@@ -32,7 +32,6 @@ export function importErrorsEndpoint(services: ApiServices): RequestHandler {
       const base = report.fileName.replace(/\.(csv|xlsx)$/i, '');
       response.attachment(`${base}-errors.csv`);
       response.setHeader('Content-Type', csvFile.contentType);
-      response.setHeader('Cache-Control', 'no-store');
       response.send(UTF8_BOM + csvRecords([header, ...records]));
     } catch (error) {
       refuseFileRequest(services, response, error, logger);
