@@ -4,6 +4,7 @@ import type { LockIntent } from '../src/lockIntent';
 import { blockingTables } from '../src/lockRefusal';
 import type { LockRow, LockRowChange } from '../src/lockRow';
 import { planLockChange } from '../src/planLockChange';
+import { acquireIntent } from './support/lockIntents';
 import { editing, locked, row, rowsOf } from './support/lockRows';
 
 /**
@@ -27,17 +28,7 @@ function decide(intent: LockIntent, rows: ReadonlyMap<string, LockRow>): Decisio
 
 type Case = [name: string, intent: LockIntent, rows: ReadonlyMap<string, LockRow>, Decision];
 
-const acquire = (
-  tableName: string,
-  fields: Partial<Omit<Extract<LockIntent, { kind: 'acquire' }>, 'kind' | 'tableName'>> = {},
-): LockIntent => ({
-  kind: 'acquire',
-  tableName,
-  namedFkTables: [],
-  editor: 'alice',
-  leaseSeconds: 60,
-  ...fields,
-});
+const acquire = acquireIntent;
 
 const release = (
   tableName: string,

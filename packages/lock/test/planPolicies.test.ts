@@ -2,23 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { LockIntent } from '../src/lockIntent';
 import { planLockChange } from '../src/planLockChange';
 import { DEFAULT_TABLE_RULES, type TableRules } from '../src/tableRules';
+import { acquireIntent } from './support/lockIntents';
 import { editing, locked, row, rowsOf } from './support/lockRows';
 
 const rules = (fields: Partial<TableRules>): TableRules => ({ ...DEFAULT_TABLE_RULES, ...fields });
 const freeze = { reason: 'monthly close', by: 'admin', at: new Date(0), until: null };
 
-const acquire = (
-  tableName: string,
-  fields: Partial<Extract<LockIntent, { kind: 'acquire' }>> = {},
-): LockIntent => ({
-  kind: 'acquire',
-  tableName,
-  namedFkTables: [],
-  editor: 'alice',
-  leaseSeconds: 60,
-  rights: { role: 'editor', groups: [] },
-  ...fields,
-});
+const acquire = (tableName: string, fields: Parameters<typeof acquireIntent>[1] = {}) =>
+  acquireIntent(tableName, { rights: { role: 'editor', groups: [] }, ...fields });
 
 const takeOver = (fields: Partial<Extract<LockIntent, { kind: 'takeOver' }>> = {}): LockIntent => ({
   kind: 'takeOver',
