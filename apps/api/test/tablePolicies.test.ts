@@ -32,6 +32,15 @@ async function tableAs(client: TestClient, name: string) {
   return response.data.table;
 }
 
+/** Sets alice's identity-provider groups and waits until the API has heard of the change. */
+async function setGroupsOfAlice(groups: string[]) {
+  const { prisma } = signedIn.database;
+  const alice = await prisma.user.findUniqueOrThrow({ where: { username: 'alice' } });
+  const heard = signedIn.api.credentialChangeOf({ kind: 'user', id: alice.id });
+  await prisma.user.update({ where: { id: alice.id }, data: { groups } });
+  await heard;
+}
+
 /** The lease the database gave `table`'s current acquisition, in seconds. */
 async function leaseSecondsOf(table: string): Promise<number> {
   const [row] = await signedIn.database.prisma.$queryRaw<{ seconds: number }[]>`
@@ -94,19 +103,14 @@ describe('table policies', () => {
     });
     expect(refusal(waited).code).toBe('FORBIDDEN');
 
-    // Alice's groups come from the identity provider; the policy reads them on each request.
-    await signedIn.database.prisma.user.update({
-      where: { username: 'alice' },
-      data: { groups: ['sales', 'finance'] },
-    });
+    // Alice's groups come from the identity provider; the policy reads them on each request
+    // once the change is announced (the API remembers her credentials until then).
+    await setGroupsOfAlice(['sales', 'finance']);
     try {
       expect((await tableAs(signedIn.alice, 'regions')).editBlock).toBeNull();
       await acquireTableLockAs(signedIn.alice, 'regions');
     } finally {
-      await signedIn.database.prisma.user.update({
-        where: { username: 'alice' },
-        data: { groups: [] },
-      });
+      await setGroupsOfAlice([]);
     }
 
     await setPolicy('currencies', { editRoles: ['admin'] });

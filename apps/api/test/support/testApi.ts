@@ -12,6 +12,7 @@ import { type Logger, pino } from 'pino';
 import { createCredentialCache } from '../../src/auth/credentialCache';
 import type { OidcProvider } from '../../src/auth/oidc/oidcProvider';
 import { watchDatabaseAvailability } from '../../src/databaseAvailability';
+import type { CredentialChange } from '../../src/live/credentialChangeFeed';
 import { startLiveFeeds } from '../../src/live/liveFeeds';
 import { createApiMetrics } from '../../src/metrics/apiMetrics';
 import { createReadinessCheck } from '../../src/readiness';
@@ -60,6 +61,11 @@ export interface TestApi {
   withApiKey(name: string, role: Role): Promise<TestClient>;
   /** A client that sends a session cookie it got elsewhere (a sign-in through the provider). */
   withSession(name: string, token: string): TestClient;
+  /**
+   * Resolves when this API hears a change of `principal`'s credentials announced (its
+   * credential cache has forgotten them by then): call it before making the change.
+   */
+  credentialChangeOf(principal: CredentialChange): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -160,6 +166,15 @@ export async function startTestApi(
       return client(`key:${name}`, { authorization: `Bearer ${secret}` });
     },
     withSession: (name, token) => client(name, { cookie: `tablelock_session=${token}` }),
+    credentialChangeOf: (principal) =>
+      new Promise((resolve) => {
+        // The cache subscribed when the API started, so it has heard the change first.
+        const stop = live.credentialChanges.subscribe((change) => {
+          if (change.kind !== principal.kind || change.id !== principal.id) return;
+          stop();
+          resolve();
+        });
+      }),
     async stop() {
       await server.stop();
       databaseAvailability.stop();
