@@ -114,12 +114,16 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   await apollo.start();
 
   app.use(assignRequestId, countHttpResponses(options.services.metrics));
-  // Probes and scrapers address the instance by its bare address: no Host check for them.
+  // Probes and scrapers address the instance by its bare address: no Host check for them
+  // (for /metrics only with METRICS_TOKEN set).
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
   app.get('/readyz', readinessEndpoint(options.readiness));
-  app.get('/metrics', metricsEndpoint(options.services.metrics, options.metricsToken));
+  app.get(
+    '/metrics',
+    ...metricsEndpoint(options.services.metrics, options.metricsToken, isAllowedHost),
+  );
   app.use(refuseUnknownHosts(isAllowedHost));
   app.use(
     '/graphql',
