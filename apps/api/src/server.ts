@@ -84,6 +84,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     // On by default; said here because cookie sessions depend on it: a request that a browser
     // could send cross-site without a preflight (a "simple" request) is refused.
     csrfPrevention: true,
+    parseOptions: apolloOperationLimits.parseOptions,
     validationRules: apolloOperationLimits.validationRules,
     plugins: [
       ...apolloOperationLimits.plugins,
