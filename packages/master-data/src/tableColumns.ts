@@ -21,6 +21,11 @@ export interface TableColumn {
   primaryKey: boolean;
   maxLength: number | null;
   references: string | null;
+  /**
+   * Its values are text a person chose: a string type (text, varchar, char, citext), an enum, an
+   * array of those, or a domain over any of them. The CSV export guards these against formulas.
+   */
+  holdsText: boolean;
 }
 
 export interface MasterTable {
@@ -72,6 +77,9 @@ export async function readMasterTable(
                array_position(pk.conkey, a.attnum) AS "keyPosition",
                CASE WHEN t.typname IN ('varchar', 'bpchar') AND a.atttypmod > 4
                     THEN a.atttypmod - 4 END AS "maxLength",
+               (base.typcategory IN ('S', 'E')
+                 OR (base.typcategory = 'A' AND element.typcategory IN ('S', 'E')))
+                 AS "holdsText",
                (SELECT target.relname::text FROM pg_constraint AS fk
                   JOIN pg_class AS target ON target.oid = fk.confrelid
                  WHERE fk.conrelid = c.oid AND fk.contype = 'f' AND a.attnum = ANY(fk.conkey)
@@ -80,6 +88,17 @@ export async function readMasterTable(
         JOIN pg_namespace AS n ON n.oid = c.relnamespace
         JOIN pg_attribute AS a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
         JOIN pg_type AS t ON t.oid = a.atttypid
+        -- The type under any domains (domains may stand on domains), and an array's element.
+        CROSS JOIN LATERAL (
+          WITH RECURSIVE under(oid, typbasetype) AS (
+            SELECT t.oid, t.typbasetype
+            UNION ALL
+            SELECT d.oid, d.typbasetype FROM pg_type AS d JOIN under ON d.oid = under.typbasetype
+          )
+          SELECT b.typcategory, b.typelem FROM under JOIN pg_type AS b ON b.oid = under.oid
+          WHERE under.typbasetype = 0
+        ) AS base
+        LEFT JOIN pg_type AS element ON element.oid = base.typelem
         LEFT JOIN pg_constraint AS pk ON pk.conrelid = c.oid AND pk.contype = 'p'
         WHERE n.nspname = ${schema} AND c.relname = ${table} AND c.relkind IN ('r', 'p')
         ORDER BY a.attnum`
