@@ -24,6 +24,7 @@ const PROBE_COLUMNS = `
   mood master.mood,
   tags text[],
   tag_domain master.tag_list,
+  nested_tags master.short_tags,
   amount numeric(10, 2)`;
 
 const CALC = "see below\n=cmd|' /C calc'!A0";
@@ -36,18 +37,19 @@ beforeAll(async () => {
     'CREATE DOMAIN master.short_note AS master.note_text CHECK (length(VALUE) < 100)',
     `CREATE TYPE master.mood AS ENUM ('calm', '=HYPERLINK("http://evil.example")')`,
     'CREATE DOMAIN master.tag_list AS text[]',
+    'CREATE DOMAIN master.short_tags AS master.tag_list CHECK (cardinality(VALUE) < 10)',
     `CREATE TABLE master.formula_probe (${PROBE_COLUMNS})`,
   ]) {
     await database.prisma.$executeRawUnsafe(statement);
   }
   await database.prisma.$executeRaw`
     INSERT INTO master.formula_probe VALUES
-      (1, ${'\r=1+1'}, ${CALC}, NULL, NULL, NULL, NULL, 'calm', NULL, NULL, 1),
-      (2, ${"'=1"}, ${"''+2\n'-3"}, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 2),
-      (3, ${'a\r\r=x'}, ${'-1\n+1\r\n@SUM(A1)\n\t=2'}, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3),
+      (1, ${'\r=1+1'}, ${CALC}, NULL, NULL, NULL, NULL, 'calm', NULL, NULL, NULL, 1),
+      (2, ${"'=1"}, ${"''+2\n'-3"}, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 2),
+      (3, ${'a\r\r=x'}, ${'-1\n+1\r\n@SUM(A1)\n\t=2'}, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3),
       (4, 'plain', NULL, '=1+1', '+1', '@x', '-x', '=HYPERLINK("http://evil.example")',
-       ${['ok', 'y\n=1+1']}::text[], ${['z\r-2']}::text[], -1),
-      (5, 'notes:\n- one\n- two', '', '', 'fine', 'Fine', '', 'calm', '{}', '{a}', NULL)`;
+       ${['ok', 'y\n=1+1']}::text[], ${['z\r-2']}::text[], ${['w\n+3']}::text[], -1),
+      (5, 'notes:\n- one\n- two', '', '', 'fine', 'Fine', '', 'calm', '{}', '{a}', '{b}', NULL)`;
   await database.prisma.tableLock.create({ data: { tableName: 'formula_probe' } });
   api = await startTestApi(database);
   alice = await api.loginAs('alice');
@@ -82,6 +84,7 @@ describe('the CSV export against formula injection', () => {
       'mood',
       'tags',
       'tag_domain',
+      'nested_tags',
       'amount',
     ]);
     expect(records).toHaveLength(5);
@@ -99,7 +102,7 @@ describe('the CSV export against formula injection', () => {
     for (const line of csv.split(LINE_BREAK)) expect(line).not.toMatch(FORMULA_START);
   });
 
-  it('guards domains over text, domains over those, citext, varchar, enums and text arrays', async () => {
+  it('guards domains over text, domains over those, citext, varchar, enums, text arrays and domains over them', async () => {
     const [, , , , fourth] = parse(await exportCsv()) as string[][];
     expect(fourth).toEqual([
       '4',
@@ -112,13 +115,14 @@ describe('the CSV export against formula injection', () => {
       `'=HYPERLINK("http://evil.example")`,
       `{ok,"y\n'=1+1"}`,
       `{"z\r'-2"}`,
+      `{"w\n'+3"}`,
       '-1.00',
     ]);
   });
 
   it('quotes every field that holds a CR or LF, so that a spreadsheet keeps it in one cell', async () => {
     const csv = await exportCsv();
-    expect(csv).toContain(`\r\n1,"'\r'=1+1","see below\n'=cmd|' /C calc'!A0",,,,,calm,,,1.00\r\n`);
+    expect(csv).toContain(`\r\n1,"'\r'=1+1","see below\n'=cmd|' /C calc'!A0",,,,,calm,,,,1.00\r\n`);
   });
 
   it('reads back what it wrote: a dry run of the export changes nothing', async () => {
