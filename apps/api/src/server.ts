@@ -18,6 +18,7 @@ import { refuseBadBody } from './badBody';
 import type { ApiContext, ApiServices } from './context';
 import { isDatabaseUnreachable, serviceUnavailableError } from './databaseUnreachable';
 import { exportEndpoint } from './export/exportEndpoint';
+import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from './export/exportLimits';
 import { formatError } from './formatError';
 import { createHostCheck, refuseUnknownHosts } from './hostAllowList';
 import { importEndpoint } from './import/importEndpoint';
@@ -54,6 +55,8 @@ export interface ApiServerOptions {
   readiness: () => Promise<Readiness>;
   /** How long a stop waits for requests in flight before it cuts them (Apollo's default: 10 s). */
   drainMs?: number;
+  /** How many exports run at once, and how long a reader may keep one (DEFAULT_EXPORT_LIMITS). */
+  exportLimits?: ExportLimits;
 }
 
 const MAX_BODY = '100kb';
@@ -150,7 +153,12 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     }),
   );
   if (options.services.oidc) app.use(oidcRoutes(options.services, options.services.oidc));
-  app.get('/export/:file', apiResponseHeaders, cookieParser(), exportEndpoint(options.services));
+  app.get(
+    '/export/:file',
+    apiResponseHeaders,
+    cookieParser(),
+    exportEndpoint(options.services, options.exportLimits ?? DEFAULT_EXPORT_LIMITS),
+  );
   app.post('/import/:table', apiResponseHeaders, cookieParser(), importEndpoint(options.services));
   app.get(
     '/import/dry-runs/:id/errors.csv',
