@@ -1,6 +1,8 @@
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
+import { Writable } from 'node:stream';
 import { createTestDatabase, poll, type TestDatabase } from '@tablelock/test-support';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi, type TestClient } from './support/testApi';
 
@@ -15,10 +17,21 @@ afterAll(async () => {
   await database.close();
 });
 
+/** An API with these bounds, and the messages it logs. */
 async function startApi(exportLimits: { stallMs?: number; maxMs?: number } = {}) {
-  const api = await startTestApi(database, { exportLimits });
+  const logged: string[] = [];
+  const logStream = new Writable({
+    write(line, _encoding, done) {
+      logged.push(JSON.parse(String(line)).msg);
+      done();
+    },
+  });
+  const api = await startTestApi(database, {
+    exportLimits,
+    logger: pino({ level: 'warn' }, logStream),
+  });
   apis.push(api);
-  return api;
+  return { api, logged };
 }
 
 /**
@@ -77,7 +90,7 @@ const noExportTransactions = () =>
 
 describe('export slots', () => {
   it('one caller holds at most one export at a time: a reader who stops cannot take both', async () => {
-    const api = await startApi();
+    const { api } = await startApi();
     const [carol, bob] = await Promise.all([api.loginAs('carol'), api.loginAs('bob')]);
     const first = await download(api, carol, stall);
     try {
@@ -90,26 +103,28 @@ describe('export slots', () => {
   });
 
   it('a reader that takes nothing for the stall bound is cut off; its slot and transaction end', async () => {
-    const api = await startApi({ stallMs: 200 });
+    const { api, logged } = await startApi({ stallMs: 200 });
     const [carol, bob] = await Promise.all([api.loginAs('carol'), api.loginAs('bob')]);
     const key = await api.withApiKey('stalled-reader', 'viewer');
     const stalled = [await download(api, carol, stall), await download(api, key, stall)];
     try {
       await served(api, bob);
       await noExportTransactions();
+      expect(logged.filter((msg) => msg === 'export cut off: its reader stalled')).toHaveLength(2);
     } finally {
       for (const socket of stalled) socket.destroy();
     }
   });
 
   it('a reader that keeps reading, too slowly, is cut off at the total bound', async () => {
-    const api = await startApi({ maxMs: 300 });
+    const { api, logged } = await startApi({ maxMs: 1000 });
     const [carol, bob] = await Promise.all([api.loginAs('carol'), api.loginAs('bob')]);
     const key = await api.withApiKey('slow-reader', 'viewer');
     const slow = [await download(api, carol, trickle), await download(api, key, trickle)];
     try {
       await served(api, bob);
       await noExportTransactions();
+      expect(logged.filter((msg) => msg === 'export cut off: too long')).toHaveLength(2);
     } finally {
       for (const socket of slow) socket.destroy();
     }
