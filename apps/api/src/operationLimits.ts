@@ -12,13 +12,16 @@ const protection = new ApolloArmor({
   costLimit: { maxCost: 5000 },
   // Aliased `__typename` counts too (armor lets it through by default).
   maxAliases: { n: 20, allowList: [] },
-  maxTokens: { n: MAX_TOKENS },
+  // Armor's token check throws from a plugin hook, which Apollo answers with HTTP 500: GraphQL's
+  // own parser counts tokens instead (parseOptions below), a syntax error answered with 400.
+  maxTokens: { enabled: false },
   maxDirectives: { n: 20 },
   blockFieldSuggestion: { enabled: true },
 }).protect();
 
-/** For Apollo Server (HTTP): armor's validation rules, and its plugins for the token limit and field suggestions. */
+/** For Apollo Server (HTTP): the token limit while parsing, armor's validation rules and its plugin for field suggestions. */
 export const apolloOperationLimits = {
+  parseOptions: { maxTokens: MAX_TOKENS },
   validationRules: protection.validationRules,
   plugins: protection.plugins,
 };

@@ -18,6 +18,7 @@ import { refuseBadBody } from './badBody';
 import type { ApiContext, ApiServices } from './context';
 import { isDatabaseUnreachable, serviceUnavailableError } from './databaseUnreachable';
 import { exportEndpoint } from './export/exportEndpoint';
+import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from './export/exportLimits';
 import { formatError } from './formatError';
 import { createHostCheck, refuseUnknownHosts } from './hostAllowList';
 import { importEndpoint } from './import/importEndpoint';
@@ -54,6 +55,8 @@ export interface ApiServerOptions {
   readiness: () => Promise<Readiness>;
   /** How long a stop waits for requests in flight before it cuts them (Apollo's default: 10 s). */
   drainMs?: number;
+  /** How many exports run at once, and how long a reader may keep one (DEFAULT_EXPORT_LIMITS). */
+  exportLimits?: ExportLimits;
 }
 
 const MAX_BODY = '100kb';
@@ -84,6 +87,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     // On by default; said here because cookie sessions depend on it: a request that a browser
     // could send cross-site without a preflight (a "simple" request) is refused.
     csrfPrevention: true,
+    parseOptions: apolloOperationLimits.parseOptions,
     validationRules: apolloOperationLimits.validationRules,
     plugins: [
       ...apolloOperationLimits.plugins,
@@ -114,12 +118,16 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   await apollo.start();
 
   app.use(assignRequestId, countHttpResponses(options.services.metrics));
-  // Probes and scrapers address the instance by its bare address: no Host check for them.
+  // Probes and scrapers address the instance by its bare address: no Host check for them
+  // (for /metrics only with METRICS_TOKEN set).
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
   app.get('/readyz', readinessEndpoint(options.readiness));
-  app.get('/metrics', metricsEndpoint(options.services.metrics, options.metricsToken));
+  app.get(
+    '/metrics',
+    ...metricsEndpoint(options.services.metrics, options.metricsToken, isAllowedHost),
+  );
   app.use(refuseUnknownHosts(isAllowedHost));
   app.use(
     '/graphql',
@@ -145,7 +153,12 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     }),
   );
   if (options.services.oidc) app.use(oidcRoutes(options.services, options.services.oidc));
-  app.get('/export/:file', apiResponseHeaders, cookieParser(), exportEndpoint(options.services));
+  app.get(
+    '/export/:file',
+    apiResponseHeaders,
+    cookieParser(),
+    exportEndpoint(options.services, options.exportLimits ?? DEFAULT_EXPORT_LIMITS),
+  );
   app.post('/import/:table', apiResponseHeaders, cookieParser(), importEndpoint(options.services));
   app.get(
     '/import/dry-runs/:id/errors.csv',

@@ -143,6 +143,18 @@ describe('Host allow-list (DNS rebinding)', () => {
     const response = await send('GET', '/healthz', { host: '10.1.2.3:4000' });
     expect(response.status).toBe(200);
   });
+
+  it('without METRICS_TOKEN, answers /metrics only for an allowed Host', async () => {
+    const rebound = await send('GET', '/metrics', { host: 'rebind.attacker.example' });
+    expect(rebound.status).toBe(403);
+    expect(JSON.parse(rebound.body).errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(rebound.body).not.toMatch(/tablelock_/);
+    for (const host of ['127.0.0.1:4000', 'tablelock.example.com']) {
+      const allowed = await send('GET', '/metrics', { host });
+      expect(allowed.status, host).toBe(200);
+      expect(allowed.body).toMatch(/^# HELP tablelock_/m);
+    }
+  });
 });
 
 describe('proxies (TRUST_PROXY)', () => {

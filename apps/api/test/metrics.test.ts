@@ -49,6 +49,16 @@ describe('/metrics', () => {
     expect(wrong.status).toBe(401);
   });
 
+  it('refuses a bearer value of the right length with a non-ASCII character (401, not a crash)', async () => {
+    // Node reads header bytes as Latin-1: one character here, two bytes in UTF-8.
+    const value = `Bearer \u00e9${METRICS_TOKEN.slice(1)}`;
+    const response = await fetch(`${api.url}/metrics`, { headers: { authorization: value } });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({
+      errors: [{ extensions: { code: 'UNAUTHENTICATED' } }],
+    });
+  });
+
   it('reports lock operations, lock state, fencing refusals, saves and the pool', async () => {
     const { token } = await acquireTableLockAs(alice, 'regions', { lease: 60 });
     const refused = await execute(bob, acquireTableLockMutation, { table: 'regions', lease: 60 });

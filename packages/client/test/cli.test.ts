@@ -138,6 +138,17 @@ describe('tablelock lock', () => {
     expect(run.stdout()).toBe('ran\n');
   });
 
+  it('the command gets the tokens and the URL, not the API key, unless --pass-api-key says so', async () => {
+    const show = ['sh', '-c', 'printenv TABLELOCK_URL; printenv TABLELOCK_API_KEY || echo none'];
+    const withoutKey = await tablelock(['lock', 'currencies', '--', ...show], etl);
+    expect(withoutKey.code, withoutKey.stderr).toBe(0);
+    expect(withoutKey.stdout).toBe(`${etl.url}\nnone\n`);
+
+    const withKey = await tablelock(['lock', 'currencies', '--pass-api-key', '--', ...show], etl);
+    expect(withKey.code, withKey.stderr).toBe(0);
+    expect(withKey.stdout).toBe(`${etl.url}\n${etl.apiKey}\n`);
+  });
+
   it('several tables: all or nothing, their tokens in TABLELOCK_TOKENS (no TABLELOCK_TOKEN)', async () => {
     const run = await tablelock(
       [

@@ -21,6 +21,11 @@ export interface TableColumn {
   primaryKey: boolean;
   maxLength: number | null;
   references: string | null;
+  /**
+   * Its values are text a person chose: a string type (text, varchar, char, citext), an enum, an
+   * array of those, or a domain over any of them. The CSV export guards these against formulas.
+   */
+  holdsText: boolean;
 }
 
 export interface MasterTable {
@@ -59,8 +64,10 @@ export async function readMasterTable(
 ): Promise<MasterTable> {
   const rows = (await isRegisteredTable(db, table))
     ? await db.$queryRaw<
-        (Omit<TableColumn, 'kind' | 'primaryKey'> & {
+        (Omit<TableColumn, 'kind' | 'primaryKey' | 'holdsText'> & {
           typeName: string;
+          typeId: string;
+          holdsText: boolean | null;
           keyPosition: number | null;
         })[]
       >`
@@ -72,6 +79,15 @@ export async function readMasterTable(
                array_position(pk.conkey, a.attnum) AS "keyPosition",
                CASE WHEN t.typname IN ('varchar', 'bpchar') AND a.atttypmod > 4
                     THEN a.atttypmod - 4 END AS "maxLength",
+               -- A domain has its base type's category, but a domain over an array has no
+               -- element type of its own: NULL then, looked for under its domains below.
+               CASE WHEN t.typcategory IN ('S', 'E') THEN true
+                    WHEN t.typcategory <> 'A' THEN false
+                    WHEN t.typtype <> 'd' THEN (
+                      SELECT element.typcategory IN ('S', 'E') FROM pg_type AS element
+                      WHERE element.oid = t.typelem)
+               END AS "holdsText",
+               t.oid::text AS "typeId",
                (SELECT target.relname::text FROM pg_constraint AS fk
                   JOIN pg_class AS target ON target.oid = fk.confrelid
                  WHERE fk.conrelid = c.oid AND fk.contype = 'f' AND a.attnum = ANY(fk.conkey)
@@ -87,10 +103,15 @@ export async function readMasterTable(
   if (rows.length === 0) {
     throw new MasterDataError('TABLE_NOT_FOUND', `No master table is named ${table}.`);
   }
-  const columns = rows.map(({ typeName, keyPosition, ...column }) => ({
+  const textArrayDomains = await arrayDomainsOfText(
+    db,
+    rows.filter((row) => row.holdsText === null).map((row) => row.typeId),
+  );
+  const columns = rows.map(({ typeName, typeId, keyPosition, holdsText, ...column }) => ({
     ...column,
     kind: KIND_BY_TYPE[typeName] ?? 'other',
     primaryKey: keyPosition !== null,
+    holdsText: holdsText ?? textArrayDomains.has(typeId),
   }));
   const primaryKey = rows
     .filter((row) => row.keyPosition !== null)
@@ -102,6 +123,26 @@ export async function readMasterTable(
     columns,
     primaryKey,
   };
+}
+
+/**
+ * Those of the given domains over arrays (by type oid) whose array, under any further domains,
+ * holds strings or enums.
+ */
+async function arrayDomainsOfText(db: Queryable, typeIds: string[]): Promise<Set<string>> {
+  if (typeIds.length === 0) return new Set();
+  const rows = await db.$queryRaw<{ typeId: string }[]>`
+    WITH RECURSIVE under(domain, oid, base) AS (
+      SELECT t.oid, t.oid, t.typbasetype FROM pg_type AS t WHERE t.oid = ANY(${typeIds}::oid[])
+      UNION ALL
+      SELECT under.domain, t.oid, t.typbasetype FROM pg_type AS t JOIN under ON t.oid = under.base
+    )
+    SELECT under.domain::text AS "typeId"
+    FROM under
+    JOIN pg_type AS array_type ON array_type.oid = under.oid
+    JOIN pg_type AS element ON element.oid = array_type.typelem
+    WHERE under.base = 0 AND element.typcategory IN ('S', 'E')`;
+  return new Set(rows.map((row) => row.typeId));
 }
 
 /** The column named `name`, or a BAD_USER_INPUT error naming the table. */

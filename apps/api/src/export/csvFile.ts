@@ -10,8 +10,10 @@ export const UTF8_BOM = '\uFEFF';
 const CSV_OPTIONS = {
   // RFC 4180: CRLF between records; quotes around fields with commas, quotes or line breaks.
   record_delimiter: 'windows',
-  // An empty string is "" and NULL is nothing at all, as Postgres's COPY reads them back.
-  quoted_match: /^$/,
+  // An empty string is "" and NULL is nothing at all, as Postgres's COPY reads them back. A
+  // lone CR or LF is a line break to a spreadsheet too, which csv-stringify quotes only as CRLF:
+  // unquoted, the text after it would start a row of its own, and could be a formula.
+  quoted_match: /^$|[\r\n]/,
 } as const;
 
 /** Records as CSV text, as every CSV file of the app writes them. */

@@ -1,43 +1,37 @@
-import { DomainError } from '@tablelock/errors';
 import { openRowExport, type RowExport } from '@tablelock/master-data';
 import type { RequestHandler, Response } from 'express';
 import { authorizeFileRequest } from '../auth/authorizeFileRequest';
 import type { ApiServices } from '../context';
-import { RETRY_AFTER_SECONDS } from '../databaseUnreachable';
 import { refuseFileRequest } from '../refuseFileRequest';
 import { requestIdOf } from '../requestId';
-import { drained } from './drained';
+import { drained, ReaderStalled } from './drained';
+import type { ExportLimits } from './exportLimits';
 import { parseExportRequest } from './exportRequest';
+import { createExportSlots } from './exportSlots';
 import type { RowFile, RowFileFormat } from './rowFile';
-
-/**
- * Each export holds a pooled database connection for as long as its download lasts: a few at
- * a time leave the pool to everyone else.
- */
-const MAX_EXPORTS_AT_ONCE = 2;
 
 /**
  * `GET /export/<table>.csv|.xlsx?sort=…&filter=…`: every row of a master table in that sort and
  * filter, streamed as it is read, for any signed-in user or API key (viewers too). A bad
- * request is refused with a coded JSON error before the file starts.
+ * request is refused with a coded JSON error before the file starts. Each export holds a pooled
+ * database connection for as long as its download lasts: `limits` bound how many run, and how
+ * long a slow reader may keep one.
  */
-export function exportEndpoint(services: ApiServices): RequestHandler {
-  let running = 0;
+export function exportEndpoint(services: ApiServices, limits: ExportLimits): RequestHandler {
+  const slots = createExportSlots(limits);
   return async (request, response) => {
     const logger = services.logger.child({ requestId: requestIdOf(response) });
     try {
-      const caller = (await authorizeFileRequest(services, request, response, 'viewer')).name;
+      const caller = await authorizeFileRequest(services, request, response, 'viewer');
       const { table, format, view } = parseExportRequest(request);
-      if (running >= MAX_EXPORTS_AT_ONCE) {
-        throw new DomainError(
-          'TOO_MANY_REQUESTS',
-          'Other exports are running; try again shortly.',
-          {
-            retryAfterSeconds: RETRY_AFTER_SECONDS,
-          },
+      const release = slots.take(caller);
+      const cutOff = setTimeout(() => {
+        logger.warn(
+          { table, caller: caller.name, maxMs: limits.maxMs },
+          'export cut off: too long',
         );
-      }
-      running++;
+        response.destroy();
+      }, limits.maxMs);
       try {
         const startedAt = performance.now();
         const rowExport = await openRowExport(services.prisma, services.masterSchema, table, view);
@@ -46,11 +40,23 @@ export function exportEndpoint(services: ApiServices): RequestHandler {
           response.end();
           return;
         }
-        const rows = await sendFile(rowExport, format, response);
+        const rows = await sendFile(rowExport, format, response, limits.stallMs).catch((error) => {
+          if (error instanceof ReaderStalled) {
+            logger.warn(
+              { table, caller: caller.name, stallMs: error.stallMs },
+              'export cut off: its reader stalled',
+            );
+          }
+          throw error;
+        });
         const ms = Math.round(performance.now() - startedAt);
-        logger.info({ table, format: format.extension, rows, ms, caller }, 'export sent');
+        logger.info(
+          { table, format: format.extension, rows, ms, caller: caller.name },
+          'export sent',
+        );
       } finally {
-        running--;
+        clearTimeout(cutOff);
+        release();
       }
     } catch (error) {
       refuseFileRequest(services, response, error, logger);
@@ -67,6 +73,7 @@ async function sendFile(
   rowExport: RowExport,
   format: RowFileFormat,
   response: Response,
+  stallMs: number,
 ): Promise<number> {
   let file: RowFile | undefined;
   const open = () => {
@@ -80,7 +87,7 @@ async function sendFile(
   await rowExport.forEachBatch(async (batch) => {
     open().write(batch);
     rows += batch.length;
-    await drained(response);
+    await drained(response, stallMs);
   });
   await open().end();
   return rows;

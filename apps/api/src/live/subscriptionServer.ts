@@ -83,8 +83,10 @@ export function startSubscriptionServer(
         ctx.extra.context = { ...services, ...identity };
         return true;
       },
-      onSubscribe(ctx, _id, payload) {
-        if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_CONNECTION) {
+      onSubscribe(ctx, id, payload) {
+        // graphql-ws has already registered this subscription's id when it calls onSubscribe.
+        const running = Object.keys(ctx.subscriptions).filter((other) => other !== id).length;
+        if (running >= MAX_SUBSCRIPTIONS_PER_CONNECTION) {
           return [
             new GraphQLError(
               `At most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} subscriptions at once on one connection.`,

@@ -1,14 +1,29 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
+import { refuseUnknownHosts } from '../hostAllowList';
 import type { ApiMetrics } from './apiMetrics';
 
-const sameSecret = (a: string, b: string) =>
-  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+// Digests are of equal length whatever was sent: characters and bytes differ in number for
+// non-ASCII text, and timingSafeEqual throws on buffers of different lengths.
+const digest = (text: string) => createHash('sha256').update(text).digest();
+const sameSecret = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
 
-/** `GET /metrics` in Prometheus text format; with a token, only for `Authorization: Bearer <token>`. */
-export function metricsEndpoint(metrics: ApiMetrics, token?: string): RequestHandler {
-  return async (request, response) => {
-    if (token && !sameSecret(request.headers.authorization ?? '', `Bearer ${token}`)) {
+/**
+ * `GET /metrics` in Prometheus text format. With a token, only for `Authorization: Bearer
+ * <token>`, at any Host (scrapers use the bare address). Without one, only at an allowed Host,
+ * like the app: a page of another site re-pointed at this machine (DNS rebinding) cannot read it.
+ */
+export function metricsEndpoint(
+  metrics: ApiMetrics,
+  token: string | undefined,
+  isAllowedHost: (host: string | undefined) => boolean,
+): RequestHandler[] {
+  const render: RequestHandler = async (_request, response) => {
+    response.type(metrics.contentType).send(await metrics.render());
+  };
+  if (!token) return [refuseUnknownHosts(isAllowedHost), render];
+  const checkToken: RequestHandler = (request, response, next) => {
+    if (!sameSecret(request.headers.authorization ?? '', `Bearer ${token}`)) {
       response
         .status(401)
         .set('WWW-Authenticate', 'Bearer')
@@ -22,8 +37,9 @@ export function metricsEndpoint(metrics: ApiMetrics, token?: string): RequestHan
         });
       return;
     }
-    response.type(metrics.contentType).send(await metrics.render());
+    next();
   };
+  return [checkToken, render];
 }
 
 /** Counts every HTTP response by status code. */

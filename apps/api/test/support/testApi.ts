@@ -12,6 +12,7 @@ import { type Logger, pino } from 'pino';
 import { createCredentialCache } from '../../src/auth/credentialCache';
 import type { OidcProvider } from '../../src/auth/oidc/oidcProvider';
 import { watchDatabaseAvailability } from '../../src/databaseAvailability';
+import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from '../../src/export/exportLimits';
 import type { CredentialChange } from '../../src/live/credentialChangeFeed';
 import { startLiveFeeds } from '../../src/live/liveFeeds';
 import { createApiMetrics } from '../../src/metrics/apiMetrics';
@@ -89,6 +90,8 @@ export async function startTestApi(
     port?: number;
     /** The shortest idle limit admins may set (IDLE_LIMIT_MIN_SECONDS); 60 by default. */
     minIdleLimitSeconds?: number;
+    /** Bounds on exports shorter than the defaults, for tests of them. */
+    exportLimits?: Partial<ExportLimits>;
   } = {},
 ): Promise<TestApi> {
   const logger = options.logger ?? pino({ level: 'silent' });
@@ -128,6 +131,7 @@ export async function startTestApi(
     trustProxy: options.trustProxy ?? false,
     readiness: createReadinessCheck(database.prisma, live.isListening),
     ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
+    exportLimits: { ...DEFAULT_EXPORT_LIMITS, ...options.exportLimits },
   });
   const client = (name: string | null, headers: Record<string, string>): TestClient => ({
     name,

@@ -7,14 +7,10 @@ import { graphqlRequest } from '../api/graphqlRequest';
 import { SESSION_QUERY_KEY } from '../api/queryKeys';
 import { LanguageSwitch } from '../layout/LanguageSwitch';
 import { LoadingState } from '../ui/LoadingState';
+import { safeNext } from './safeNext';
 import { loginMutation } from './sessionOperations';
 import { useAuthProviders } from './useAuthProviders';
 import { useSession } from './useSession';
-
-/** Only paths inside this app: `next` comes from the URL and must not lead elsewhere. */
-function safeNext(next: string | null): string {
-  return next?.startsWith('/') && !next.startsWith('//') ? next : '/tables';
-}
 
 export function LoginPage() {
   const { t } = useTranslation();

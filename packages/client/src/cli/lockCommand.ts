@@ -2,6 +2,7 @@ import { constants } from 'node:os';
 import { createTablelockClient } from '../createTablelockClient';
 import type { ExitSignal } from '../exitSignals';
 import { isTablelockError } from '../TablelockError';
+import { commandEnvironment } from './commandEnvironment';
 import { connectionOf, parseCommandLine } from './commandLine';
 import { EXIT } from './exitCodes';
 import { parseDuration, parseSeconds } from './parseDuration';
@@ -11,7 +12,7 @@ import { UsageError } from './UsageError';
 const DEFAULT_GRACE_MS = 10_000;
 
 /**
- * `tablelock lock <table>... [--wait 5m] [--lease 2m] [--grace 10s] -- <command> [args...]`:
+ * `tablelock lock <table>... [--wait 5m] [--lease 2m] [--grace 10s] [--pass-api-key] -- <command> [args...]`:
  * runs the command while holding the tables; its exit status, or EXIT.lockBusy / lockLost.
  */
 export async function lockCommand(args: string[]): Promise<number> {
@@ -19,7 +20,12 @@ export async function lockCommand(args: string[]): Promise<number> {
   const [program, ...programArgs] = split === -1 ? [] : args.slice(split + 1);
   const { values, positionals: tables } = parseCommandLine(
     split === -1 ? args : args.slice(0, split),
-    { wait: { type: 'string' }, lease: { type: 'string' }, grace: { type: 'string' } },
+    {
+      wait: { type: 'string' },
+      lease: { type: 'string' },
+      grace: { type: 'string' },
+      'pass-api-key': { type: 'boolean' },
+    },
   );
   if (tables.length === 0)
     throw new UsageError('Name the tables to lock: tablelock lock <table>... -- <command>');
@@ -51,13 +57,11 @@ export async function lockCommand(args: string[]): Promise<number> {
     return await createTablelockClient(config).withTableLock(
       tables,
       async (lock) => {
-        const running = runCommand(program, programArgs, {
-          ...process.env,
-          TABLELOCK_URL: config.url,
-          TABLELOCK_API_KEY: config.apiKey,
-          TABLELOCK_TOKENS: JSON.stringify(lock.tokens),
-          ...(tables.length === 1 ? { TABLELOCK_TOKEN: lock.tokens[tables[0] ?? ''] } : {}),
-        });
+        const running = runCommand(
+          program,
+          programArgs,
+          commandEnvironment(config, lock.tokens, values['pass-api-key'] === true),
+        );
         command = running;
         const stopIfLost = () => {
           if (!isTablelockError(lock.signal.reason, 'LOCK_LOST')) return;

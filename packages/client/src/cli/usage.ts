@@ -1,9 +1,10 @@
 /** What `tablelock --help` prints. */
 export const USAGE = `Usage: tablelock <command> [options]
 
-  lock <table>... [--wait 5m] [--lease 2m] [--grace 10s] -- <command> [args...]
+  lock <table>... [--wait 5m] [--lease 2m] [--grace 10s] [--pass-api-key] -- <command> [args...]
       Runs <command> while holding the tables (all or nothing), renewing the lease.
-      It gets TABLELOCK_TOKEN (one table) and TABLELOCK_TOKENS ({"table":"token",...}).
+      It gets TABLELOCK_TOKEN (one table), TABLELOCK_TOKENS ({"table":"token",...}) and
+      TABLELOCK_URL; TABLELOCK_API_KEY only with --pass-api-key.
       If the lock is lost, the command gets SIGTERM, then SIGKILL after --grace.
   status [table] [--json]
       Every table (or one): status, editor, since, lease, locked by, waiters.
