@@ -6,7 +6,7 @@ import {
   openDatabase,
   type PrismaClient,
 } from '@tablelock/db';
-import { createLoginThrottle, ensureDemoUsers } from '@tablelock/identity';
+import { createLoginThrottle, createSignInRateLimit, ensureDemoUsers } from '@tablelock/identity';
 import { syncTableRegistry } from '@tablelock/lock';
 import { pino } from 'pino';
 import { createCredentialCache } from './auth/credentialCache';
@@ -64,6 +64,7 @@ async function start(database: OpenDatabase, prisma: PrismaClient) {
       sessionTtlSeconds: config.SESSION_TTL_HOURS * 3600,
       passwordLogin: config.PASSWORD_LOGIN,
       oidc,
+      signInRateLimit: createSignInRateLimit(),
       lockChanges: live.lockChanges,
       lockQueue: {
         owner: live.queueOwner,

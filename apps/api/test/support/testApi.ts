@@ -2,9 +2,12 @@ import type { Role } from '@tablelock/db';
 import {
   createApiKey,
   createLoginThrottle,
+  createSignInRateLimit,
   DEFAULT_LOGIN_THROTTLE,
+  DEFAULT_SIGN_IN_RATE_LIMIT,
   DEMO_PASSWORD,
   type LoginThrottleOptions,
+  type SignInRateLimitOptions,
 } from '@tablelock/identity';
 import { MIN_IDLE_LIMIT_SECONDS } from '@tablelock/lock';
 import { TEST_AUDIT, type TestDatabase } from '@tablelock/test-support';
@@ -79,6 +82,7 @@ export async function startTestApi(
     passwordLogin?: boolean;
     /** Single sign-on through this provider (see support/oidcSignIn.ts). */
     oidc?: OidcProvider;
+    signInRateLimit?: SignInRateLimitOptions;
     /** Listen on this port (0: any free one); single sign-on needs it before the start. */
     port?: number;
     /** The shortest idle limit admins may set (IDLE_LIMIT_MIN_SECONDS); 60 by default. */
@@ -97,6 +101,7 @@ export async function startTestApi(
       sessionTtlSeconds: options.sessionTtlSeconds ?? 3600,
       passwordLogin: options.passwordLogin ?? true,
       oidc: options.oidc ?? null,
+      signInRateLimit: createSignInRateLimit(options.signInRateLimit ?? DEFAULT_SIGN_IN_RATE_LIMIT),
       lockChanges: live.lockChanges,
       lockQueue: {
         owner: live.queueOwner,
