@@ -19,7 +19,7 @@ import { startLiveFeeds } from '../../src/live/liveFeeds';
 import { createApiMetrics } from '../../src/metrics/apiMetrics';
 import { createReadinessCheck } from '../../src/readiness';
 import { startApiServer } from '../../src/server';
-import { createSortIndexes } from '../../src/sortIndexes';
+import { createSortIndexes, type SortIndexes } from '../../src/sortIndexes';
 import type { TypedDocumentString } from '../generated/graphql';
 
 export interface GraphQLResponse<T> {
@@ -83,6 +83,8 @@ export async function startTestApi(
     /** Single sign-on through this provider (see support/oidcSignIn.ts). */
     oidc?: OidcProvider;
     signInRateLimit?: SignInRateLimitOptions;
+    /** Sort indexes as the test built them; none are built by default. */
+    sortIndexes?: SortIndexes;
     /** Listen on this port (0: any free one); single sign-on needs it before the start. */
     port?: number;
     /** The shortest idle limit admins may set (IDLE_LIMIT_MIN_SECONDS); 60 by default. */
@@ -113,13 +115,15 @@ export async function startTestApi(
       metrics: createApiMetrics(database.prisma, live.lockChanges.activeSubscriptions),
       databaseAvailability,
       // Off: index builds would only cost the tests time (sortIndexes.test.ts builds its own).
-      sortIndexes: createSortIndexes({
-        enabled: false,
-        prisma: database.prisma,
-        masterSchema: 'master',
-        directDatabaseUrl: database.url,
-        logger,
-      }),
+      sortIndexes:
+        options.sortIndexes ??
+        createSortIndexes({
+          enabled: false,
+          prisma: database.prisma,
+          masterSchema: 'master',
+          directDatabaseUrl: database.url,
+          logger,
+        }),
     },
     port: options.port ?? 0,
     host: '127.0.0.1',

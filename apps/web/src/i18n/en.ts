@@ -492,6 +492,8 @@ export const en = {
     lock_settings_changed: 'Idle limit changed',
     table_policy_changed: 'Table policy changed',
     take_over_rule_changed: 'Take-over rule changed',
+    sort_index_built: 'Sort index built',
+    sort_index_dropped: 'Sort index dropped',
   },
   loginFailures: {
     unknown_user: 'Unknown user name',

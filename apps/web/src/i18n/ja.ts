@@ -477,6 +477,8 @@ export const ja: TranslationOf<typeof en> = {
     lock_settings_changed: 'アイドル制限の変更',
     table_policy_changed: 'テーブルポリシー変更',
     take_over_rule_changed: '引き継ぎルール変更',
+    sort_index_built: '並べ替え用インデックス作成',
+    sort_index_dropped: '並べ替え用インデックス削除',
   },
   loginFailures: {
     unknown_user: '存在しないユーザー名',
