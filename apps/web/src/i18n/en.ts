@@ -523,6 +523,16 @@ export const en = {
     breakGlass: 'Break-glass administrator',
     disabled: 'Disabled',
   },
+  progress: {
+    uploading: 'Uploading {{file}}',
+    checking: 'Checking rows…',
+    writing: 'Writing rows…',
+    downloading: 'Downloading {{file}}',
+    ofTotal: '{{loaded}} of {{total}} ({{percent}}%)',
+    received: '{{loaded}} received',
+    serverWorking: 'The server is on it',
+    elapsed: '{{time}} so far',
+  },
   import: {
     button: 'Import CSV/XLSX',
     buttonHint: 'Create and update rows from a spreadsheet file, after a dry run',

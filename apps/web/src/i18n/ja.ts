@@ -508,6 +508,16 @@ export const ja: TranslationOf<typeof en> = {
     breakGlass: '緊急用管理者',
     disabled: '無効',
   },
+  progress: {
+    uploading: '{{file}} をアップロード中',
+    checking: '行を確認中…',
+    writing: '行を書き込み中…',
+    downloading: '{{file}} をダウンロード中',
+    ofTotal: '{{total}} 中 {{loaded}}（{{percent}}%）',
+    received: '{{loaded}} 受信済み',
+    serverWorking: 'サーバーで処理中',
+    elapsed: '経過 {{time}}',
+  },
   import: {
     button: 'CSV/XLSX インポート',
     buttonHint: 'スプレッドシートのファイルから、ドライランのあとで行を作成・更新します',
