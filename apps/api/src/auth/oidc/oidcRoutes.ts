@@ -56,6 +56,7 @@ export function oidcRoutes(services: ApiServices, provider: OidcProvider): Route
         await rateLimit.admit(route, request.ip ?? 'unknown');
         next();
       } catch (error) {
+        // A coded JSON answer with Retry-After, as the file routes give.
         refuseFileRequest(services, response, error, services.logger);
       }
     };
