@@ -3,6 +3,7 @@ import { createTestDatabase, MASTER_SCHEMA, type TestDatabase } from '@tablelock
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSortIndexes } from '../src/sortIndexes';
+import { startSortIndexSweeper } from '../src/sortIndexSweeper';
 import { graphql } from './generated';
 import { execute, startTestApi, type TestApi } from './support/testApi';
 
@@ -143,6 +144,34 @@ describe('sort index builds', () => {
       'c01',
       'c02',
     ]);
+  });
+});
+
+describe('the sort index sweeper', () => {
+  it('drops, in the background, the indexes unused for its number of days', async () => {
+    await createWideTable('wide_swept');
+    const sortIndexes = sortIndexesOfAProcess({});
+    await sortIndexes.request('wide_swept', 'c01', CAROL);
+    expect(await sortIndexesOn('wide_swept')).toHaveLength(1);
+    let swept = () => {};
+    const sweptOnce = new Promise<void>((resolve) => {
+      swept = resolve;
+    });
+    const logger = pino(
+      { level: 'info' },
+      {
+        write: (line: string) => {
+          if (JSON.parse(line).msg === 'dropped unused sort indexes') swept();
+        },
+      },
+    );
+
+    // No days at all: whatever was built before the sweep is unused.
+    const stop = startSortIndexSweeper({ sortIndexes, logger, unusedDays: 0, intervalMs: 10 });
+    await sweptOnce;
+    await stop();
+
+    expect(await sortIndexesOn('wide_swept')).toEqual([]);
   });
 });
 
