@@ -67,6 +67,8 @@ const environment = z.object({
    * and `off` on an external one, whose tables belong to others.
    */
   SORT_INDEXES: z.enum(['auto', 'off']).optional(),
+  /** Sort indexes no sort asked for in this many days are dropped. */
+  SORT_INDEX_UNUSED_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   TABLELOCK_DATA_DIR: z.string().default(join(repoRoot, '.data')),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),

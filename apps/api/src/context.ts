@@ -1,5 +1,5 @@
 import type { PrismaClient } from '@tablelock/db';
-import type { LoginThrottle, Principal } from '@tablelock/identity';
+import type { LoginThrottle, Principal, SignInRateLimit } from '@tablelock/identity';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { CredentialCache } from './auth/credentialCache';
@@ -28,6 +28,8 @@ export interface ApiServices {
   passwordLogin: boolean;
   /** Single sign-on's provider, discovered at start; null when not set up. */
   oidc: OidcProvider | null;
+  /** Bounds on anonymous requests to the single sign-on routes. */
+  signInRateLimit: SignInRateLimit;
   lockChanges: LockChangeFeed;
   /** How this process keeps waiters in the lock queue. */
   lockQueue: LockQueueSettings;

@@ -6,7 +6,7 @@ import {
   openDatabase,
   type PrismaClient,
 } from '@tablelock/db';
-import { createLoginThrottle, ensureDemoUsers } from '@tablelock/identity';
+import { createLoginThrottle, createSignInRateLimit, ensureDemoUsers } from '@tablelock/identity';
 import { syncTableRegistry } from '@tablelock/lock';
 import { pino } from 'pino';
 import { createCredentialCache } from './auth/credentialCache';
@@ -19,6 +19,7 @@ import { createApiMetrics } from './metrics/apiMetrics';
 import { createReadinessCheck } from './readiness';
 import { startApiServer } from './server';
 import { createSortIndexes } from './sortIndexes';
+import { startSortIndexSweeper } from './sortIndexSweeper';
 import { stopWithin } from './stopWithin';
 
 const config = loadConfig(process.env);
@@ -55,6 +56,18 @@ async function start(database: OpenDatabase, prisma: PrismaClient) {
     onExpired: metrics.recordLeaseExpiries,
     onUnreachable: databaseAvailability.reportUnreachable,
   });
+  const sortIndexesEnabled =
+    (config.SORT_INDEXES ?? (database.embedded ? 'auto' : 'off')) === 'auto';
+  const sortIndexes = createSortIndexes({
+    enabled: sortIndexesEnabled,
+    prisma,
+    masterSchema: config.MASTER_SCHEMA,
+    directDatabaseUrl: database.directUrl,
+    logger,
+  });
+  const stopSortIndexSweeper = sortIndexesEnabled
+    ? startSortIndexSweeper({ sortIndexes, logger, unusedDays: config.SORT_INDEX_UNUSED_DAYS })
+    : async () => {};
   const server = await startApiServer({
     services: {
       prisma,
@@ -64,6 +77,7 @@ async function start(database: OpenDatabase, prisma: PrismaClient) {
       sessionTtlSeconds: config.SESSION_TTL_HOURS * 3600,
       passwordLogin: config.PASSWORD_LOGIN,
       oidc,
+      signInRateLimit: createSignInRateLimit(),
       lockChanges: live.lockChanges,
       lockQueue: {
         owner: live.queueOwner,
@@ -74,13 +88,7 @@ async function start(database: OpenDatabase, prisma: PrismaClient) {
       credentialCache: createCredentialCache(live.credentialChanges),
       metrics,
       databaseAvailability,
-      sortIndexes: createSortIndexes({
-        enabled: (config.SORT_INDEXES ?? (database.embedded ? 'auto' : 'off')) === 'auto',
-        prisma,
-        masterSchema: config.MASTER_SCHEMA,
-        directDatabaseUrl: database.directUrl,
-        logger,
-      }),
+      sortIndexes,
     },
     port: config.PORT,
     host: config.HOST,
@@ -95,6 +103,7 @@ async function start(database: OpenDatabase, prisma: PrismaClient) {
     async stop() {
       await server.stop();
       await stopSweeper();
+      await stopSortIndexSweeper();
       databaseAvailability.stop();
       await live.close();
     },

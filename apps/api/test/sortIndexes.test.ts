@@ -4,6 +4,8 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSortIndexes, type SortIndexes } from '../src/sortIndexes';
 
+const VIEWER = { actor: 'carol', ip: null, logger: pino({ level: 'silent' }) };
+
 let database: TestDatabase;
 let sortIndexes: SortIndexes;
 const logLines: { level: number; msg: string; index?: string }[] = [];
@@ -35,8 +37,8 @@ async function indexesOf(table: string) {
 describe('sort indexes', () => {
   it('builds one index on the sort column and the primary key, once', async () => {
     await Promise.all([
-      sortIndexes.request('products', 'name'),
-      sortIndexes.request('products', 'name'),
+      sortIndexes.request('products', 'name', VIEWER),
+      sortIndexes.request('products', 'name', VIEWER),
     ]);
     const built = (await indexesOf('products')).filter(({ name }) => name.startsWith('tlsort_'));
     expect(built).toEqual([
@@ -46,15 +48,16 @@ describe('sort indexes', () => {
     expect(await planSortIndex(database.prisma, MASTER_SCHEMA, 'products', 'name')).toEqual({
       action: 'none',
       reason: 'indexed',
+      ownIndex: built[0]?.name,
     });
   });
 
   it('leaves alone small tables and columns an index already starts with', async () => {
     const before = await indexesOf('products');
-    await sortIndexes.request('products', 'sku');
-    await sortIndexes.request('products', 'id');
+    await sortIndexes.request('products', 'sku', VIEWER);
+    await sortIndexes.request('products', 'id', VIEWER);
     expect(await indexesOf('products')).toEqual(before);
-    await sortIndexes.request('warehouses', 'name');
+    await sortIndexes.request('warehouses', 'name', VIEWER);
     expect((await indexesOf('warehouses')).map(({ name }) => name)).not.toContainEqual(
       expect.stringMatching(/^tlsort_/),
     );
@@ -73,7 +76,7 @@ describe('sort indexes', () => {
       SELECT i.indisvalid AS valid FROM pg_index AS i JOIN pg_class AS ic ON ic.oid = i.indexrelid
       WHERE ic.relname = ${plan.index}`;
     expect(left).toEqual({ valid: false });
-    await sortIndexes.request('products', 'supplier_id');
+    await sortIndexes.request('products', 'supplier_id', VIEWER);
     expect(await indexesOf('products')).toContainEqual({
       name: plan.index,
       columns: ['supplier_id', 'id'],
@@ -82,14 +85,16 @@ describe('sort indexes', () => {
 
   it('logs a column it cannot index, and ignores names that are no master column', async () => {
     await database.prisma.$executeRawUnsafe('ALTER TABLE master.products ADD COLUMN extra json');
-    await expect(sortIndexes.request('products', 'extra')).resolves.toBeUndefined();
+    await expect(sortIndexes.request('products', 'extra', VIEWER)).resolves.toBeUndefined();
     expect(logLines.at(-1)).toMatchObject({
       level: 40,
       msg: 'could not build a sort index; sorting by this column stays slower on large tables',
     });
     const lines = logLines.length;
-    await expect(sortIndexes.request('products', 'no_such_column')).resolves.toBeUndefined();
-    await expect(sortIndexes.request('no_such_table', 'name')).resolves.toBeUndefined();
+    await expect(
+      sortIndexes.request('products', 'no_such_column', VIEWER),
+    ).resolves.toBeUndefined();
+    await expect(sortIndexes.request('no_such_table', 'name', VIEWER)).resolves.toBeUndefined();
     expect(logLines).toHaveLength(lines);
   });
 });

@@ -25,6 +25,13 @@ export {
   roleForGroups,
 } from './oidc/roleMap';
 export { type OidcAccount, recordRefusedSignIn, signInWithOidc } from './oidc/signIn';
+export {
+  createSignInRateLimit,
+  DEFAULT_SIGN_IN_RATE_LIMIT,
+  type SignInRateLimit,
+  type SignInRateLimitOptions,
+  type SignInRoute,
+} from './oidc/signInRateLimit';
 export { SignInRefused } from './oidc/signInRefused';
 export { API_KEY_PREFIX, type Principal } from './principal';
 export {

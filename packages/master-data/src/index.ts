@@ -35,7 +35,12 @@ export {
   type SaveResult,
   saveRows,
 } from './saveRows';
-export { planSortIndex, SORT_INDEX_MIN_ROWS, type SortIndexPlan } from './sortIndex';
+export {
+  planSortIndex,
+  SORT_INDEX_MIN_ROWS,
+  SORT_INDEXES_PER_TABLE,
+  type SortIndexPlan,
+} from './sortIndex';
 export type {
   ColumnKind,
   MasterTable,

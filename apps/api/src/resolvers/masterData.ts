@@ -3,11 +3,14 @@ import { readRows, saveRows } from '@tablelock/master-data';
 import { requireRole } from '../auth/requireRole';
 import type { MutationResolvers, QueryResolvers, RowPageResolvers } from '../generated/graphql';
 import { idempotentRequest } from './idempotentRequest';
+import { securityAudit } from './securityAudit';
 
 export const rows: QueryResolvers['rows'] = (_parent, args, context) => {
-  requireRole(context, 'viewer');
+  const viewer = requireRole(context, 'viewer');
   const sortedBy = args.sort?.[0]?.column;
-  if (sortedBy) void context.sortIndexes.request(args.table, sortedBy);
+  if (sortedBy) {
+    void context.sortIndexes.request(args.table, sortedBy, securityAudit(context, viewer));
+  }
   return readRows(context.prisma, context.masterSchema, args.table, {
     offset: args.offset ?? 0,
     limit: args.limit ?? 100,

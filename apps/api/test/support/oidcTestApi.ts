@@ -36,12 +36,16 @@ export const ROLE_MAP = 'tablelock-admins=admin,tablelock-editors=editor,*=viewe
 /** The API with single sign-on through a real oidc-provider on 127.0.0.1. */
 export async function startOidcTestApi(
   database: TestDatabase,
-  options: { accounts: TestAccount[]; roleMap?: string; passwordLogin?: boolean },
+  options: {
+    accounts: TestAccount[];
+    roleMap?: string;
+  } & Omit<NonNullable<Parameters<typeof startTestApi>[1]>, 'oidc' | 'port'>,
 ): Promise<OidcTestApi> {
+  const { accounts, roleMap, ...apiOptions } = options;
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
   const provider = await startTestOidcProvider({
-    accounts: options.accounts,
+    accounts,
     redirectUri: `${appUrl}/auth/oidc/callback`,
     postLogoutRedirectUri: `${appUrl}/login`,
   });
@@ -52,15 +56,11 @@ export async function startOidcTestApi(
     redirectUrl: new URL(`${appUrl}/auth/oidc/callback`),
     providerName: 'Test IdP',
     roleClaim: 'groups',
-    roleMap: parseRoleMap(options.roleMap ?? ROLE_MAP),
+    roleMap: parseRoleMap(roleMap ?? ROLE_MAP),
     usernameClaim: 'preferred_username',
     scopes: 'openid profile email groups',
   });
-  const api = await startTestApi(database, {
-    port,
-    oidc,
-    ...(options.passwordLogin === undefined ? {} : { passwordLogin: options.passwordLogin }),
-  });
+  const api = await startTestApi(database, { ...apiOptions, port, oidc });
   const backAtApp = (next: URL) =>
     next.origin === appUrl && !next.pathname.startsWith('/auth/oidc/');
   return {

@@ -2,9 +2,12 @@ import type { Role } from '@tablelock/db';
 import {
   createApiKey,
   createLoginThrottle,
+  createSignInRateLimit,
   DEFAULT_LOGIN_THROTTLE,
+  DEFAULT_SIGN_IN_RATE_LIMIT,
   DEMO_PASSWORD,
   type LoginThrottleOptions,
+  type SignInRateLimitOptions,
 } from '@tablelock/identity';
 import { MIN_IDLE_LIMIT_SECONDS } from '@tablelock/lock';
 import { TEST_AUDIT, type TestDatabase } from '@tablelock/test-support';
@@ -18,7 +21,7 @@ import { startLiveFeeds } from '../../src/live/liveFeeds';
 import { createApiMetrics } from '../../src/metrics/apiMetrics';
 import { createReadinessCheck } from '../../src/readiness';
 import { startApiServer } from '../../src/server';
-import { createSortIndexes } from '../../src/sortIndexes';
+import { createSortIndexes, type SortIndexes } from '../../src/sortIndexes';
 import type { TypedDocumentString } from '../generated/graphql';
 
 export interface GraphQLResponse<T> {
@@ -86,6 +89,9 @@ export async function startTestApi(
     passwordLogin?: boolean;
     /** Single sign-on through this provider (see support/oidcSignIn.ts). */
     oidc?: OidcProvider;
+    signInRateLimit?: SignInRateLimitOptions;
+    /** Sort indexes as the test built them; none are built by default. */
+    sortIndexes?: SortIndexes;
     /** Listen on this port (0: any free one); single sign-on needs it before the start. */
     port?: number;
     /** The shortest idle limit admins may set (IDLE_LIMIT_MIN_SECONDS); 60 by default. */
@@ -106,6 +112,7 @@ export async function startTestApi(
       sessionTtlSeconds: options.sessionTtlSeconds ?? 3600,
       passwordLogin: options.passwordLogin ?? true,
       oidc: options.oidc ?? null,
+      signInRateLimit: createSignInRateLimit(options.signInRateLimit ?? DEFAULT_SIGN_IN_RATE_LIMIT),
       lockChanges: live.lockChanges,
       lockQueue: {
         owner: live.queueOwner,
@@ -117,13 +124,15 @@ export async function startTestApi(
       metrics: createApiMetrics(database.prisma, live.lockChanges.activeSubscriptions),
       databaseAvailability,
       // Off: index builds would only cost the tests time (sortIndexes.test.ts builds its own).
-      sortIndexes: createSortIndexes({
-        enabled: false,
-        prisma: database.prisma,
-        masterSchema: 'master',
-        directDatabaseUrl: database.url,
-        logger,
-      }),
+      sortIndexes:
+        options.sortIndexes ??
+        createSortIndexes({
+          enabled: false,
+          prisma: database.prisma,
+          masterSchema: 'master',
+          directDatabaseUrl: database.url,
+          logger,
+        }),
     },
     port: options.port ?? 0,
     host: '127.0.0.1',

@@ -35,6 +35,8 @@ const SECURITY_ACTION_SET: Record<SecurityAction, true> = {
   lock_settings_changed: true,
   table_policy_changed: true,
   take_over_rule_changed: true,
+  sort_index_built: true,
+  sort_index_dropped: true,
 };
 export const SECURITY_ACTIONS = Object.keys(SECURITY_ACTION_SET) as SecurityAction[];
 

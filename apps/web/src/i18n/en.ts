@@ -492,6 +492,8 @@ export const en = {
     lock_settings_changed: 'Idle limit changed',
     table_policy_changed: 'Table policy changed',
     take_over_rule_changed: 'Take-over rule changed',
+    sort_index_built: 'Sort index built',
+    sort_index_dropped: 'Sort index dropped',
   },
   loginFailures: {
     unknown_user: 'Unknown user name',
@@ -520,6 +522,16 @@ export const en = {
     },
     breakGlass: 'Break-glass administrator',
     disabled: 'Disabled',
+  },
+  progress: {
+    uploading: 'Uploading {{file}}',
+    checking: 'Checking rows…',
+    writing: 'Writing rows…',
+    downloading: 'Downloading {{file}}',
+    ofTotal: '{{loaded}} of {{total}} ({{percent}}%)',
+    received: '{{loaded}} received',
+    serverWorking: 'The server is on it',
+    elapsed: '{{time}} so far',
   },
   import: {
     button: 'Import CSV/XLSX',

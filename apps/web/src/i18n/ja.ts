@@ -477,6 +477,8 @@ export const ja: TranslationOf<typeof en> = {
     lock_settings_changed: 'アイドル制限の変更',
     table_policy_changed: 'テーブルポリシー変更',
     take_over_rule_changed: '引き継ぎルール変更',
+    sort_index_built: '並べ替え用インデックス作成',
+    sort_index_dropped: '並べ替え用インデックス削除',
   },
   loginFailures: {
     unknown_user: '存在しないユーザー名',
@@ -505,6 +507,16 @@ export const ja: TranslationOf<typeof en> = {
     },
     breakGlass: '緊急用管理者',
     disabled: '無効',
+  },
+  progress: {
+    uploading: '{{file}} をアップロード中',
+    checking: '行を確認中…',
+    writing: '行を書き込み中…',
+    downloading: '{{file}} をダウンロード中',
+    ofTotal: '{{total}} 中 {{loaded}}（{{percent}}%）',
+    received: '{{loaded}} 受信済み',
+    serverWorking: 'サーバーで処理中',
+    elapsed: '経過 {{time}}',
   },
   import: {
     button: 'CSV/XLSX インポート',

@@ -17,6 +17,10 @@ export interface Formatters {
   decimal(text: string, fractionDigits?: number): string;
   integer(text: string, grouping: boolean): string;
   count(value: number): string;
+  /** A size in bytes, as kB or MB with at most one decimal (e.g. "1.3 MB" / "1.3 MB"). */
+  bytes(value: number): string;
+  /** A duration in whole seconds, e.g. "12 s" / "12 秒". */
+  seconds(value: number): string;
   /** How long ago an instant was, e.g. "5 minutes ago" / "5 分前". */
   relative(iso: string, now: number): string;
 }
@@ -40,6 +44,11 @@ function createFormatters(locale: string): Formatters {
   const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
   const relative = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
   const count = new Intl.NumberFormat(locale);
+  const unit = (name: string) =>
+    new Intl.NumberFormat(locale, { style: 'unit', unit: name, maximumFractionDigits: 1 });
+  const kilobytes = unit('kilobyte');
+  const megabytes = unit('megabyte');
+  const seconds = new Intl.NumberFormat(locale, { style: 'unit', unit: 'second' });
   const plainInteger = new Intl.NumberFormat(locale, { useGrouping: false });
   const decimalFormats = new Map<number | undefined, Intl.NumberFormat>();
   const decimalFormat = (fractionDigits: number | undefined) => {
@@ -69,6 +78,9 @@ function createFormatters(locale: string): Formatters {
     decimal: (text, fractionDigits) => decimalFormat(fractionDigits).format(asNumber(text)),
     integer: (text, grouping) => (grouping ? count : plainInteger).format(asNumber(text)),
     count: (value) => count.format(value),
+    bytes: (value) =>
+      value < 1_000_000 ? kilobytes.format(value / 1000) : megabytes.format(value / 1_000_000),
+    seconds: (value) => seconds.format(value),
     relative: (iso, now) => {
       // `now` is refreshed only now and then, and the server's clock may run a little ahead:
       // anything within the last minute (or "in the future") is simply "now".

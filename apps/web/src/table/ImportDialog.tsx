@@ -5,6 +5,8 @@ import { GraphqlRequestError } from '../api/GraphqlRequestError';
 import { graphqlRequest } from '../api/graphqlRequest';
 import type { ImportOutcome } from '../generated/graphql';
 import { useFormatters } from '../i18n/useFormatters';
+import { TransferProgressPanel } from '../transfer/TransferProgressPanel';
+import type { TransferProgress } from '../transfer/transferProgress';
 import { Dialog } from '../ui/Dialog';
 import { describeError } from '../ui/describeError';
 import { Pager } from '../ui/Pager';
@@ -67,6 +69,7 @@ function ImportSteps({ table, token, unsaved, onClose, onApplied }: ImportDialog
   const [file, setFile] = useState<File | null>(null);
   const [dryRun, setDryRun] = useState<DryRun | null>(null);
   const [busy, setBusy] = useState(false);
+  const [progress, setProgress] = useState<TransferProgress | null>(null);
   const [problem, setProblem] = useState<{ text: string; changedRows: string[] } | null>(null);
   const [shown, setShown] = useState<Shown>('changes');
   const [page, setPage] = useState(1);
@@ -91,8 +94,16 @@ function ImportSteps({ table, token, unsaved, onClose, onApplied }: ImportDialog
     }
     setBusy(true);
     setProblem(null);
+    const upload = { phase: 'upload', file: file.name, total: file.size } as const;
+    setProgress({ ...upload, loaded: 0, since: Date.now() });
     try {
-      const report = await uploadDryRun(table, token, file);
+      const report = await uploadDryRun(table, token, file, {
+        onProgress: (loaded, total) =>
+          setProgress((current) =>
+            current?.phase === 'upload' ? { ...current, loaded, total } : current,
+          ),
+        onSent: () => setProgress({ phase: 'checking', since: Date.now() }),
+      });
       setDryRun(report);
       setShown(report.counts.error > 0 ? 'errors' : 'changes');
       setPage(1);
@@ -100,6 +111,7 @@ function ImportSteps({ table, token, unsaved, onClose, onApplied }: ImportDialog
       setProblem({ text: describeError(error, t), changedRows: [] });
     } finally {
       setBusy(false);
+      setProgress(null);
     }
   };
 
@@ -107,12 +119,14 @@ function ImportSteps({ table, token, unsaved, onClose, onApplied }: ImportDialog
     if (!dryRun || !token) return;
     setBusy(true);
     setProblem(null);
+    setProgress({ phase: 'writing', since: Date.now() });
     try {
       const { applyImport } = await graphqlRequest(applyImportMutation, { id: dryRun.id, token });
       onApplied(applyImport.counts);
     } catch (error) {
       setProblem({ text: describeError(error, t), changedRows: changedRowsOf(error, t) });
       setBusy(false);
+      setProgress(null);
     }
   };
 
@@ -196,6 +210,7 @@ function ImportSteps({ table, token, unsaved, onClose, onApplied }: ImportDialog
           )}
         </>
       )}
+      <TransferProgressPanel progress={progress} />
       {problem && (
         <div
           className="banner banner-error import-problem"

@@ -1,6 +1,7 @@
 import { GraphqlRequestError } from '../api/GraphqlRequestError';
 import { graphql } from '../generated';
 import type { ImportOutcome } from '../generated/graphql';
+import { type UploadAnswer, type UploadHandlers, uploadFile } from '../transfer/uploadFile';
 
 export const importRowsQuery = graphql(`
   query ImportDryRunRows($id: ID!, $outcomes: [ImportOutcome!], $offset: Int!, $limit: Int!) {
@@ -50,33 +51,39 @@ const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
 export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
 
 /**
- * Uploads a file for a dry run (`POST /import/<table>?dryRun=1`, the file as the body). The
- * server answers refusals as GraphQL does: they reject with a GraphqlRequestError.
+ * Uploads a file for a dry run (`POST /import/<table>?dryRun=1`, the file as the body),
+ * telling `handlers` how much is sent and when the server's part begins. The server answers
+ * refusals as GraphQL does: they reject with a GraphqlRequestError.
  */
-export async function uploadDryRun(table: string, token: string, file: File): Promise<DryRun> {
+export async function uploadDryRun(
+  table: string,
+  token: string,
+  file: File,
+  handlers: UploadHandlers,
+): Promise<DryRun> {
   const xlsx = /\.xlsx$/i.test(file.name) || file.type === XLSX_TYPE;
   const search = new URLSearchParams({ token, fileName: file.name, dryRun: '1' });
-  let response: Response;
+  let answer: UploadAnswer;
   try {
-    response = await fetch(`/import/${encodeURIComponent(table)}?${search}`, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'content-type': xlsx ? XLSX_TYPE : 'text/csv', accept: 'application/json' },
-      body: file,
-    });
+    answer = await uploadFile(
+      `/import/${encodeURIComponent(table)}?${search}`,
+      file,
+      { 'content-type': xlsx ? XLSX_TYPE : 'text/csv', accept: 'application/json' },
+      handlers,
+    );
   } catch (cause) {
     throw new GraphqlRequestError(
       [{ message: cause instanceof Error ? cause.message : String(cause) }],
       'NETWORK_ERROR',
     );
   }
-  const body = (await response.json().catch(() => null)) as {
+  const body = answer.body as {
     report?: DryRun;
     errors?: ConstructorParameters<typeof GraphqlRequestError>[0];
   } | null;
   if (body?.errors?.length) throw new GraphqlRequestError(body.errors, 'UNKNOWN');
-  if (!response.ok || !body?.report) {
-    throw new GraphqlRequestError([{ message: `HTTP ${response.status}` }], 'NETWORK_ERROR');
+  if (answer.status < 200 || answer.status >= 300 || !body?.report) {
+    throw new GraphqlRequestError([{ message: `HTTP ${answer.status}` }], 'NETWORK_ERROR');
   }
   return body.report;
 }

@@ -1,4 +1,5 @@
-import type { Queryable } from '@tablelock/db';
+import type { PrismaClient, Queryable } from '@tablelock/db';
+import { tooManySignInRequests } from './signInRateLimit';
 
 /** What the callback of an OpenID Connect sign-in checks the provider's answer against. */
 export interface PendingSignIn {
@@ -8,19 +9,33 @@ export interface PendingSignIn {
 }
 
 /**
- * Keeps a sign-in that is being sent to the provider, for `ttlSeconds`. Sign-ins never finished
- * are deleted here too, so the table holds only the last few minutes' worth.
+ * Keeps a sign-in that is being sent to the provider, for `ttlSeconds`, unless `maxPending`
+ * are under way already: then TOO_MANY_REQUESTS, with the seconds until the oldest expires.
+ * Sign-ins never finished are deleted here too, so the table holds only the last few minutes'
+ * worth, and never more than `maxPending` rows.
  */
 export async function rememberSignIn(
-  db: Queryable,
+  prisma: PrismaClient,
   signIn: PendingSignIn,
-  ttlSeconds: number,
+  options: { ttlSeconds: number; maxPending: number },
 ): Promise<void> {
-  await db.$executeRaw`DELETE FROM tablelock.oidc_sign_in WHERE expires_at <= now()`;
-  await db.$executeRaw`
-    INSERT INTO tablelock.oidc_sign_in (state, nonce, code_verifier, expires_at)
-    VALUES (${signIn.state}, ${signIn.nonce}, ${signIn.codeVerifier},
-            now() + make_interval(secs => ${ttlSeconds}))`;
+  const full = await prisma.$transaction(async (tx) => {
+    // Starts take turns, so that the count below cannot be outrun by a parallel start;
+    // takeSignIn's deletes wait for a moment too, reads do not.
+    await tx.$executeRaw`LOCK TABLE tablelock.oidc_sign_in IN SHARE ROW EXCLUSIVE MODE`;
+    await tx.$executeRaw`DELETE FROM tablelock.oidc_sign_in WHERE expires_at <= now()`;
+    const [pending] = await tx.$queryRaw<{ count: number; oldestLeft: number | null }[]>`
+      SELECT count(*)::int AS count,
+             ceil(extract(epoch FROM min(expires_at) - now()))::int AS "oldestLeft"
+      FROM tablelock.oidc_sign_in`;
+    if ((pending?.count ?? 0) >= options.maxPending) return pending?.oldestLeft ?? 1;
+    await tx.$executeRaw`
+      INSERT INTO tablelock.oidc_sign_in (state, nonce, code_verifier, expires_at)
+      VALUES (${signIn.state}, ${signIn.nonce}, ${signIn.codeVerifier},
+              now() + make_interval(secs => ${options.ttlSeconds}))`;
+    return null;
+  });
+  if (full !== null) throw tooManySignInRequests(full);
 }
 
 /**
