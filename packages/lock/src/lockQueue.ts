@@ -1,6 +1,13 @@
-import { Prisma, type Queryable } from '@tablelock/db';
+import { inTransaction, Prisma, type Queryable } from '@tablelock/db';
+import { LockError } from './lockError';
 import { NOTIFY_EVENT } from './lockEvent';
-import { LOCK_ACTION_TYPE, LOCK_EVENT, LOCK_WAITER, TABLE_LOCK } from './registryTables';
+import {
+  LOCK_ACTION_TYPE,
+  LOCK_EVENT,
+  LOCK_WAITER,
+  TABLE_LOCK,
+  TABLE_POLICY,
+} from './registryTables';
 
 /** One in the line of those waiting for tables, as others see them. */
 export interface Waiter {
@@ -32,6 +39,17 @@ export interface JoinLockQueue {
 export const WAITER_COUNTS = Prisma.sql`(w.reserved_until IS NULL OR w.reserved_until > now())
   AND EXISTS (SELECT 1 FROM pg_stat_activity AS a WHERE a.application_name = w.owner)`;
 
+/**
+ * Whether a waiter could be served at all: none of its tables is read-only, left out of
+ * locking or frozen now (an admin's change after it joined). One that could not goes first for
+ * nobody: it would hold up everyone behind it until it gives up.
+ */
+export const WAITER_SERVABLE = Prisma.sql`NOT EXISTS (
+    SELECT 1 FROM ${TABLE_LOCK} AS wt LEFT JOIN ${TABLE_POLICY} AS wp ON wp.table_name = wt.table_name
+    WHERE wt.table_name = ANY(w.tables)
+      AND (coalesce(wp.read_only, false) OR NOT coalesce(wp.takes_part_in_locking, true)
+           OR (wt.frozen_at IS NOT NULL AND (wt.frozen_until IS NULL OR wt.frozen_until > now()))))`;
+
 const WAITER_COLUMNS = Prisma.sql`w.id::text AS id, w.tables, w."references", w.editor,
   w.since, w.reserved_until AS "reservedUntil"`;
 
@@ -47,23 +65,41 @@ const recordLineEvents = (action: 'queued' | 'dequeued', reason: string | null) 
 /**
  * Joins the end of the line for `tables` (recorded and announced as `queued`, per table). The
  * FK targets they will lock are read from the registry now, so that those who want one of them
- * later wait behind this waiter.
+ * later wait behind this waiter. One place per editor and table: ALREADY_IN_LINE when the editor
+ * waits for one of `tables` already (two places would take two turns, keeping the table from
+ * everyone else twice as long). Joins of one editor take turns on an advisory lock, so that two
+ * at once cannot both find no place and both join.
  */
-export async function joinLockQueue(db: Queryable, request: JoinLockQueue): Promise<Waiter> {
+export function joinLockQueue(db: Queryable, request: JoinLockQueue): Promise<Waiter> {
   const tables = [...new Set(request.tables)].sort();
-  const [waiter] = await db.$queryRaw<Waiter[]>`
-    WITH waiter AS (
-      INSERT INTO ${LOCK_WAITER} AS w (tables, "references", editor, actor, owner)
-      SELECT ${tables}::text[],
-             coalesce(array_agg(DISTINCT ref ORDER BY ref) FILTER (WHERE ref <> ALL(${tables}::text[])), '{}'),
-             ${request.editor}, ${request.actor}, ${request.owner}
-      FROM ${TABLE_LOCK} LEFT JOIN LATERAL unnest("references") AS ref ON true
-      WHERE table_name = ANY(${tables}::text[])
-      RETURNING *
-    ), ${recordLineEvents('queued', null)}
-    SELECT ${WAITER_COLUMNS} FROM waiter AS w, (SELECT count(*) FROM announced) AS n`;
-  if (!waiter) throw new Error('Joining the line returned no row.');
-  return waiter;
+  return inTransaction(db, async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('lock_waiter'), hashtext(${request.editor}))`;
+    const [own] = await tx.$queryRaw<{ tables: string[] }[]>`
+      SELECT w.tables FROM ${LOCK_WAITER} AS w
+      WHERE w.editor = ${request.editor} AND w.tables && ${tables}::text[] AND ${WAITER_COUNTS}
+      LIMIT 1`;
+    if (own) {
+      const shared = own.tables.filter((name) => tables.includes(name));
+      throw new LockError(
+        'ALREADY_IN_LINE',
+        `${request.editor} is in line for ${shared.join(', ')} already; one place per table.`,
+        { tables: shared },
+      );
+    }
+    const [waiter] = await tx.$queryRaw<Waiter[]>`
+      WITH waiter AS (
+        INSERT INTO ${LOCK_WAITER} AS w (tables, "references", editor, actor, owner)
+        SELECT ${tables}::text[],
+               coalesce(array_agg(DISTINCT ref ORDER BY ref) FILTER (WHERE ref <> ALL(${tables}::text[])), '{}'),
+               ${request.editor}, ${request.actor}, ${request.owner}
+        FROM ${TABLE_LOCK} LEFT JOIN LATERAL unnest("references") AS ref ON true
+        WHERE table_name = ANY(${tables}::text[])
+        RETURNING *
+      ), ${recordLineEvents('queued', null)}
+      SELECT ${WAITER_COLUMNS} FROM waiter AS w, (SELECT count(*) FROM announced) AS n`;
+    if (!waiter) throw new Error('Joining the line returned no row.');
+    return waiter;
+  });
 }
 
 /**
@@ -102,10 +138,11 @@ export async function removeGoneWaiters(db: Queryable): Promise<number> {
   return removed?.removed ?? 0;
 }
 
-/** Everyone in line who counts, first in line first. */
+/** Everyone in line who counts and could be served, first in line first. */
 export function readWaiters(db: Queryable): Promise<Waiter[]> {
   return db.$queryRaw<Waiter[]>`
-    SELECT ${WAITER_COLUMNS} FROM ${LOCK_WAITER} AS w WHERE ${WAITER_COUNTS} ORDER BY w.id`;
+    SELECT ${WAITER_COLUMNS} FROM ${LOCK_WAITER} AS w
+    WHERE ${WAITER_COUNTS} AND ${WAITER_SERVABLE} ORDER BY w.id`;
 }
 
 /** Holds the waiter's tables for it for `seconds` from now; returns until when (null: it left). */
@@ -119,4 +156,23 @@ export async function reserveTurn(
     WHERE id = ${waiterId}::bigint
     RETURNING reserved_until AS until`;
   return reserved?.until ?? null;
+}
+
+/**
+ * The nearest waiter before `waiterId` that goes first for it (the rule of lockScopeQuery's
+ * waiters_ahead: it wants one of the same tables, one of the FK targets this one will lock, or
+ * has one of this one's tables as its own FK target), or null. While it is in line this waiter
+ * cannot be served, so it need not look again until that one leaves: a release wakes the head of
+ * the line, not everyone in it.
+ */
+export async function nearestWaiterAhead(db: Queryable, waiterId: string): Promise<Waiter | null> {
+  const [ahead] = await db.$queryRaw<Waiter[]>`
+    SELECT ${WAITER_COLUMNS}
+    FROM ${LOCK_WAITER} AS me, ${LOCK_WAITER} AS w
+    WHERE me.id = ${waiterId}::bigint AND w.id < me.id
+      AND (w.tables && me.tables OR w.tables && me."references" OR w."references" && me.tables)
+      AND ${WAITER_COUNTS} AND ${WAITER_SERVABLE}
+    ORDER BY w.id DESC
+    LIMIT 1`;
+  return ahead ?? null;
 }
