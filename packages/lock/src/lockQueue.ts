@@ -1,10 +1,11 @@
-import { inTransaction, Prisma, type Queryable } from '@tablelock/db';
+import { Prisma, postgresErrorCode, type Queryable } from '@tablelock/db';
 import { LockError } from './lockError';
 import { NOTIFY_EVENT } from './lockEvent';
 import {
   LOCK_ACTION_TYPE,
   LOCK_EVENT,
   LOCK_WAITER,
+  LOCK_WAITER_PLACE,
   TABLE_LOCK,
   TABLE_POLICY,
 } from './registryTables';
@@ -67,39 +68,56 @@ const recordLineEvents = (action: 'queued' | 'dequeued', reason: string | null) 
  * FK targets they will lock are read from the registry now, so that those who want one of them
  * later wait behind this waiter. One place per editor and table: ALREADY_IN_LINE when the editor
  * waits for one of `tables` already (two places would take two turns, keeping the table from
- * everyone else twice as long). Joins of one editor take turns on an advisory lock, so that two
- * at once cannot both find no place and both join.
+ * everyone else twice as long). The waiter claims its places in the statement that adds it, so
+ * two joins at once, in any API processes, cannot both get one; a place left by a waiter that no
+ * longer counts (its process died) is cleared and the join tried once more.
  */
-export function joinLockQueue(db: Queryable, request: JoinLockQueue): Promise<Waiter> {
+export async function joinLockQueue(db: Queryable, request: JoinLockQueue): Promise<Waiter> {
   const tables = [...new Set(request.tables)].sort();
-  return inTransaction(db, async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('lock_waiter'), hashtext(${request.editor}))`;
-    const [own] = await tx.$queryRaw<{ tables: string[] }[]>`
-      SELECT w.tables FROM ${LOCK_WAITER} AS w
-      WHERE w.editor = ${request.editor} AND w.tables && ${tables}::text[] AND ${WAITER_COUNTS}
-      LIMIT 1`;
-    if (own) {
-      const shared = own.tables.filter((name) => tables.includes(name));
-      throw new LockError(
-        'ALREADY_IN_LINE',
-        `${request.editor} is in line for ${shared.join(', ')} already; one place per table.`,
-        { tables: shared },
-      );
+  try {
+    return await insertWaiter(db, request, tables);
+  } catch (error) {
+    if (postgresErrorCode(error) !== UNIQUE_VIOLATION) throw error;
+    if ((await removeGoneWaiters(db)) > 0) {
+      try {
+        return await insertWaiter(db, request, tables);
+      } catch (again) {
+        if (postgresErrorCode(again) !== UNIQUE_VIOLATION) throw again;
+      }
     }
-    const [waiter] = await tx.$queryRaw<Waiter[]>`
-      WITH waiter AS (
-        INSERT INTO ${LOCK_WAITER} AS w (tables, "references", editor, actor, owner)
-        SELECT ${tables}::text[],
-               coalesce(array_agg(DISTINCT ref ORDER BY ref) FILTER (WHERE ref <> ALL(${tables}::text[])), '{}'),
-               ${request.editor}, ${request.actor}, ${request.owner}
-        FROM ${TABLE_LOCK} LEFT JOIN LATERAL unnest("references") AS ref ON true
-        WHERE table_name = ANY(${tables}::text[])
-        RETURNING *
-      ), ${recordLineEvents('queued', null)}
-      SELECT ${WAITER_COLUMNS} FROM waiter AS w, (SELECT count(*) FROM announced) AS n`;
-    if (!waiter) throw new Error('Joining the line returned no row.');
-    return waiter;
-  });
+    throw new LockError(
+      'ALREADY_IN_LINE',
+      `${request.editor} waits in line for ${tables.length > 1 ? 'one of ' : ''}${tables.join(', ')} already; one place per person and table.`,
+      { tables },
+    );
+  }
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+async function insertWaiter(
+  db: Queryable,
+  request: JoinLockQueue,
+  tables: string[],
+): Promise<Waiter> {
+  const [waiter] = await db.$queryRaw<Waiter[]>`
+    WITH waiter AS (
+      INSERT INTO ${LOCK_WAITER} AS w (tables, "references", editor, actor, owner)
+      SELECT ${tables}::text[],
+             coalesce(array_agg(DISTINCT ref ORDER BY ref) FILTER (WHERE ref <> ALL(${tables}::text[])), '{}'),
+             ${request.editor}, ${request.actor}, ${request.owner}
+      FROM ${TABLE_LOCK} LEFT JOIN LATERAL unnest("references") AS ref ON true
+      WHERE table_name = ANY(${tables}::text[])
+      RETURNING *
+    ), place AS (
+      INSERT INTO ${LOCK_WAITER_PLACE} (editor, table_name, waiter_id)
+      SELECT w.editor, t.name, w.id FROM waiter AS w, unnest(w.tables) AS t(name)
+      RETURNING waiter_id
+    ), ${recordLineEvents('queued', null)}
+    SELECT ${WAITER_COLUMNS} FROM waiter AS w,
+      (SELECT count(*) FROM announced) AS n, (SELECT count(*) FROM place) AS p`;
+  if (!waiter) throw new Error('Joining the line returned no row.');
+  return waiter;
 }
 
 /**
