@@ -73,6 +73,21 @@ describe('a wait no turn can end is refused at once, and holds nobody up', () =>
     }
   });
 
+  it('a waiter the policy of who may edit came to leave out no longer goes first', async () => {
+    const { alice, bob, admin, api } = signedIn;
+    await acquireTableLockAs(bob, 'warehouses');
+    const line = joinLine(api.url, alice.headers, 'regions');
+    try {
+      await line.waitFor((place) => place.state === 'waiting');
+      await setPolicy('regions', { editRoles: ['admin'] });
+      expect(await waitersInDatabase()).toHaveLength(1);
+      const customers = await execute(admin, acquireTableLockMutation, { table: 'customers' });
+      expect(customers.errors, JSON.stringify(customers.errors)).toBeUndefined();
+    } finally {
+      await line.close();
+    }
+  });
+
   it('a frozen table in acquireTableLocks with wait: TABLE_FROZEN at once, saying frozen; others go on', async () => {
     const { alice, bob, admin } = signedIn;
     const frozen = await execute(admin, freezeTablesMutation, {

@@ -6,9 +6,11 @@ import {
   LOCK_EVENT,
   LOCK_WAITER,
   LOCK_WAITER_PLACE,
+  ROLE_TYPE,
   TABLE_LOCK,
   TABLE_POLICY,
 } from './registryTables';
+import type { EditorRights } from './tableRules';
 
 /** One in the line of those waiting for tables, as others see them. */
 export interface Waiter {
@@ -30,6 +32,8 @@ export interface JoinLockQueue {
   actor: string;
   /** The application_name of this process's LISTEN connection: the waiter counts while it is connected. */
   owner: string;
+  /** The editor's role and groups, for the table policy of who may edit; none: a trusted caller. */
+  rights?: EditorRights;
 }
 
 /**
@@ -42,14 +46,18 @@ export const WAITER_COUNTS = Prisma.sql`(w.reserved_until IS NULL OR w.reserved_
 
 /**
  * Whether a waiter could be served at all: none of its tables is read-only, left out of
- * locking or frozen now (an admin's change after it joined). One that could not goes first for
- * nobody: it would hold up everyone behind it until it gives up.
+ * locking or frozen now, nor has a policy of who may edit that leaves the waiter out (an
+ * admin's change after it joined). One that could not goes first for nobody: it would hold up
+ * everyone behind it until it gives up.
  */
 export const WAITER_SERVABLE = Prisma.sql`NOT EXISTS (
     SELECT 1 FROM ${TABLE_LOCK} AS wt LEFT JOIN ${TABLE_POLICY} AS wp ON wp.table_name = wt.table_name
     WHERE wt.table_name = ANY(w.tables)
       AND (coalesce(wp.read_only, false) OR NOT coalesce(wp.takes_part_in_locking, true)
-           OR (wt.frozen_at IS NOT NULL AND (wt.frozen_until IS NULL OR wt.frozen_until > now()))))`;
+           OR (wt.frozen_at IS NOT NULL AND (wt.frozen_until IS NULL OR wt.frozen_until > now()))
+           OR (w.role IS NOT NULL AND w.role <> 'admin'
+               AND cardinality(wp.edit_roles) + cardinality(wp.edit_groups) > 0
+               AND w.role <> ALL(wp.edit_roles) AND NOT (w.groups && wp.edit_groups))))`;
 
 const WAITER_COLUMNS = Prisma.sql`w.id::text AS id, w.tables, w."references", w.editor,
   w.since, w.reserved_until AS "reservedUntil"`;
@@ -102,10 +110,11 @@ async function insertWaiter(
 ): Promise<Waiter> {
   const [waiter] = await db.$queryRaw<Waiter[]>`
     WITH waiter AS (
-      INSERT INTO ${LOCK_WAITER} AS w (tables, "references", editor, actor, owner)
+      INSERT INTO ${LOCK_WAITER} AS w (tables, "references", editor, actor, owner, role, groups)
       SELECT ${tables}::text[],
              coalesce(array_agg(DISTINCT ref ORDER BY ref) FILTER (WHERE ref <> ALL(${tables}::text[])), '{}'),
-             ${request.editor}, ${request.actor}, ${request.owner}
+             ${request.editor}, ${request.actor}, ${request.owner},
+             ${request.rights?.role ?? null}::${ROLE_TYPE}, ${[...(request.rights?.groups ?? [])]}::text[]
       FROM ${TABLE_LOCK} LEFT JOIN LATERAL unnest("references") AS ref ON true
       WHERE table_name = ANY(${tables}::text[])
       RETURNING *

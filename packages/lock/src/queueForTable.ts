@@ -87,6 +87,7 @@ export async function* queueForTable(
       editor,
       actor: editor,
       owner: request.owner,
+      rights: request.rights,
     });
   } catch (error) {
     leaveLimit?.();

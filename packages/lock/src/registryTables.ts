@@ -19,5 +19,6 @@ export const LOCK_WAITER = qualified('lock_waiter');
 export const LOCK_WAITER_PLACE = qualified('lock_waiter_place');
 export const TABLE_STATUS_TYPE = qualified('"TableStatus"');
 export const LOCK_ACTION_TYPE = qualified('"LockAction"');
+export const ROLE_TYPE = qualified('"Role"');
 /** Where fencing tokens come from: it only ever grows. */
 export const FENCING_TOKEN_SEQUENCE = Prisma.raw(`'${REGISTRY_SCHEMA}.fencing_token_seq'`);

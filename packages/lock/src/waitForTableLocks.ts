@@ -61,6 +61,7 @@ export async function waitForTableLocks(
       editor: request.editor,
       actor: request.actor ?? request.editor,
       owner: request.owner,
+      ...(request.rights ? { rights: request.rights } : {}),
     });
   } catch (error) {
     leaveLimit?.();

@@ -17,3 +17,10 @@ INSERT INTO "tablelock"."lock_waiter_place" ("editor", "table_name", "waiter_id"
 SELECT DISTINCT ON (w."editor", t."name") w."editor", t."name", w."id"
 FROM "tablelock"."lock_waiter" AS w, unnest(w."tables") AS t("name")
 ORDER BY w."editor", t."name", w."id";
+
+-- The waiter's role and identity-provider groups when it joined: a waiter the table's policy
+-- comes to leave out (edit_roles, edit_groups) goes first for nobody. Null: a trusted caller
+-- (tests, the benchmark), or a waiter from before: counted as allowed.
+ALTER TABLE "tablelock"."lock_waiter"
+    ADD COLUMN "role" "tablelock"."Role",
+    ADD COLUMN "groups" TEXT[] NOT NULL DEFAULT ARRAY[]::TEXT[];
