@@ -80,6 +80,11 @@ const environment = z.object({
   /** How long a person's turn in the lock queue holds the table for them ("Notify me when free"). */
   QUEUE_RESERVATION_SECONDS: z.coerce.number().int().min(10).max(600).default(60),
   /**
+   * How many places in line (waits and "notify me when free") one user or API key may hold at
+   * once in one API process: beyond it TOO_MANY_WAITERS.
+   */
+  MAX_WAITERS_PER_PRINCIPAL: z.coerce.number().int().min(1).max(10_000).default(10),
+  /**
    * The shortest idle limit admins may set. Below the usual 60 s only for tests, which need an
    * idle lock to end within seconds; the database refuses anything under 10 s.
    */

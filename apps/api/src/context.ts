@@ -1,5 +1,6 @@
 import type { PrismaClient } from '@tablelock/db';
 import type { LoginThrottle, Principal, SignInRateLimit } from '@tablelock/identity';
+import type { WaiterLimit } from '@tablelock/lock';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { CredentialCache } from './auth/credentialCache';
@@ -15,6 +16,8 @@ export interface LockQueueSettings {
   owner: string;
   /** How long a person's turn holds the table for them. */
   reservationSeconds: number;
+  /** Places in line per user or API key in this process (MAX_WAITERS_PER_PRINCIPAL). */
+  waiters: WaiterLimit;
 }
 
 /** The shared services of this API process. */

@@ -7,7 +7,7 @@ import {
   type PrismaClient,
 } from '@tablelock/db';
 import { createLoginThrottle, createSignInRateLimit, ensureDemoUsers } from '@tablelock/identity';
-import { syncTableRegistry } from '@tablelock/lock';
+import { syncTableRegistry, WaiterLimit } from '@tablelock/lock';
 import { pino } from 'pino';
 import { createCredentialCache } from './auth/credentialCache';
 import { discoverOidcProvider, OidcDiscoveryFailed } from './auth/oidc/oidcProvider';
@@ -82,6 +82,7 @@ async function start(database: OpenDatabase, prisma: PrismaClient) {
       lockQueue: {
         owner: live.queueOwner,
         reservationSeconds: config.QUEUE_RESERVATION_SECONDS,
+        waiters: new WaiterLimit(config.MAX_WAITERS_PER_PRINCIPAL),
       },
       credentialChanges: live.credentialChanges,
       minIdleLimitSeconds: config.IDLE_LIMIT_MIN_SECONDS,

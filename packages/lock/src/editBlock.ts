@@ -26,12 +26,6 @@ export interface EditBlock {
   reason?: string;
 }
 
-/** The kinds no wait can end: only an admin changing the table's policy can. */
-export const POLICY_BLOCKS: ReadonlySet<string> = new Set<EditBlock['kind']>([
-  'readOnly',
-  'notAllowed',
-]);
-
 /** What the rule looks at in a table's lock row. */
 type LockState = Pick<LockRow, 'tableName' | 'status' | 'editor' | 'lockedBy'>;
 

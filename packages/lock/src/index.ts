@@ -86,4 +86,5 @@ export {
   type LockOutcome,
   updateTableStatusWithLock,
 } from './updateTableStatusWithLock';
+export { type WaiterAdmission, WaiterLimit } from './waiterLimit';
 export { MAX_WAIT_SECONDS, type WaitForTableLocks, waitForTableLocks } from './waitForTableLocks';

@@ -10,6 +10,8 @@ export type LockErrorCode =
   | 'TABLE_FROZEN'
   | 'LOCK_CONFLICT'
   | 'LOCK_LOST'
-  | 'LOCK_WAIT_TIMEOUT';
+  | 'LOCK_WAIT_TIMEOUT'
+  | 'ALREADY_IN_LINE'
+  | 'TOO_MANY_WAITERS';
 
 export class LockError extends DomainError<LockErrorCode> {}

@@ -57,6 +57,11 @@ export type LockIntent =
       token: string;
       leaseSeconds: number | null;
       active: boolean;
+      /**
+       * The holder's role and groups: a holder the table's policy no longer lets edit (or a
+       * table now read-only) cannot renew. Absent only for trusted callers.
+       */
+      rights?: EditorRights;
     }
   /**
    * Become the editor in one step: a new acquisition for `editor`; FK locks stay as they are.
@@ -74,7 +79,11 @@ export type LockIntent =
       ownLock?: boolean;
       /** Default null. */
       idleHolderSeconds?: number | null;
-      /** Taking over an idle holder's lock: the taker must be allowed to edit (see acquire). */
+      /**
+       * The taker must be allowed to edit (see acquire): taking over an idle holder's lock, or
+       * one's own for a fresh token (then a freeze does not stop it, as it does not stop a
+       * renewal).
+       */
       rights?: EditorRights;
     };
 

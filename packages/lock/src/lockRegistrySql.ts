@@ -10,7 +10,7 @@ import type { Blocker } from './blocker';
 import { effectiveIdleLimit, idleExpired } from './idleLimitSql';
 import { LockError } from './lockError';
 import { EVENT_COLUMNS, eventValues, type LockEventInput, notifyEvent } from './lockEvent';
-import { WAITER_COUNTS } from './lockQueue';
+import { WAITER_COUNTS, WAITER_SERVABLE } from './lockQueue';
 import type { LockRow, LockRowChange } from './lockRow';
 import {
   FENCING_TOKEN_SEQUENCE,
@@ -77,7 +77,8 @@ export function lockScopeQuery(
 
 /**
  * Those in line before the caller who want the row's table: to edit it, or (for the table
- * asked for) to lock it as their FK target.
+ * asked for) to lock it as their FK target. Waiters that could never be served (see
+ * WAITER_SERVABLE) go first for nobody.
  */
 function waitersAheadColumn(tableName: string, line: PlaceInLine): Prisma.Sql {
   const before = Prisma.sql`coalesce(${line.waiterId ?? null}::bigint,
@@ -92,7 +93,7 @@ function waitersAheadColumn(tableName: string, line: PlaceInLine): Prisma.Sql {
     WHERE w.id < ${before}
       AND (table_lock.table_name = ANY(w.tables)
            OR (table_lock.table_name = ${tableName} AND ${tableName} = ANY(w."references")))
-      AND ${WAITER_COUNTS})`;
+      AND ${WAITER_COUNTS} AND ${WAITER_SERVABLE})`;
 }
 
 export async function readLockScope(

@@ -5,7 +5,7 @@ import { LockError } from './lockError';
 import type { LockIntent } from './lockIntent';
 import { describeLockRefusal, type LockRefusal } from './lockRefusal';
 import type { LockRow, LockRowChange } from './lockRow';
-import { cappedLease, DEFAULT_TABLE_RULES } from './tableRules';
+import { cappedLease, DEFAULT_TABLE_RULES, type EditorRights } from './tableRules';
 
 export type LockPlan =
   | { granted: true; changes: LockRowChange[] }
@@ -34,6 +34,7 @@ export function planLockChange(intent: LockIntent, rows: ReadonlyMap<string, Loc
       return releaseAll(main, rows);
     case 'renew':
       requireCurrentAcquisition(main, intent.editor, intent.token);
+      requireHolderAllowed(main, intent.rights);
       return {
         granted: true,
         changes: [
@@ -77,6 +78,7 @@ function requireTakeOverAllowed(
         `Only an admin can take over a lock on ${main.tableName}, even your own.`,
       );
     }
+    requireHolderAllowed(main, intent.rights);
     return;
   }
   const idleLimit = intent.idleHolderSeconds ?? null;
@@ -97,6 +99,26 @@ function requireTakeOverAllowed(
     throw new LockError(
       policyErrorCode(block.kind) ?? 'FORBIDDEN',
       `${describeLockRefusal(main.tableName, block)}.`,
+    );
+  }
+}
+
+/**
+ * A holder going on with its lock (a renewal, or a take-over of its own for a fresh token) must
+ * still be allowed to start it: not on a table now read-only, nor one whose policy now leaves
+ * the holder out. A freeze lets holders go on (it stops only new editing). The lock itself is
+ * kept until it is released or its lease runs out: nothing the holder saved is lost.
+ */
+function requireHolderAllowed(main: LockRow, rights: EditorRights | undefined): void {
+  const block = policyBlockOf(
+    { ...main, rules: { ...(main.rules ?? DEFAULT_TABLE_RULES), frozen: null } },
+    rights,
+  );
+  if (block) {
+    throw new LockError(
+      policyErrorCode(block.kind) ?? 'FORBIDDEN',
+      `${describeLockRefusal(main.tableName, block)}: the lock cannot be renewed or taken over; it ends when released or when its lease runs out.`,
+      { editBlock: block.kind },
     );
   }
 }

@@ -1,13 +1,19 @@
 import type { Queryable } from '@tablelock/db';
+import { withHolderEditors } from './acquireTableLock';
 import { isRegisteredTable } from './isRegisteredTable';
 import { wantsTable } from './lineForTable';
 import { freesAnyOf, type LockChanges, LockChangeWatch } from './lockChangeWatch';
 import { LockError } from './lockError';
 import type { LockIntent } from './lockIntent';
 import { joinLockQueue, leaveLockQueue, readWaiters, reserveTurn, type Waiter } from './lockQueue';
-import { blockingTables } from './lockRefusal';
+import { blockingTables, type LockRefusal } from './lockRefusal';
 import { readLockScope } from './lockRegistrySql';
-import { planLockChange } from './planLockChange';
+import { type LockPlan, planLockChange } from './planLockChange';
+import type { LockEventRecord } from './readLockEvents';
+import type { EditorRights } from './tableRules';
+import type { WaiterAdmission } from './waiterLimit';
+import { waitWouldNotEnd } from './waitWouldNotEnd';
+import { wakesWaiter } from './wakesWaiter';
 
 /** A person's place in the line for a table. */
 export interface QueuePlace {
@@ -22,6 +28,10 @@ export interface QueuePlace {
 export interface QueueForTable {
   tableName: string;
   editor: string;
+  /** The person's role and groups: the table's policy of who may edit applies to waiting too. */
+  rights: EditorRights;
+  /** The person's limit of places in line (TOO_MANY_WAITERS beyond it). */
+  admission?: WaiterAdmission;
   /** This process's mark on its waiters (see waitForTableLocks). */
   owner: string;
   /** How long the table is held for the person when their turn comes. */
@@ -38,7 +48,9 @@ export interface QueueForTable {
  * lock are free, and nobody is in line first) it holds the table for them for a short
  * reservation, in which they start editing themselves (acquireTableLock lets the first in
  * line through); it ends with `acquired` when they did, or `expired`. Ending it (the signal)
- * leaves the line.
+ * leaves the line. A refusal no wait can end (read-only, frozen, not among those who may edit,
+ * the person's own editing; see waitWouldNotEnd) is answered at once, before joining, and ends
+ * the wait if it arises later: such a waiter would only hold up everyone behind it.
  */
 export async function* queueForTable(
   db: Queryable,
@@ -49,27 +61,44 @@ export async function* queueForTable(
     throw new LockError('TABLE_NOT_FOUND', `No master table is named ${tableName}.`);
   }
   const watch = new LockChangeWatch(request.changes);
-  const waiter = await joinLockQueue(db, {
-    tables: [tableName],
-    editor,
-    actor: editor,
-    owner: request.owner,
-  });
+  const plan = async (waiterId?: string) => {
+    const rows = await readLockScope(db, tableName, [], false, {
+      editor,
+      ...(waiterId ? { waiterId } : {}),
+    });
+    const intent: LockIntent = {
+      kind: 'acquire',
+      tableName,
+      namedFkTables: [],
+      editor,
+      leaseSeconds: null,
+      rights: request.rights,
+      ...(waiterId ? { waiterId } : {}),
+    };
+    return { rows, plan: planLockChange(intent, rows) };
+  };
+  const hopeless = await hopelessRefusal(db, (await plan()).plan, tableName, editor);
+  if (hopeless) throw hopeless;
+  const leaveLimit = request.admission?.limit.enter(request.admission.principal);
+  let waiter: Waiter;
+  try {
+    waiter = await joinLockQueue(db, {
+      tables: [tableName],
+      editor,
+      actor: editor,
+      owner: request.owner,
+      rights: request.rights,
+    });
+  } catch (error) {
+    leaveLimit?.();
+    throw error;
+  }
   let outcome = 'left';
   try {
     let announced: string | undefined;
     for (;;) {
-      const rows = await readLockScope(db, tableName, [], false, { editor, waiterId: waiter.id });
-      const intent: LockIntent = {
-        kind: 'acquire',
-        tableName,
-        namedFkTables: [],
-        editor,
-        leaseSeconds: null,
-        waiterId: waiter.id,
-      };
-      const plan = planLockChange(intent, rows);
-      if (plan.granted) {
+      const { rows, plan: now } = await plan(waiter.id);
+      if (now.granted) {
         const reservedUntil = await reserveTurn(db, waiter.id, request.reservationSeconds);
         if (!reservedUntil) return;
         yield { table: tableName, state: 'yourTurn', position: 1, ahead: [], reservedUntil };
@@ -91,6 +120,11 @@ export async function* queueForTable(
         }
         return;
       }
+      const nowHopeless = await hopelessRefusal(db, now, tableName, editor);
+      if (nowHopeless) {
+        outcome = 'refused';
+        throw nowHopeless;
+      }
       const references = rows.get(tableName)?.references ?? [];
       const ahead = (await readWaiters(db)).filter(
         (other) => BigInt(other.id) < BigInt(waiter.id) && wantsTable(other, tableName, references),
@@ -107,11 +141,39 @@ export async function* queueForTable(
         announced = key;
         yield place;
       }
-      const blockers = new Set([tableName, ...blockingTables(plan.refusal)]);
-      const woke = await watch.until(freesAnyOf(blockers), Number.POSITIVE_INFINITY, signal);
+      // Only the head of the line tries on a release; the others look again when one before
+      // them leaves, which moves them up (see wakesWaiter).
+      const wakes = await wakesWaiter(
+        db,
+        waiter.id,
+        freesAnyOf(new Set([tableName, ...blockingTables(now.refusal)])),
+      );
+      const movesUp = (event: LockEventRecord) =>
+        event.action === 'dequeued' &&
+        ahead.some(
+          (other) => other.editor === event.editor && other.tables.includes(event.tableName),
+        );
+      const woke = await watch.until(
+        (event) => wakes(event) || movesUp(event),
+        Number.POSITIVE_INFINITY,
+        signal,
+      );
       if (woke !== 'changed') return;
     }
   } finally {
+    leaveLimit?.();
     await leaveLockQueue(db, waiter.id, outcome);
   }
+}
+
+/** The error to answer when no wait can end the refusal of `plan` (see waitWouldNotEnd). */
+async function hopelessRefusal(
+  db: Queryable,
+  plan: LockPlan,
+  tableName: string,
+  editor: string,
+): Promise<LockError | null> {
+  if (plan.granted) return null;
+  const refused: LockRefusal = await withHolderEditors(db, plan.refusal);
+  return waitWouldNotEnd({ refused, tableName }, editor);
 }

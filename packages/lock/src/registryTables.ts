@@ -15,7 +15,10 @@ export const LOCK_SETTINGS = qualified('lock_settings');
 export const LOCK_EVENT = qualified('lock_event');
 /** The line of those waiting for tables to be free. */
 export const LOCK_WAITER = qualified('lock_waiter');
+/** One place in line per editor and table, claimed by a waiter. */
+export const LOCK_WAITER_PLACE = qualified('lock_waiter_place');
 export const TABLE_STATUS_TYPE = qualified('"TableStatus"');
 export const LOCK_ACTION_TYPE = qualified('"LockAction"');
+export const ROLE_TYPE = qualified('"Role"');
 /** Where fencing tokens come from: it only ever grows. */
 export const FENCING_TOKEN_SEQUENCE = Prisma.raw(`'${REGISTRY_SCHEMA}.fencing_token_seq'`);

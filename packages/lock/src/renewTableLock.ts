@@ -4,11 +4,13 @@ import type { LockAnswer } from './lockAnswer';
 import { LockError } from './lockError';
 import { type LockGrant, lockGrantOf } from './lockGrant';
 import { explainLostLock } from './lostLock';
+import type { EditorRights } from './tableRules';
 
 /**
  * Extends the lease of the holder's acquisition `token`; LOCK_LOST if it is no longer current.
  * `active`: the holder showed activity since its last renewal, so its idle time starts again;
- * a lock whose holder stays inactive ends at the table's idle limit (see idleLimit.ts).
+ * a lock whose holder stays inactive ends at the table's idle limit (see idleLimit.ts). A holder
+ * the table's policy no longer lets edit cannot renew (see requireHolderAllowed).
  */
 export async function renewTableLock(
   db: Queryable,
@@ -18,6 +20,8 @@ export async function renewTableLock(
     token: string;
     leaseSeconds: number | null;
     active: boolean;
+    /** The holder's role and groups: the table's policy must still let the holder edit. */
+    rights?: EditorRights;
   },
 ): Promise<LockAnswer<LockGrant>> {
   try {

@@ -1,12 +1,14 @@
 import type { Queryable } from '@tablelock/db';
 import { type AcquireTableLocks, acquireTableLocks } from './acquireTableLocks';
-import { POLICY_BLOCKS } from './editBlock';
-import { grantedOrConflict, isGranted, type LockAnswer, refusalDetails } from './lockAnswer';
+import { isGranted, type LockAnswer, refusalDetails } from './lockAnswer';
 import { freesAnyOf, type LockChanges, LockChangeWatch } from './lockChangeWatch';
 import { LockError } from './lockError';
 import type { LockGrant } from './lockGrant';
-import { joinLockQueue, leaveLockQueue } from './lockQueue';
+import { joinLockQueue, leaveLockQueue, type Waiter } from './lockQueue';
 import { blockingTables, describeLockRefusal, type LockRefusal } from './lockRefusal';
+import type { WaiterAdmission } from './waiterLimit';
+import { waitWouldNotEnd } from './waitWouldNotEnd';
+import { wakesWaiter } from './wakesWaiter';
 
 export const MAX_WAIT_SECONDS = 3600;
 
@@ -19,6 +21,8 @@ export interface WaitForTableLocks extends AcquireTableLocks {
   changes: LockChanges;
   /** The caller went away: it leaves the line at once. */
   signal?: AbortSignal;
+  /** The caller's limit of places in line (TOO_MANY_WAITERS beyond it); none for trusted callers. */
+  admission?: WaiterAdmission;
 }
 
 /** Runs one attempt to take the tables: e.g. once per idempotency key (see runIdempotently). */
@@ -30,7 +34,10 @@ export type AttemptRunner = (
  * Takes the tables (all or nothing, as acquireTableLocks), waiting in line first if anyone is in
  * the way: first come, first served across API processes. The line is kept in Postgres; the
  * waiter tries again only when a change that may free its way commits (announced by NOTIFY),
- * never on a timer. LOCK_WAIT_TIMEOUT, naming who is still in the way, after `waitSeconds`.
+ * never on a timer, and only the head of the line tries on a release: the others wait for the
+ * one just before them to leave (see wakesWaiter). LOCK_WAIT_TIMEOUT, naming who is still in
+ * the way, after `waitSeconds`. A refusal no wait can end (an admin's rules, the caller's own
+ * editing; see waitWouldNotEnd) is answered at once, never waited for, so it holds nobody up.
  * The line is joined and left on `db` itself, so that others see it at once; each attempt runs
  * through `attempt` (its own transaction, say).
  */
@@ -44,25 +51,34 @@ export async function waitForTableLocks(
   const watch = new LockChangeWatch(request.changes);
   const first = await attempt((tx) => acquireTableLocks(tx, { ...request, recordDenial: false }));
   if (isGranted(first)) return first.granted;
-  // Read-only, or not among those who may edit: no wait ends that. A freeze may end: wait.
-  if (POLICY_BLOCKS.has(first.refused.kind)) return grantedOrConflict(first);
-  const waiter = await joinLockQueue(db, {
-    tables: request.tableNames,
-    editor: request.editor,
-    actor: request.actor ?? request.editor,
-    owner: request.owner,
-  });
+  const hopeless = waitWouldNotEnd(first, request.editor);
+  if (hopeless) throw hopeless;
+  const leaveLimit = request.admission?.limit.enter(request.admission.principal);
+  let waiter: Waiter;
+  try {
+    waiter = await joinLockQueue(db, {
+      tables: request.tableNames,
+      editor: request.editor,
+      actor: request.actor ?? request.editor,
+      owner: request.owner,
+      ...(request.rights ? { rights: request.rights } : {}),
+    });
+  } catch (error) {
+    leaveLimit?.();
+    throw error;
+  }
   let outcome = 'left';
   try {
     let refusal = first;
     for (;;) {
       // A contended attempt met another change in flight: it waits for its rows next time.
       if (refusal.refused.kind !== 'contended') {
-        const woke = await watch.until(
+        const wakes = await wakesWaiter(
+          db,
+          waiter.id,
           freesAnyOf(new Set(blockingTables(refusal.refused))),
-          deadline,
-          request.signal,
         );
+        const woke = await watch.until(wakes, deadline, request.signal);
         if (woke === 'timedOut') {
           outcome = 'timed out';
           throw waitTimeout(refusal, request.waitSeconds);
@@ -81,9 +97,15 @@ export async function waitForTableLocks(
         outcome = 'acquired';
         return answer.granted;
       }
+      const nowHopeless = waitWouldNotEnd(answer, request.editor);
+      if (nowHopeless) {
+        outcome = 'refused';
+        throw nowHopeless;
+      }
       refusal = answer;
     }
   } finally {
+    leaveLimit?.();
     await leaveLockQueue(db, waiter.id, outcome);
   }
 }

@@ -170,3 +170,43 @@ describe('planLockChange: take-over rules', () => {
     expect(code(takeOver(rule), bobs(900, { editGroups: ['finance'] }))).toBe('FORBIDDEN');
   });
 });
+
+describe('planLockChange: a holder the policy now leaves out', () => {
+  const renew = (rights = { role: 'editor' as const, groups: [] as string[] }): LockIntent => ({
+    kind: 'renew',
+    tableName: 'currencies',
+    editor: 'alice',
+    token: '41',
+    leaseSeconds: 60,
+    active: true,
+    rights,
+  });
+  const code = (intent: LockIntent, fields: Partial<TableRules>) => {
+    try {
+      const rows = rowsOf(editing('currencies', 'alice', { rules: rules(fields) }));
+      return planLockChange(intent, rows).granted ? 'granted' : 'refused';
+    } catch (error) {
+      return (error as { code: string }).code;
+    }
+  };
+
+  it('cannot renew once the table is read-only or names other editors', () => {
+    expect(code(renew(), { readOnly: true })).toBe('TABLE_READ_ONLY');
+    expect(code(renew(), { takesPartInLocking: false })).toBe('TABLE_READ_ONLY');
+    expect(code(renew(), { editRoles: ['admin'] })).toBe('FORBIDDEN');
+    expect(code(renew(), { editGroups: ['finance'] })).toBe('FORBIDDEN');
+    expect(code(renew({ role: 'editor', groups: ['finance'] }), { editGroups: ['finance'] })).toBe(
+      'granted',
+    );
+  });
+
+  it('cannot take its own lock over for a fresh token either; a freeze stops neither', () => {
+    const own = takeOver();
+    expect(code(own, { editRoles: ['admin'] })).toBe('FORBIDDEN');
+    expect(code(own, { readOnly: true })).toBe('TABLE_READ_ONLY');
+    expect(code(own, { frozen: freeze })).toBe('granted');
+    expect(code(renew(), { frozen: freeze })).toBe('granted');
+    // A frozen table the policy also leaves the holder out of: the policy decides.
+    expect(code(renew(), { frozen: freeze, editRoles: ['admin'] })).toBe('FORBIDDEN');
+  });
+});

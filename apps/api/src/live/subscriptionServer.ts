@@ -120,6 +120,9 @@ export function startSubscriptionServer(
           contextValue: ctx.extra.context,
         };
       },
+      // A subscription that fails once under way (its iterator throws) keeps its code too.
+      onError: (_ctx, _id, _payload, errors) =>
+        errors.map((error) => formatError(error.toJSON(), error.originalError ?? error)),
       async onNext(ctx, _id, _payload, _args, result) {
         // Held while a credential change is checked; a connection that fails the check is
         // closed by then, and graphql-ws sends nothing on a closed socket.

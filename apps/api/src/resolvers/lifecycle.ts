@@ -120,6 +120,7 @@ export const renewTableLockResolver: MutationResolvers['renewTableLock'] = async
       token: parseFencingToken(args.token),
       leaseSeconds: leaseSeconds(args.leaseSeconds, mayBeUnlimited(context)),
       active: args.active ?? true,
+      rights: editorRights(caller),
     }),
   );
 };

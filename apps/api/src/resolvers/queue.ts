@@ -1,5 +1,7 @@
 import { type QueuePlace, queueForTable } from '@tablelock/lock';
+import { editorRights } from '../auth/editorRights';
 import { requireRole } from '../auth/requireRole';
+import { waiterAdmission } from '../auth/waiterAdmission';
 import type { SubscriptionResolvers } from '../generated/graphql';
 import { endingOnReturn } from '../live/endingOnReturn';
 
@@ -13,6 +15,8 @@ export const waitForTable: SubscriptionResolvers['waitForTable'] = {
         queueForTable(context.prisma, {
           tableName: table,
           editor: caller.name,
+          rights: editorRights(caller),
+          admission: waiterAdmission(context, caller),
           owner: context.lockQueue.owner,
           reservationSeconds: context.lockQueue.reservationSeconds,
           changes,

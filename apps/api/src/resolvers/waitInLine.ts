@@ -4,6 +4,7 @@ import {
   type LockGrant as LockGrantModel,
   waitForTableLocks,
 } from '@tablelock/lock';
+import { waiterAdmission } from '../auth/waiterAdmission';
 import { clientGone } from '../clientGone';
 import type { ApiContext } from '../context';
 import { onceForKey } from './runLockOperation';
@@ -28,6 +29,7 @@ export async function waitInLine(
         ...request,
         owner: context.lockQueue.owner,
         changes,
+        ...(context.principal ? { admission: waiterAdmission(context, context.principal) } : {}),
         ...(signal ? { signal } : {}),
       },
       onceForKey(context.prisma, idempotency, revive),

@@ -9,7 +9,7 @@ import {
   type LoginThrottleOptions,
   type SignInRateLimitOptions,
 } from '@tablelock/identity';
-import { MIN_IDLE_LIMIT_SECONDS } from '@tablelock/lock';
+import { MIN_IDLE_LIMIT_SECONDS, WaiterLimit } from '@tablelock/lock';
 import { TEST_AUDIT, type TestDatabase } from '@tablelock/test-support';
 import { type Logger, pino } from 'pino';
 import { createCredentialCache } from '../../src/auth/credentialCache';
@@ -85,6 +85,8 @@ export async function startTestApi(
     logger?: Logger;
     metricsToken?: string;
     queueReservationSeconds?: number;
+    /** Places in line per user or key (MAX_WAITERS_PER_PRINCIPAL); 10 by default. */
+    maxWaitersPerPrincipal?: number;
     /** False: password login only for break-glass admins (PASSWORD_LOGIN=false). */
     passwordLogin?: boolean;
     /** Single sign-on through this provider (see support/oidcSignIn.ts). */
@@ -117,6 +119,7 @@ export async function startTestApi(
       lockQueue: {
         owner: live.queueOwner,
         reservationSeconds: options.queueReservationSeconds ?? 60,
+        waiters: new WaiterLimit(options.maxWaitersPerPrincipal ?? 10),
       },
       credentialChanges: live.credentialChanges,
       minIdleLimitSeconds: options.minIdleLimitSeconds ?? MIN_IDLE_LIMIT_SECONDS,

@@ -15,7 +15,10 @@ export const EXIT = {
   unavailable: 69,
   /** EX_SOFTWARE: the API failed (INTERNAL_SERVER_ERROR) or answered what the client cannot read. */
   software: 70,
-  /** EX_TEMPFAIL: the lock could not be had (busy, or not free within --wait). */
+  /**
+   * EX_TEMPFAIL: the lock could not be had (busy, or not free within --wait), or the key may not
+   * wait in line now (it waits for the table already, or holds as many places as it may).
+   */
   lockBusy: 75,
   /** The lock was lost while the command ran: the command was stopped. */
   lockLost: 76,
@@ -31,6 +34,8 @@ export function exitCodeOf(error: unknown): number {
   switch (error.code) {
     case 'LOCK_CONFLICT':
     case 'LOCK_WAIT_TIMEOUT':
+    case 'ALREADY_IN_LINE':
+    case 'TOO_MANY_WAITERS':
       return EXIT.lockBusy;
     case 'LOCK_LOST':
       return EXIT.lockLost;
