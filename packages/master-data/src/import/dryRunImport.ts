@@ -1,21 +1,17 @@
 import { inTransaction, type Queryable } from '@tablelock/db';
 import { assertHoldsLock, parseFencingToken } from '@tablelock/lock';
-import { MasterDataError } from '../masterDataError';
-import { readMasterTable } from '../tableColumns';
+import { assertMayImport, type ImportCaller } from './assertMayImport';
 import { classifyRows } from './classifyRows';
 import { type ImportFormat, readImportFile } from './importFile';
+import type { ImportLimits } from './importLimits';
 import { countOutcomes, type ImportReport } from './importReport';
 
-export interface ImportRequest {
-  schema: string;
-  tableName: string;
-  /** Who imports: must be the lock's editor. */
-  holder: string;
-  /** The fencing token of the holder's acquisition. */
-  token: string;
+export interface ImportRequest extends ImportCaller {
   fileName: string;
   format: ImportFormat;
   content: Buffer;
+  /** Lower limits than the app's (tests). */
+  limits?: ImportLimits;
 }
 
 /** Dry runs older than this are dropped (a day's work, and then some). */
@@ -28,22 +24,19 @@ const KEEP_DRY_RUNS = '1 day';
  * the file does not have are left alone: an import creates and updates, it never deletes.
  */
 export async function dryRunImport(db: Queryable, request: ImportRequest): Promise<ImportReport> {
-  const { schema, tableName, holder, fileName } = request;
+  const { tableName, holder, fileName } = request;
   const token = parseFencingToken(request.token);
-  const table = await readMasterTable(db, schema, tableName);
-  if (table.primaryKey.length === 0) {
-    throw new MasterDataError(
-      'IMPORT_NO_PRIMARY_KEY',
-      `${tableName} has no primary key, so the rows of a file cannot be matched to its rows.`,
-    );
-  }
-  const file = await readImportFile(table, request.format, request.content);
+  const table = await assertMayImport(db, request);
+  const file = await readImportFile(table, request.format, request.content, request.limits);
   return inTransaction(
     db,
     async (tx) => {
       await assertHoldsLock(tx, { tableName, editor: holder, token });
       const rows = await classifyRows(tx, table, file);
       const counts = countOutcomes(rows);
+      // Dry runs of one editor and table that end together: each waits for the one before to
+      // commit, and then replaces it.
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`import:${holder}:${tableName}`}, 0))`;
       await tx.$executeRaw`DELETE FROM tablelock.import_dry_run
         WHERE (editor = ${holder} AND table_name = ${tableName})
            OR created_at < now() - ${KEEP_DRY_RUNS}::interval`;
