@@ -1,5 +1,8 @@
 import { once } from 'node:events';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   createTestDatabase,
   handmadeXlsx,
@@ -10,6 +13,10 @@ import {
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { acquireTableLockAs } from './support/lockOperations';
 import { startTestApi, type TestApi, type TestClient } from './support/testApi';
+
+// Temp files go to a folder of this file's own, so that it can be seen to stay empty.
+const tempFolder = mkdtempSync(join(tmpdir(), 'import-uploads-'));
+process.env.TMPDIR = tempFolder;
 
 let database: TestDatabase;
 let api: TestApi;
@@ -36,11 +43,14 @@ beforeEach(async () => {
   token = (await acquireTableLockAs(alice, 'categories')).token;
 });
 
+/** About `bytes` of CSV rows (the same one over and over). */
+const rowsOf = (bytes: number) => Buffer.from(`1,${'a'.repeat(1021)}\n`.repeat(bytes / 1024));
+
 /**
  * An upload that says it is 19 MB long and sends its first 64 kB only: the rest comes when
  * the test says so, or never.
  */
-function openUpload(client: TestClient, query: Record<string, string> = {}) {
+function openUpload(client: TestClient, query: Record<string, string> = {}, type = 'text/csv') {
   const url = new URL(
     `${api.url}/import/categories?${new URLSearchParams({ token, dryRun: '1', ...query })}`,
   );
@@ -48,7 +58,7 @@ function openUpload(client: TestClient, query: Record<string, string> = {}) {
     method: 'POST',
     headers: {
       ...client.headers,
-      'content-type': 'text/csv',
+      'content-type': type,
       'content-length': String(19 * 1024 * 1024),
     },
   });
@@ -66,7 +76,8 @@ function openUpload(client: TestClient, query: Record<string, string> = {}) {
     });
     upload.on('close', () => reject(new Error('closed without an answer')));
   });
-  upload.write(Buffer.alloc(64 * 1024, 'a'));
+  upload.write('id,name\n');
+  upload.write(rowsOf(64 * 1024));
   return { upload, answered };
 }
 
@@ -76,7 +87,7 @@ function openUpload(client: TestClient, query: Record<string, string> = {}) {
  * import in).
  */
 async function bodyRead(upload: ClientRequest) {
-  if (upload.write(Buffer.alloc(8 * 1024 * 1024, 'a'))) return;
+  if (upload.write(rowsOf(8 * 1024 * 1024))) return;
   await once(upload, 'drain');
 }
 
@@ -120,6 +131,25 @@ describe('an import is refused before its body is read', () => {
       answered.catch(() => {});
       upload.destroy();
     }
+  });
+});
+
+describe('XLSX uploads and the temp folder', () => {
+  it('holds no file there while an upload arrives, after it is cut off, or after an import', async () => {
+    const cutOff = openUpload(alice, {}, XLSX_TYPE);
+    await bodyRead(cutOff.upload);
+    expect(readdirSync(tempFolder)).toEqual([]);
+    cutOff.answered.catch(() => {});
+    cutOff.upload.destroy();
+    const file = await handmadeXlsx(
+      '<row r="1"><c r="A1" t="inlineStr"><is><t>id</t></is></c></row><row r="2"><c r="A2"><v>1</v></c></row>',
+    );
+    const response = await fetch(
+      `${api.url}/import/categories?${new URLSearchParams({ token, dryRun: '1' })}`,
+      { method: 'POST', headers: { ...alice.headers, 'content-type': XLSX_TYPE }, body: file },
+    );
+    expect(response.status).toBe(200);
+    expect(readdirSync(tempFolder)).toEqual([]);
   });
 });
 

@@ -13,7 +13,7 @@ import type { ApiServices } from '../context';
 import { refuseFileRequest } from '../refuseFileRequest';
 import { requestIdOf } from '../requestId';
 import { createImportSlots } from './importSlots';
-import { importTooLarge, readImportBody } from './readImportBody';
+import { importBody, importTooLarge } from './readImportBody';
 
 const FORMAT_BY_TYPE: Record<string, ImportFormat> = {
   'text/csv': 'csv',
@@ -48,13 +48,12 @@ export function importEndpoint(services: ApiServices, slots = createImportSlots(
         token,
       };
       await assertMayImport(services.prisma, importCaller);
-      const content = await readImportBody(request, IMPORT_LIMITS);
       const startedAt = performance.now();
       const dryRunReport = await dryRunImport(services.prisma, {
         ...importCaller,
         fileName,
         format,
-        content,
+        content: importBody(request, IMPORT_LIMITS),
       });
       const report = dryRun
         ? dryRunReport

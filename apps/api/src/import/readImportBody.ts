@@ -1,3 +1,4 @@
+import { Transform } from 'node:stream';
 import { DomainError } from '@tablelock/errors';
 import { type ImportLimits, MasterDataError } from '@tablelock/master-data';
 import type { Request } from 'express';
@@ -13,25 +14,31 @@ export const importTooLarge = (limits: ImportLimits) =>
   );
 
 /**
- * The file sent as the body, read only once the caller may import: at most `maxBytes`,
- * counted as it arrives, and cut off when it stalls (a slow sender holds an import's place).
+ * The file sent as the body, as a stream, read only once the caller may import: at most
+ * `maxBytes`, counted as it arrives, and cut off when it stalls (a slow sender holds an
+ * import's place).
  */
-export async function readImportBody(request: Request, limits: ImportLimits): Promise<Buffer> {
-  const chunks: Buffer[] = [];
+export function importBody(request: Request, limits: ImportLimits): Transform {
   let size = 0;
   const stalled = setTimeout(
-    () => request.destroy(new DomainError('BAD_USER_INPUT', 'The file stopped arriving.')),
+    () => body.destroy(new DomainError('BAD_USER_INPUT', 'The file stopped arriving.')),
     IMPORT_BODY_IDLE_MS,
   );
-  try {
-    for await (const chunk of request as AsyncIterable<Buffer>) {
+  const body = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
       stalled.refresh();
       size += chunk.length;
-      if (size > limits.maxBytes) throw importTooLarge(limits);
-      chunks.push(chunk);
-    }
-  } finally {
-    clearTimeout(stalled);
-  }
-  return Buffer.concat(chunks, size);
+      done(size > limits.maxBytes ? importTooLarge(limits) : null, chunk);
+    },
+    flush(done) {
+      clearTimeout(stalled);
+      done();
+    },
+  });
+  body.on('close', () => clearTimeout(stalled));
+  request.on('error', (error) => body.destroy(error));
+  request.on('aborted', () =>
+    body.destroy(new DomainError('BAD_USER_INPUT', 'The upload was cut off.')),
+  );
+  return request.pipe(body);
 }

@@ -1,9 +1,10 @@
 import { Readable } from 'node:stream';
 import type { MasterTable } from '../tableColumns';
-import { badFile, tooLarge } from './importFileErrors';
-import { IMPORT_LIMITS, type ImportLimits } from './importLimits';
+import { badFile } from './importFileErrors';
+import type { ImportLimits } from './importLimits';
 import { readCsvRows } from './readCsvRows';
 import { readXlsxRows } from './xlsx/readXlsxRows';
+import { spoolToUnnamedFile } from './xlsx/spooledFile';
 import { openXlsxZip } from './xlsx/xlsxZip';
 
 export type ImportFormat = 'csv' | 'xlsx';
@@ -15,46 +16,41 @@ export interface FileRow {
   cells: (string | null)[];
 }
 
-export interface ImportFile {
-  /** The header: column names, in the file's order. */
-  columns: string[];
-  rows: FileRow[];
-}
+/** A file as it arrives (an upload), or whole (a GraphQL argument). */
+export type ImportContent = Readable | Buffer;
 
 /**
  * Reads a CSV or XLSX file as the export writes it (and as people edit it in a spreadsheet):
- * a header row of column names, then one row per table row. XLSX: the first sheet; numbers,
- * booleans and dates become text as Postgres reads them. The header is checked against the
- * table before any row is read, and every limit as the file is read.
+ * a header row of column names, then one row per table row, handed on in batches as they are
+ * read. XLSX: the first sheet; numbers, booleans and dates become text as Postgres reads them.
+ * The header goes to `onHeader` (which checks it) before any row is read, and every limit is
+ * checked as the file is read.
  */
-export async function readImportFile(
+export async function* readImportRows(
   table: MasterTable,
   format: ImportFormat,
-  content: Buffer,
-  limits: ImportLimits = IMPORT_LIMITS,
-): Promise<ImportFile> {
-  if (content.length > limits.maxBytes) {
-    throw tooLarge(`${(content.length / 1024 / 1024).toFixed(1)} MB`, limits);
-  }
-  let columns: string[] = [];
-  const onHeader = (header: string[]) => {
-    checkHeader(table, header);
-    columns = header;
-  };
-  const rows: ImportFile['rows'] = [];
+  content: ImportContent,
+  limits: ImportLimits,
+  onHeader: (columns: string[]) => void,
+): AsyncGenerator<FileRow[]> {
   if (format === 'csv') {
-    for await (const batch of readCsvRows(Readable.from([content]), table, limits, onHeader)) {
-      rows.push(...batch);
-    }
-  } else {
-    const zip = await openXlsxZip(content, limits);
-    try {
-      for await (const batch of readXlsxRows(zip, table, limits, onHeader)) rows.push(...batch);
-    } finally {
-      zip.close();
-    }
+    yield* readCsvRows(
+      Buffer.isBuffer(content) ? Readable.from([content]) : content,
+      table,
+      limits,
+      onHeader,
+    );
+    return;
   }
-  return { columns, rows };
+  const zip = await openXlsxZip(
+    Buffer.isBuffer(content) ? content : await spoolToUnnamedFile(content),
+    limits,
+  );
+  try {
+    yield* readXlsxRows(zip, table, limits, onHeader);
+  } finally {
+    zip.close();
+  }
 }
 
 /** The header may name only the table's own columns, each once, and must have its key. */

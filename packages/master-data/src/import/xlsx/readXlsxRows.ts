@@ -62,7 +62,10 @@ export async function* readXlsxRows(
   const rows = readXmlPart(zip, workbook.sheetPath, limits, {
     open(name, attributes) {
       if (name === 'row') {
-        line = attributes.r ? Number(attributes.r) : line + 1;
+        const number = attributes.r ? Number(attributes.r) : line + 1;
+        if (!(number > line))
+          throw badFile(`Row ${attributes.r} of the sheet comes after row ${line}.`);
+        line = number;
         cells = header ? new Array<string | null>(header.length).fill(null) : [];
         hasValue = false;
         nextColumn = 0;

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { badFile, tooLarge } from '../importFileErrors';
 import type { ImportLimits } from '../importLimits';
+import { closeFile } from './spooledFile';
 
 /** An XLSX file's parts by name, read from the zip's central directory (nothing inflated yet). */
 export interface XlsxZip {
@@ -12,8 +13,8 @@ export interface XlsxZip {
 }
 
 /**
- * Opens the zip of an XLSX file, from memory or from an open file (a zip is read from its end,
- * where the directory is). Every part must say it inflates to at most `maxInflatedBytes`, so a
+ * Opens the zip of an XLSX file, from memory or from an open file descriptor, which it then
+ * owns: `close` closes it (a zip is read from its end, where the directory is). Every part must say it inflates to at most `maxInflatedBytes`, so a
  * zip bomb is refused before any of it is inflated.
  */
 export async function openXlsxZip(source: Buffer | number, limits: ImportLimits): Promise<XlsxZip> {
@@ -23,7 +24,8 @@ export async function openXlsxZip(source: Buffer | number, limits: ImportLimits)
       error || !opened ? reject(error) : resolve(opened);
     if (typeof source === 'number') yauzl.fromFd(source, options, done);
     else yauzl.fromBuffer(source, options, done);
-  }).catch((error: Error) => {
+  }).catch(async (error: Error) => {
+    if (typeof source === 'number') await closeFile(source);
     throw badFile(`The XLSX file cannot be read: ${error.message}`);
   });
   try {

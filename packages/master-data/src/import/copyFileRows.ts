@@ -1,0 +1,38 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { type Queryable, withPoolConnection } from '@tablelock/db';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { FileRow } from './importFile';
+
+/**
+ * A row as a line of COPY's text format: its cells as a JSON array, whose only backslashes
+ * (JSON's own escapes) COPY would otherwise read as its own. JSON escapes tabs and line ends.
+ */
+const copyLine = (dryRunId: string, { line, cells }: FileRow) =>
+  `${dryRunId}\t${line}\t${JSON.stringify(cells).replaceAll('\\', '\\\\')}\n`;
+
+async function* copyText(dryRunId: string, batches: AsyncIterable<FileRow[]>) {
+  for await (const batch of batches) {
+    let text = '';
+    for (const row of batch) text += copyLine(dryRunId, row);
+    yield text;
+  }
+}
+
+/**
+ * Streams a file's rows into `tablelock.import_staging` with COPY as they are read: the API
+ * holds one batch at a time, and waits for Postgres when it falls behind. A failure of the
+ * reading aborts the COPY, so none of the rows stay.
+ */
+export async function copyFileRows(
+  db: Queryable,
+  dryRunId: string,
+  batches: AsyncIterable<FileRow[]>,
+): Promise<void> {
+  await withPoolConnection(db, async (client) => {
+    const copy = client.query(
+      copyFrom('COPY tablelock.import_staging (dry_run_id, line, cells) FROM STDIN'),
+    );
+    await pipeline(Readable.from(copyText(dryRunId, batches)), copy);
+  });
+}
