@@ -91,21 +91,22 @@ const keyMatch = (table: MasterTable, alias: string, source: Prisma.Sql) =>
 
 /** Locks the rows the dry run saw and refuses if any is not as it saw it. */
 async function checkVersions(tx: TransactionClient, table: MasterTable, id: string) {
+  const target = Prisma.raw(table.qualifiedName);
+  const matches = keyMatch(table, 'import_target', Prisma.sql`dry_row.key`);
+  await tx.$queryRaw`
+    SELECT count(*)::int AS locked FROM (
+      SELECT FROM tablelock.import_dry_run_row AS dry_row
+      JOIN ${target} AS import_target ON ${matches}
+      WHERE dry_row.dry_run_id = ${id}::uuid
+      FOR UPDATE OF import_target) AS locked_rows`;
   const changed = await tx.$queryRaw<
     { line: number; key: RowValues | null; version: string | null; total: number }[]
   >`
-    WITH locked AS (
-      SELECT dry_row.line, import_target.xmin::text AS version
-      FROM tablelock.import_dry_run_row AS dry_row
-      JOIN ${Prisma.raw(table.qualifiedName)} AS import_target
-        ON ${keyMatch(table, 'import_target', Prisma.sql`dry_row.key`)}
-      WHERE dry_row.dry_run_id = ${id}::uuid
-      FOR UPDATE OF import_target
-    )
     SELECT dry_row.line, dry_row.key, dry_row.version, count(*) OVER ()::int AS total
     FROM tablelock.import_dry_run_row AS dry_row
-    LEFT JOIN locked ON locked.line = dry_row.line
-    WHERE dry_row.dry_run_id = ${id}::uuid AND locked.version IS DISTINCT FROM dry_row.version
+    LEFT JOIN ${target} AS import_target ON ${matches}
+    WHERE dry_row.dry_run_id = ${id}::uuid
+      AND import_target.xmin::text IS DISTINCT FROM dry_row.version
     ORDER BY dry_row.line LIMIT ${CHANGED_ROWS_LISTED}`;
   if (changed.length === 0) return;
   const total = (changed[0] as { total: number }).total;

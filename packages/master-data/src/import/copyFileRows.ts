@@ -16,6 +16,9 @@ async function* copyText(dryRunId: string, batches: AsyncIterable<FileRow[]>) {
     let text = '';
     for (const row of batch) text += copyLine(dryRunId, row);
     yield text;
+    // Batches already read chain through promises alone; a turn of the event loop between
+    // them lets other requests in (a lease renewal, /healthz) however fast the file comes.
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
 

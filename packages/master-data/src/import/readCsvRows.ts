@@ -64,14 +64,11 @@ export async function* readCsvRows(
       if (line - 1 > limits.maxRows) {
         throw tooLarge(`more than ${limits.maxRows.toLocaleString('en')} rows`, limits);
       }
-      const kinds = columns;
-      batch.push({
-        line,
-        cells: record.map((cell, index) => {
-          const column = kinds[index];
-          return column ? unguardFormula(column, cell) : cell;
-        }),
-      });
+      for (let index = 0; index < record.length; index++) {
+        const column = columns[index];
+        if (column) record[index] = unguardFormula(column, record[index] ?? null);
+      }
+      batch.push({ line, cells: record });
       if (batch.length === BATCH_ROWS) {
         yield batch;
         batch = [];
