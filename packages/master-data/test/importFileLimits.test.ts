@@ -170,6 +170,22 @@ describe('XLSX imports under attack', () => {
   });
 });
 
+describe('CSV text the database cannot hold', () => {
+  it('refuses a NUL character with IMPORT_BAD_FILE', async () => {
+    await expect(
+      dryRunImport(database.prisma, {
+        schema: MASTER_SCHEMA,
+        tableName: 'categories',
+        holder: 'alice',
+        token,
+        fileName: 'categories.csv',
+        format: 'csv',
+        content: Buffer.from('id,name\r\n1,Fo\u0000od\r\n'),
+      }),
+    ).rejects.toMatchObject({ code: 'IMPORT_BAD_FILE' });
+  });
+});
+
 describe('dry runs at once', () => {
   it('keeps only the newest of one editor on one table', async () => {
     // Large enough for the three to overlap.

@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { type Queryable, withPoolConnection } from '@tablelock/db';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { FileRow } from './importFile';
+import { badFile } from './importFileErrors';
 
 /**
  * A row as a line of COPY's text format: its cells as a JSON array, whose only backslashes
@@ -37,5 +38,12 @@ export async function copyFileRows(
       copyFrom('COPY tablelock.import_staging (dry_run_id, line, cells) FROM STDIN'),
     );
     await pipeline(Readable.from(copyText(dryRunId, batches)), copy);
+  }).catch((error: unknown) => {
+    // Class 22: text Postgres cannot hold (a NUL character).
+    const { code, message } = error as { code?: unknown; message?: string };
+    if (typeof code === 'string' && code.startsWith('22')) {
+      throw badFile(`The file holds text the database cannot store: ${message}.`);
+    }
+    throw error;
   });
 }
