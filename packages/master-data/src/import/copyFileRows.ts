@@ -37,7 +37,9 @@ export async function copyFileRows(
     const copy = client.query(
       copyFrom('COPY tablelock.import_staging (dry_run_id, line, cells) FROM STDIN'),
     );
-    await pipeline(Readable.from(copyText(dryRunId, batches)), copy);
+    // One batch waits at a time: rows held longer outlive the young generation, and the
+    // API's heap grows with them.
+    await pipeline(Readable.from(copyText(dryRunId, batches), { highWaterMark: 1 }), copy);
   }).catch((error: unknown) => {
     // Class 22: text Postgres cannot hold (a NUL character).
     const { code, message } = error as { code?: unknown; message?: string };
