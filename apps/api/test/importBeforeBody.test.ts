@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +38,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await api.stop();
   await database.close();
+  rmSync(tempFolder, { recursive: true, force: true });
 });
 beforeEach(async () => {
   await resetLockRegistry(database.prisma);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { acquireTableLock, grantedOrConflict } from '@tablelock/lock';
@@ -24,7 +24,10 @@ let token: string;
 beforeAll(async () => {
   database = await createTestDatabase();
 });
-afterAll(() => database.close());
+afterAll(async () => {
+  await database.close();
+  rmSync(tempFolder, { recursive: true, force: true });
+});
 beforeEach(async () => {
   await resetLockRegistry(database.prisma);
   const grant = grantedOrConflict(
