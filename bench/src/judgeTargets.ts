@@ -9,6 +9,12 @@ const FAN_OUT_P99_MS = 500;
 const FAN_OUT_TRANSACTIONS_PER_CHANGE = 10;
 /** The Tables page's first screen with 10,000 more master tables (p50). */
 const FIRST_SCREEN_MS = 1_000;
+/** A dry run of 100,000 rows. */
+const IMPORT_DRY_RUN_SECONDS = 5;
+/** What the largest import may add to the API's memory. */
+const IMPORT_RSS_MB = 300;
+/** The slowest `/healthz` answer while imports run. */
+const IMPORT_HEALTHZ_MS = 100;
 
 /**
  * The issue's goals, judged on a full run. Targets named "correctness" are judged in every mode
@@ -33,7 +39,10 @@ export function judgeTargets(report: Omit<BenchReport, 'targets'>): Target[] {
     fanOut.missed +
     report.deepPages.errors +
     report.exports.errors +
-    report.manyTables.errors;
+    report.manyTables.errors +
+    report.bigImports.steps.filter((step) => step.error).length;
+  const importSteps = report.bigImports.steps;
+  const firstDryRun = importSteps[0];
   return [
     ...report.lockCycle.map((level) => {
       const share = RAW_SQL_SHARE[level.clients] ?? 0.75;
@@ -82,6 +91,25 @@ export function judgeTargets(report: Omit<BenchReport, 'targets'>): Target[] {
           report.manyTables.firstScreenMs.p50 < FIRST_SCREEN_MS,
       ),
       detail: `p50 ${report.manyTables.firstScreenMs.p50.toFixed(0)} ms`,
+    },
+    {
+      name: `import: dry run of ${firstDryRun?.rows.toLocaleString('en-US')} rows ≤ ${IMPORT_DRY_RUN_SECONDS} s`,
+      met: speed(
+        firstDryRun !== undefined &&
+          firstDryRun.rows >= 100_000 &&
+          firstDryRun.seconds <= IMPORT_DRY_RUN_SECONDS,
+      ),
+      detail: `${firstDryRun?.seconds.toFixed(2)} s`,
+    },
+    {
+      name: `import: API RSS ≤ ${IMPORT_RSS_MB} MB above its size before, 1,000,000 rows (CSV and XLSX)`,
+      met: speed(importSteps.every((step) => step.apiRssAboveIdleMb <= IMPORT_RSS_MB)),
+      detail: `max +${Math.max(...importSteps.map((step) => step.apiRssAboveIdleMb)).toFixed(0)} MB`,
+    },
+    {
+      name: `import: /healthz ≤ ${IMPORT_HEALTHZ_MS} ms throughout`,
+      met: speed(importSteps.every((step) => step.healthzMaxMs <= IMPORT_HEALTHZ_MS)),
+      detail: `max ${Math.max(...importSteps.map((step) => step.healthzMaxMs)).toFixed(0)} ms`,
     },
     {
       name: 'correctness: zero errors (and every subscriber got every change)',

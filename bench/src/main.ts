@@ -14,6 +14,7 @@ import { startRedisServer } from './redisServer';
 import { type BenchReport, formatReport, type LockCycleLevel } from './report';
 import type { Operation } from './runClosedLoop';
 import { advisoryLockCycle } from './scenarios/advisoryLockCycle';
+import { measureBigImports } from './scenarios/bigImports';
 import { runContention } from './scenarios/contention';
 import { measureDeepPages } from './scenarios/deepPages';
 import { measureExports } from './scenarios/exportProducts';
@@ -55,6 +56,10 @@ const MANY_TABLES_REPETITIONS = quick ? 2 : 5;
 const EXPORTS_PER_FORMAT = quick ? 1 : 3;
 // The smoke run imports a tenth of the products, to stay within a minute.
 const IMPORT_ROWS = quick ? 10_000 : 100_000;
+// Large imports: a timed dry run, then a million rows as CSV and XLSX (the smoke run: a few).
+const BIG_IMPORTS = quick
+  ? { smallRows: 1_000, largeRows: 5_000 }
+  : { smallRows: 100_000, largeRows: 1_000_000 };
 const API_POOL_SIZE = 10;
 const resultsDir = new URL('../results', import.meta.url).pathname;
 const resultsPath = `${resultsDir}/latest.json`;
@@ -214,6 +219,14 @@ try {
     api.pid,
     IMPORT_ROWS,
   );
+  console.log('large imports…');
+  const bigImports = await measureBigImports(
+    api.url,
+    database.url,
+    credentials.editors[0] as string,
+    api.pid,
+    BIG_IMPORTS,
+  );
   const partial = {
     format: 2 as const,
     startedAt,
@@ -231,6 +244,7 @@ try {
     exports,
     manyTables,
     imports,
+    bigImports,
   };
   report = { ...partial, targets: judgeTargets(partial) };
 } finally {

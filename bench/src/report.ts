@@ -1,3 +1,4 @@
+import type { BigImportResult } from './scenarios/bigImports';
 import type { ContentionResult } from './scenarios/contention';
 import type { DeepPagesResult } from './scenarios/deepPages';
 import type { ExportsResult } from './scenarios/exportProducts';
@@ -54,6 +55,7 @@ export interface BenchReport {
   exports: ExportsResult;
   manyTables: ManyTablesResult;
   imports: ImportResult;
+  bigImports: BigImportResult;
   targets: Target[];
 }
 
@@ -139,6 +141,12 @@ export function formatReport(report: BenchReport): string {
     `import of ${report.imports.rows.toLocaleString('en')} products (${fixed(report.imports.megabytes)} MB CSV, every name changed): ` +
       `dry run ${fixed(report.imports.dryRunSeconds, 2)} s, apply ${fixed(report.imports.applySeconds, 2)} s, ` +
       `API peak RSS ${fixed(report.imports.apiPeakRssBeforeMb, 0)} → ${fixed(report.imports.apiPeakRssAfterMb, 0)} MB`,
+    '',
+    `large imports (API RSS ${fixed(report.bigImports.apiIdleRssMb, 0)} MB before them):`,
+    ...report.bigImports.steps.map(
+      (step) =>
+        `  ${step.name.padEnd(32)} ${fixed(step.seconds, 2)} s, ${fixed(step.megabytes)} MB, API RSS +${fixed(step.apiRssAboveIdleMb, 0)} MB, /healthz max ${fixed(step.healthzMaxMs, 0)} ms${step.error ? `, error: ${step.error}` : ''}`,
+    ),
     '',
     'targets:',
     ...report.targets.map(

@@ -29,6 +29,7 @@ export {
   type Queryable,
   statementsSent,
   type TransactionClient,
+  withPoolConnection,
 } from './prismaClient';
 export { queryPrepared } from './queryPrepared';
 export { quoteIdentifier } from './quoteIdentifier';

@@ -94,6 +94,28 @@ export function poolOf(db: Queryable): ClientPool | undefined {
   return pools.get(db as PrismaClient);
 }
 
+/**
+ * Runs `work` on a connection of its own from the pool behind a client made by
+ * createPrismaClient, for what Prisma Client cannot send (COPY). A connection that `work`
+ * failed on is closed rather than given back, as it may be mid-statement.
+ */
+export async function withPoolConnection<T>(
+  prisma: Queryable,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const pool = pools.get(prisma as PrismaClient)?.pool;
+  if (!pool) throw new Error('withPoolConnection needs a client made by createPrismaClient.');
+  const client = await pool.connect();
+  try {
+    const result = await work(client);
+    client.release();
+    return result;
+  } catch (error) {
+    client.release(true);
+    throw error;
+  }
+}
+
 /** How busy the connection pool behind a client made by createPrismaClient is. */
 export function connectionPoolUsage(prisma: PrismaClient): ConnectionPoolUsage | undefined {
   const pool = pools.get(prisma)?.pool;

@@ -1,8 +1,14 @@
 export { guardFormula } from './formulaText';
 export { type ApplyImportRequest, applyImport } from './import/applyImport';
+export { assertMayImport, type ImportCaller } from './import/assertMayImport';
 export { dryRunImport, type ImportRequest } from './import/dryRunImport';
 export type { ImportFormat } from './import/importFile';
-export { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS } from './import/importLimits';
+export {
+  IMPORT_LIMITS,
+  type ImportLimits,
+  MAX_IMPORT_BYTES,
+  MAX_IMPORT_ROWS,
+} from './import/importLimits';
 export type {
   ImportCellError,
   ImportCounts,

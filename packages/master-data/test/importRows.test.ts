@@ -10,8 +10,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   applyImport,
   dryRunImport,
+  IMPORT_LIMITS,
   type ImportFormat,
-  MAX_IMPORT_ROWS,
   readImportErrors,
   readImportRows,
 } from '../src';
@@ -205,10 +205,20 @@ describe('import dry run', () => {
   });
 
   it('refuses more rows than allowed', async () => {
-    const lines = Array.from({ length: MAX_IMPORT_ROWS + 1 }, (_, i) => `${i + 1000},n,,1`);
-    await expect(dryRun(csv('id,name,parent_id,sort_order', ...lines))).rejects.toMatchObject({
-      code: 'IMPORT_TOO_LARGE',
-    });
+    const limits = { ...IMPORT_LIMITS, maxRows: 1000 };
+    const lines = Array.from({ length: limits.maxRows + 1 }, (_, i) => `${i + 1000},n,,1`);
+    await expect(
+      dryRunImport(database.prisma, {
+        schema: MASTER_SCHEMA,
+        tableName: 'categories',
+        holder: 'alice',
+        token,
+        fileName: 'categories.csv',
+        format: 'csv',
+        content: csv('id,name,parent_id,sort_order', ...lines),
+        limits,
+      }),
+    ).rejects.toMatchObject({ code: 'IMPORT_TOO_LARGE' });
   });
 
   it('is for the holder of the lock only', async () => {

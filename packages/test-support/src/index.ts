@@ -13,3 +13,4 @@ export { resetLockRegistry } from './resetLockRegistry';
 export { createTestApiKey } from './testApiKey';
 export { TEST_AUDIT } from './testAudit';
 export { createTestDatabase, MASTER_SCHEMA, type TestDatabase } from './testDatabase';
+export { handmadeXlsx, SHEET_END, SHEET_START, type XlsxPart } from './xlsxParts';

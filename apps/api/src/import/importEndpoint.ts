@@ -1,16 +1,19 @@
 import { DomainError } from '@tablelock/errors';
 import {
   applyImport,
+  assertMayImport,
   dryRunImport,
+  IMPORT_LIMITS,
   type ImportFormat,
-  MAX_IMPORT_BYTES,
   MasterDataError,
 } from '@tablelock/master-data';
-import express, { type Request, type RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { authorizeFileRequest } from '../auth/authorizeFileRequest';
 import type { ApiServices } from '../context';
 import { refuseFileRequest } from '../refuseFileRequest';
 import { requestIdOf } from '../requestId';
+import { createImportSlots } from './importSlots';
+import { importBody, importTooLarge } from './readImportBody';
 
 const FORMAT_BY_TYPE: Record<string, ImportFormat> = {
   'text/csv': 'csv',
@@ -18,74 +21,61 @@ const FORMAT_BY_TYPE: Record<string, ImportFormat> = {
 };
 
 /**
- * The file as the raw body, up to the import limit. Only the two file types are read: a form
- * of another site can post `text/plain` or form encodings without asking, never these.
- */
-const readFile = express.raw({
-  type: Object.keys(FORMAT_BY_TYPE),
-  limit: MAX_IMPORT_BYTES,
-});
-
-/**
  * `POST /import/<table>?token=<fencing token>&fileName=<name>[&dryRun=1]` with a CSV
  * (`Content-Type: text/csv`) or XLSX file as the body: the holder of the table's lock imports
  * it, by session cookie (from the app's own pages) or API key. With `dryRun=1` the answer is
  * the kept dry run (`{ report }`: its id, counts and columns; rows through GraphQL
  * `importReport`); without, the file is written at once if it has no errors. Refusals are coded
- * JSON errors, as GraphQL's.
+ * JSON errors, as GraphQL's. Who calls, their role, the lock and a place among the imports
+ * under way are all settled before a byte of the body is read: a refused upload is answered
+ * at once and its connection closed.
  */
-export function importEndpoint(services: ApiServices): RequestHandler[] {
-  return [
-    (request, response, next) =>
-      readFile(request, response, (error?: unknown) => {
-        if (!error) return next();
-        const status = (error as { status?: number }).status;
-        refuseFileRequest(
-          services,
-          response,
-          status === 413
-            ? new MasterDataError(
-                'IMPORT_TOO_LARGE',
-                `The file is over ${MAX_IMPORT_BYTES / 1024 / 1024} MB; split it.`,
-                { maxBytes: MAX_IMPORT_BYTES },
-              )
-            : new DomainError('BAD_USER_INPUT', 'The file could not be read.'),
-          services.logger,
-        );
-      }),
-    async (request, response) => {
-      const logger = services.logger.child({ requestId: requestIdOf(response) });
-      try {
-        const caller = await authorizeFileRequest(services, request, response, 'editor');
-        const { table, token, fileName, dryRun, format } = parseImportRequest(request);
-        const startedAt = performance.now();
-        const dryRunReport = await dryRunImport(services.prisma, {
-          schema: services.masterSchema,
-          tableName: table,
-          holder: caller.name,
-          token,
-          fileName,
-          format,
-          content: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
-        });
-        const report = dryRun
-          ? dryRunReport
-          : await applyImport(services.prisma, {
-              schema: services.masterSchema,
-              id: dryRunReport.id,
-              holder: caller.name,
-              token,
-            });
-        if (report.applied)
-          services.metrics.recordSave(report.counts.create + report.counts.update);
-        const ms = Math.round(performance.now() - startedAt);
-        logger.info({ table, dryRun, counts: report.counts, ms, caller: caller.name }, 'import');
-        response.json({ report });
-      } catch (error) {
-        refuseFileRequest(services, response, error, logger);
+export function importEndpoint(services: ApiServices, slots = createImportSlots()): RequestHandler {
+  return async (request, response) => {
+    const logger = services.logger.child({ requestId: requestIdOf(response) });
+    let release: (() => void) | undefined;
+    try {
+      const caller = await authorizeFileRequest(services, request, response, 'editor');
+      const { table, token, fileName, dryRun, format } = parseImportRequest(request);
+      if (Number(request.headers['content-length'] ?? 0) > IMPORT_LIMITS.maxBytes) {
+        throw importTooLarge(IMPORT_LIMITS);
       }
-    },
-  ];
+      release = slots.take(caller.name);
+      const importCaller = {
+        schema: services.masterSchema,
+        tableName: table,
+        holder: caller.name,
+        token,
+      };
+      await assertMayImport(services.prisma, importCaller);
+      const startedAt = performance.now();
+      const dryRunReport = await dryRunImport(services.prisma, {
+        ...importCaller,
+        fileName,
+        format,
+        content: importBody(request, IMPORT_LIMITS),
+      });
+      const report = dryRun
+        ? dryRunReport
+        : await applyImport(services.prisma, {
+            schema: services.masterSchema,
+            id: dryRunReport.id,
+            holder: caller.name,
+            token,
+          });
+      if (report.applied) services.metrics.recordSave(report.counts.create + report.counts.update);
+      const ms = Math.round(performance.now() - startedAt);
+      logger.info({ table, dryRun, counts: report.counts, ms, caller: caller.name }, 'import');
+      response.json({ report });
+    } catch (error) {
+      // The rest of a body that was not (or not all) read is not wanted: the connection is
+      // closed once the answer is sent, rather than read to its end.
+      if (!request.complete) response.setHeader('Connection', 'close');
+      refuseFileRequest(services, response, error, logger);
+    } finally {
+      release?.();
+    }
+  };
 }
 
 function parseImportRequest(request: Request) {

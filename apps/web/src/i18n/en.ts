@@ -540,8 +540,8 @@ export const en = {
     explain:
       'Rows are matched by primary key: rows of the file that the table does not have are created, the others updated. Rows of the table that the file does not have are left as they are (nothing is deleted). Nothing is written until you apply the dry run.',
     file: 'File (CSV or XLSX, as an export writes it)',
-    limits: 'Up to 20 MB and 100,000 rows. The first row names the columns.',
-    tooLarge: 'The file is over 20 MB. Split it into smaller files.',
+    limits: 'Up to 256 MB and 1,000,000 rows. The first row names the columns.',
+    tooLarge: 'The file is over 256 MB. Split it into smaller files.',
     unsavedFirst_one:
       'You have {{count}} unsaved change. Save or discard it before importing, so that the import starts from the saved rows.',
     unsavedFirst_other:

@@ -48,7 +48,7 @@ export interface DryRun {
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** The browser's own limit, so a file the server would refuse is not sent at all. */
-export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
+export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
 
 /**
  * Uploads a file for a dry run (`POST /import/<table>?dryRun=1`, the file as the body),

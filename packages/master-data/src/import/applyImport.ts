@@ -5,8 +5,8 @@ import { MasterDataError } from '../masterDataError';
 import { postgresErrorOf } from '../postgresError';
 import type { RowValues } from '../readRows';
 import { columnRef } from '../sqlFragments';
-import { type MasterTable, readMasterTable, type TableColumn } from '../tableColumns';
-import type { ImportReport, ImportRow } from './importReport';
+import { type MasterTable, readMasterTable } from '../tableColumns';
+import type { ImportReport } from './importReport';
 import { importNotFound, readImportReport } from './readImportReport';
 
 export interface ApplyImportRequest {
@@ -56,17 +56,15 @@ export async function applyImport(
     timeoutMs: 10 * 60_000,
   };
   await fencedSave(db, save, async (tx) => {
-    const [stored] = await tx.$queryRaw<{ rows: ImportRow[] }[]>`
-      DELETE FROM tablelock.import_dry_run WHERE id = ${report.id}::uuid RETURNING rows`;
-    // Another apply of the same dry run got here first (it was read before that one committed).
+    // Another apply of the same dry run that got here first has deleted it by now.
+    const [stored] = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id::text FROM tablelock.import_dry_run WHERE id = ${report.id}::uuid FOR UPDATE`;
     if (!stored) throw importNotFound();
-    const { rows } = stored;
-    await checkVersions(tx, table, rows);
-    const creates = rows.filter((row) => row.outcome === 'create');
-    const updates = rows.filter((row) => row.outcome === 'update');
+    await checkVersions(tx, table, report.id);
     try {
-      const inserted = await insertRows(tx, table, creates);
-      const updated = await updateRows(tx, table, updates);
+      const inserted = await insertRows(tx, table, report.columns, report.id);
+      const updated = await updateRows(tx, table, report.id);
+      await tx.$executeRaw`DELETE FROM tablelock.import_dry_run WHERE id = ${report.id}::uuid`;
       return { saved: true, inserted, updated, deleted: 0 };
     } catch (error) {
       const postgres = postgresErrorOf(error);
@@ -92,26 +90,31 @@ const keyMatch = (table: MasterTable, alias: string, source: Prisma.Sql) =>
   );
 
 /** Locks the rows the dry run saw and refuses if any is not as it saw it. */
-async function checkVersions(tx: TransactionClient, table: MasterTable, rows: ImportRow[]) {
-  const found = await tx.$queryRaw<{ ord: number; version: string }[]>`
-    SELECT import_key.ord::int AS ord, import_target.xmin::text AS version
-    FROM jsonb_array_elements(${JSON.stringify(rows.map((row) => row.key))}::jsonb)
-         WITH ORDINALITY AS import_key(value, ord)
-    JOIN ${Prisma.raw(table.qualifiedName)} AS import_target
-      ON ${keyMatch(table, 'import_target', Prisma.sql`import_key.value`)}
-    FOR UPDATE OF import_target`;
-  const versionNow = new Map(found.map(({ ord, version }) => [ord - 1, version]));
-  const changed = rows.filter((row, index) => (versionNow.get(index) ?? null) !== row.version);
+async function checkVersions(tx: TransactionClient, table: MasterTable, id: string) {
+  const target = Prisma.raw(table.qualifiedName);
+  const matches = keyMatch(table, 'import_target', Prisma.sql`dry_row.key`);
+  await tx.$queryRaw`
+    SELECT count(*)::int AS locked FROM (
+      SELECT FROM tablelock.import_dry_run_row AS dry_row
+      JOIN ${target} AS import_target ON ${matches}
+      WHERE dry_row.dry_run_id = ${id}::uuid
+      FOR UPDATE OF import_target) AS locked_rows`;
+  const changed = await tx.$queryRaw<
+    { line: number; key: RowValues | null; version: string | null; total: number }[]
+  >`
+    SELECT dry_row.line, dry_row.key, dry_row.version, count(*) OVER ()::int AS total
+    FROM tablelock.import_dry_run_row AS dry_row
+    LEFT JOIN ${target} AS import_target ON ${matches}
+    WHERE dry_row.dry_run_id = ${id}::uuid
+      AND import_target.xmin::text IS DISTINCT FROM dry_row.version
+    ORDER BY dry_row.line LIMIT ${CHANGED_ROWS_LISTED}`;
   if (changed.length === 0) return;
+  const total = (changed[0] as { total: number }).total;
   const lines = changed.map((row) => row.line);
   throw new MasterDataError(
     'IMPORT_ROWS_CHANGED',
-    `Since the dry run, someone else changed, deleted or created ${changed.length === 1 ? 'a row' : `${changed.length} rows`} of the file (file rows ${lines.slice(0, 10).join(', ')}${lines.length > 10 ? ', …' : ''}). Nothing was written; run the dry run again.`,
-    {
-      rows: changed
-        .slice(0, CHANGED_ROWS_LISTED)
-        .map((row) => ({ line: row.line, key: row.key, version: row.version })),
-    },
+    `Since the dry run, someone else changed, deleted or created ${total === 1 ? 'a row' : `${total} rows`} of the file (file rows ${lines.slice(0, 10).join(', ')}${total > 10 ? ', …' : ''}). Nothing was written; run the dry run again.`,
+    { rows: changed.map(({ line, key, version }) => ({ line, key, version })) },
   );
 }
 
@@ -119,49 +122,61 @@ async function checkVersions(tx: TransactionClient, table: MasterTable, rows: Im
  * One INSERT per set of columns given: an empty cell of a column with a default is left out,
  * so that the default applies.
  */
-async function insertRows(tx: TransactionClient, table: MasterTable, rows: ImportRow[]) {
-  const byColumns = new Map<string, { columns: TableColumn[]; values: RowValues[] }>();
-  for (const row of rows) {
-    const columns = table.columns.filter(
-      (column) =>
-        column.name in row.values && !(row.values[column.name] === null && column.hasDefault),
-    );
-    const group = columns.map((column) => column.name).join('\u0000');
-    const entry = byColumns.get(group) ?? { columns, values: [] };
-    entry.values.push(row.values);
-    byColumns.set(group, entry);
-  }
+async function insertRows(
+  tx: TransactionClient,
+  table: MasterTable,
+  fileColumns: string[],
+  id: string,
+) {
+  const columns = table.columns.filter((column) => fileColumns.includes(column.name));
+  const defaulted = columns.filter((column) => column.hasDefault);
+  const emptyDefaults = Prisma.sql`ARRAY[${
+    defaulted.length > 0
+      ? Prisma.join(
+          defaulted.map((column) => Prisma.sql`(new_row."values"->>${column.name}) IS NULL`),
+        )
+      : Prisma.empty
+  }]::boolean[]`;
+  const shapes = await tx.$queryRaw<{ empty: boolean[] }[]>`
+    SELECT DISTINCT ${emptyDefaults} AS empty FROM tablelock.import_dry_run_row AS new_row
+    WHERE new_row.dry_run_id = ${id}::uuid AND new_row.outcome = 'create'`;
   let inserted = 0;
-  for (const { columns, values } of byColumns.values()) {
+  for (const { empty } of shapes) {
+    const given = columns.filter((column) => !empty[defaulted.indexOf(column)]);
     inserted += await tx.$executeRaw`
-      INSERT INTO ${Prisma.raw(table.qualifiedName)} (${Prisma.join(columns.map(columnRef))})
+      INSERT INTO ${Prisma.raw(table.qualifiedName)} (${Prisma.join(given.map(columnRef))})
       SELECT ${Prisma.join(
-        columns.map(
-          (column) => Prisma.sql`(new_row.value->>${column.name})::${Prisma.raw(column.dataType)}`,
+        given.map(
+          (column) =>
+            Prisma.sql`(new_row."values"->>${column.name})::${Prisma.raw(column.dataType)}`,
         ),
       )}
-      FROM jsonb_array_elements(${JSON.stringify(values)}::jsonb) AS new_row(value)`;
+      FROM tablelock.import_dry_run_row AS new_row
+      WHERE new_row.dry_run_id = ${id}::uuid AND new_row.outcome = 'create'
+        AND ${emptyDefaults} = ${empty}::boolean[]`;
   }
   return inserted;
 }
 
 /** One UPDATE for all rows: each sets only its changed columns. */
-async function updateRows(tx: TransactionClient, table: MasterTable, rows: ImportRow[]) {
+async function updateRows(tx: TransactionClient, table: MasterTable, id: string) {
+  const names = await tx.$queryRaw<{ name: string }[]>`
+    SELECT DISTINCT unnest(changed) AS name FROM tablelock.import_dry_run_row
+    WHERE dry_run_id = ${id}::uuid AND outcome = 'update'`;
   const changedColumns = table.columns.filter((column) =>
-    rows.some((row) => row.changed.includes(column.name)),
+    names.some(({ name }) => name === column.name),
   );
   if (changedColumns.length === 0) return 0;
-  const changes = rows.map((row) => ({
-    key: row.key,
-    values: Object.fromEntries(row.changed.map((name) => [name, row.values[name] ?? null])),
-  }));
   const assignments = changedColumns.map(
-    (column) => Prisma.sql`${columnRef(column)} = CASE WHEN change.value->'values' ? ${column.name}
-      THEN (change.value->'values'->>${column.name})::${Prisma.raw(column.dataType)}
+    (
+      column,
+    ) => Prisma.sql`${columnRef(column)} = CASE WHEN ${column.name}::text = ANY(change.changed)
+      THEN (change."values"->>${column.name})::${Prisma.raw(column.dataType)}
       ELSE import_target.${columnRef(column)} END`,
   );
   return tx.$executeRaw`
     UPDATE ${Prisma.raw(table.qualifiedName)} AS import_target SET ${Prisma.join(assignments)}
-    FROM jsonb_array_elements(${JSON.stringify(changes)}::jsonb) AS change(value)
-    WHERE ${keyMatch(table, 'import_target', Prisma.sql`change.value->'key'`)}`;
+    FROM tablelock.import_dry_run_row AS change
+    WHERE change.dry_run_id = ${id}::uuid AND change.outcome = 'update'
+      AND ${keyMatch(table, 'import_target', Prisma.sql`change.key`)}`;
 }

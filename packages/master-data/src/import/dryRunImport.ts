@@ -1,21 +1,21 @@
+import { randomUUID } from 'node:crypto';
 import { inTransaction, type Queryable } from '@tablelock/db';
 import { assertHoldsLock, parseFencingToken } from '@tablelock/lock';
-import { MasterDataError } from '../masterDataError';
-import { readMasterTable } from '../tableColumns';
-import { classifyRows } from './classifyRows';
-import { type ImportFormat, readImportFile } from './importFile';
-import { countOutcomes, type ImportReport } from './importReport';
+import { assertMayImport, type ImportCaller } from './assertMayImport';
+import { classifyStagedRows } from './classifyRows';
+import { copyFileRows } from './copyFileRows';
+import { checkHeader, type ImportContent, type ImportFormat, readImportRows } from './importFile';
+import { tooLarge } from './importFileErrors';
+import { IMPORT_LIMITS, type ImportLimits } from './importLimits';
+import type { ImportCounts, ImportReport } from './importReport';
 
-export interface ImportRequest {
-  schema: string;
-  tableName: string;
-  /** Who imports: must be the lock's editor. */
-  holder: string;
-  /** The fencing token of the holder's acquisition. */
-  token: string;
+export interface ImportRequest extends ImportCaller {
   fileName: string;
   format: ImportFormat;
-  content: Buffer;
+  /** The file, as it arrives (an upload, whose size the caller limits) or whole. */
+  content: ImportContent;
+  /** Lower limits than the app's (tests). */
+  limits?: ImportLimits;
 }
 
 /** Dry runs older than this are dropped (a day's work, and then some). */
@@ -24,44 +24,66 @@ const KEEP_DRY_RUNS = '1 day';
 /**
  * What a file would do to a table, row by row, written nowhere but kept (until applied, or
  * replaced by the holder's next dry run of the table) so that applying it writes what was
- * shown. Only the lock's holder may dry-run, as only they may apply. Rows of the table that
- * the file does not have are left alone: an import creates and updates, it never deletes.
+ * shown. Only the lock's holder may dry-run, as only they may apply: that is checked before
+ * the file is read, and again where the dry run is kept. The file's rows go into Postgres as
+ * they are read (COPY) and are classified there, set-based: the API holds a batch of rows at
+ * a time, whatever the file's size. Rows of the table that the file does not have are left
+ * alone: an import creates and updates, it never deletes.
  */
 export async function dryRunImport(db: Queryable, request: ImportRequest): Promise<ImportReport> {
-  const { schema, tableName, holder, fileName } = request;
-  const token = parseFencingToken(request.token);
-  const table = await readMasterTable(db, schema, tableName);
-  if (table.primaryKey.length === 0) {
-    throw new MasterDataError(
-      'IMPORT_NO_PRIMARY_KEY',
-      `${tableName} has no primary key, so the rows of a file cannot be matched to its rows.`,
-    );
+  const { tableName, holder, fileName, content } = request;
+  const limits = request.limits ?? IMPORT_LIMITS;
+  if (Buffer.isBuffer(content) && content.length > limits.maxBytes) {
+    throw tooLarge(`${(content.length / 1024 / 1024).toFixed(1)} MB`, limits);
   }
-  const file = await readImportFile(table, request.format, request.content);
-  return inTransaction(
-    db,
-    async (tx) => {
-      await assertHoldsLock(tx, { tableName, editor: holder, token });
-      const rows = await classifyRows(tx, table, file);
-      const counts = countOutcomes(rows);
-      await tx.$executeRaw`DELETE FROM tablelock.import_dry_run
-        WHERE (editor = ${holder} AND table_name = ${tableName})
-           OR created_at < now() - ${KEEP_DRY_RUNS}::interval`;
-      const [kept] = await tx.$queryRaw<{ id: string }[]>`
-        INSERT INTO tablelock.import_dry_run
-          (table_name, editor, token, file_name, columns, counts, rows)
-        VALUES (${tableName}, ${holder}, ${token}::bigint, ${fileName}, ${file.columns}::text[],
-                ${JSON.stringify(counts)}::jsonb, ${JSON.stringify(rows)}::jsonb)
-        RETURNING id::text`;
-      return {
-        id: (kept as { id: string }).id,
-        tableName,
-        fileName,
-        columns: file.columns,
-        counts,
-        applied: false,
-      };
-    },
-    { timeout: 5 * 60_000 },
-  );
+  const token = parseFencingToken(request.token);
+  const table = await assertMayImport(db, request);
+  const id = randomUUID();
+  let columns: string[] = [];
+  const onHeader = (header: string[]) => {
+    checkHeader(table, header);
+    columns = header;
+  };
+  try {
+    await copyFileRows(db, id, readImportRows(table, request.format, content, limits, onHeader));
+    return await inTransaction(
+      db,
+      async (tx) => {
+        await assertHoldsLock(tx, { tableName, editor: holder, token });
+        // Dry runs of one editor and table take turns, each replacing the one before.
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`import:${holder}:${tableName}`}, 0))`;
+        await tx.$executeRaw`DELETE FROM tablelock.import_dry_run
+          WHERE (editor = ${holder} AND table_name = ${tableName})
+             OR created_at < now() - ${KEEP_DRY_RUNS}::interval`;
+        await tx.$executeRaw`DELETE FROM tablelock.import_staging
+          WHERE created_at < now() - ${KEEP_DRY_RUNS}::interval`;
+        await tx.$executeRaw`INSERT INTO tablelock.import_dry_run
+            (id, table_name, editor, token, file_name, columns, counts)
+          VALUES (${id}::uuid, ${tableName}, ${holder}, ${token}::bigint, ${fileName},
+                  ${columns}::text[], '{}'::jsonb)`;
+        await classifyStagedRows(tx, table, columns, id);
+        const [counted] = await tx.$queryRaw<{ counts: ImportCounts }[]>`
+          UPDATE tablelock.import_dry_run SET counts = (
+            SELECT jsonb_build_object(
+              'create', count(*) FILTER (WHERE outcome = 'create'),
+              'update', count(*) FILTER (WHERE outcome = 'update'),
+              'unchanged', count(*) FILTER (WHERE outcome = 'unchanged'),
+              'error', count(*) FILTER (WHERE outcome = 'error'),
+              'total', count(*))
+            FROM tablelock.import_dry_run_row WHERE dry_run_id = ${id}::uuid)
+          WHERE id = ${id}::uuid RETURNING counts`;
+        return {
+          id,
+          tableName,
+          fileName,
+          columns,
+          counts: (counted as { counts: ImportCounts }).counts,
+          applied: false,
+        };
+      },
+      { timeout: 10 * 60_000 },
+    );
+  } finally {
+    await db.$executeRaw`DELETE FROM tablelock.import_staging WHERE dry_run_id = ${id}::uuid`;
+  }
 }

@@ -43,9 +43,3 @@ export interface ImportReport {
   /** True once written; a dry run is kept until then, and nothing after. */
   applied: boolean;
 }
-
-export function countOutcomes(rows: ImportRow[]): ImportCounts {
-  const counts: ImportCounts = { create: 0, update: 0, unchanged: 0, error: 0, total: rows.length };
-  for (const row of rows) counts[row.outcome]++;
-  return counts;
-}

@@ -1,4 +1,4 @@
-import type { Queryable } from '@tablelock/db';
+import { Prisma, type Queryable } from '@tablelock/db';
 import { z } from 'zod';
 import { MasterDataError } from '../masterDataError';
 import { readMasterTable, requireColumn, type TableColumn } from '../tableColumns';
@@ -24,6 +24,8 @@ export async function readImportReport(
   if (!report) throw importNotFound();
   return report;
 }
+
+const ROW_FIELDS = Prisma.sql`line, outcome, key, version, "values", changed, previous, errors`;
 
 export interface ImportRowQuery {
   /** Only rows with these outcomes; all when empty. */
@@ -51,11 +53,11 @@ export async function readImportRows(
   const outcomes: ImportOutcome[] =
     query.outcomes.length > 0 ? query.outcomes : ['create', 'update', 'unchanged', 'error'];
   const total = outcomes.reduce((sum, outcome) => sum + report.counts[outcome], 0);
-  const rows = await db.$queryRaw<{ row: ImportRow }[]>`
-    SELECT row FROM tablelock.import_dry_run, jsonb_array_elements(rows) WITH ORDINALITY AS r(row, ord)
-    WHERE id = ${id}::uuid AND row->>'outcome' = ANY(${outcomes}::text[])
-    ORDER BY ord OFFSET ${query.offset} LIMIT ${query.limit}`;
-  return { total, rows: rows.map(({ row }) => row) };
+  const rows = await db.$queryRaw<ImportRow[]>`
+    SELECT ${ROW_FIELDS} FROM tablelock.import_dry_run_row
+    WHERE dry_run_id = ${id}::uuid AND outcome = ANY(${outcomes}::text[])
+    ORDER BY line OFFSET ${query.offset} LIMIT ${query.limit}`;
+  return { total, rows };
 }
 
 /** Every row a dry run found errors in, for the errors file. */
@@ -68,8 +70,8 @@ export async function readImportErrors(
   const report = await readImportReport(db, id, holder);
   const table = await readMasterTable(db, schema, report.tableName);
   const columns = report.columns.map((name) => requireColumn(table, name));
-  const rows = await db.$queryRaw<{ row: ImportRow }[]>`
-    SELECT row FROM tablelock.import_dry_run, jsonb_array_elements(rows) WITH ORDINALITY AS r(row, ord)
-    WHERE id = ${id}::uuid AND row->>'outcome' = 'error' ORDER BY ord`;
-  return { report, columns, rows: rows.map(({ row }) => row) };
+  const rows = await db.$queryRaw<ImportRow[]>`
+    SELECT ${ROW_FIELDS} FROM tablelock.import_dry_run_row
+    WHERE dry_run_id = ${id}::uuid AND outcome = 'error' ORDER BY line`;
+  return { report, columns, rows };
 }
