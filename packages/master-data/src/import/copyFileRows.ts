@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { type Queryable, withPoolConnection } from '@tablelock/db';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { FileRow } from './importFile';
+import type { FileRow } from './fileRow';
 import { badFile } from './importFileErrors';
 
 /**

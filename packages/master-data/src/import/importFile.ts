@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { MasterTable } from '../tableColumns';
+import type { FileRow } from './fileRow';
 import { badFile } from './importFileErrors';
 import type { ImportLimits } from './importLimits';
 import { readCsvRows } from './readCsvRows';
@@ -8,13 +9,6 @@ import { spoolToUnnamedFile } from './xlsx/spooledFile';
 import { openXlsxZip } from './xlsx/xlsxZip';
 
 export type ImportFormat = 'csv' | 'xlsx';
-
-/** One data row of a file, its cells in header order (null for an empty cell: NULL). */
-export interface FileRow {
-  /** The row's number as a spreadsheet shows it: the header is row 1. */
-  line: number;
-  cells: (string | null)[];
-}
 
 /** A file as it arrives (an upload), or whole (a GraphQL argument). */
 export type ImportContent = Readable | Buffer;

@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { CsvError, parse } from 'csv-parse';
 import { unguardFormula } from '../formulaText';
 import type { MasterTable, TableColumn } from '../tableColumns';
-import type { FileRow } from './importFile';
+import type { FileRow } from './fileRow';
 import { badFile, tooLarge } from './importFileErrors';
 import type { ImportLimits } from './importLimits';
 

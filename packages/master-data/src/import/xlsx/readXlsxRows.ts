@@ -1,5 +1,5 @@
 import type { MasterTable, TableColumn } from '../../tableColumns';
-import type { FileRow } from '../importFile';
+import type { FileRow } from '../fileRow';
 import { badFile, tooLarge } from '../importFileErrors';
 import type { ImportLimits } from '../importLimits';
 import { type CellContext, xlsxCellText } from './xlsxCellText';
