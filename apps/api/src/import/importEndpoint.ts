@@ -40,7 +40,7 @@ export function importEndpoint(services: ApiServices, slots = createImportSlots(
       if (Number(request.headers['content-length'] ?? 0) > IMPORT_LIMITS.maxBytes) {
         throw importTooLarge(IMPORT_LIMITS);
       }
-      release = slots.take(caller.name);
+      release = slots.take(caller);
       const importCaller = {
         schema: services.masterSchema,
         tableName: table,
