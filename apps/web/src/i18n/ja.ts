@@ -563,7 +563,7 @@ export const ja: TranslationOf<typeof en> = {
     downloadErrors: 'エラーをダウンロード',
     otherFile: '別のファイルを選ぶ',
     dryRunAgain: 'もう一度ドライラン',
-    apply_other: '{{count}} 件の変更を適用',
+    apply_other: '{{count, number}} 件の変更を適用',
     changedRow: 'ファイルの {{line}} 行目（キー {{key}}）',
     applied: 'インポートしました：作成 {{create}} 行、更新 {{update}} 行。',
   },
