@@ -4,6 +4,7 @@ import { MAX_IDLE_LIMIT_SECONDS, MIN_IDLE_LIMIT_SECONDS } from '@tablelock/lock'
 import { z } from 'zod';
 import { apiPackageDir } from './apiPackageDir';
 import type { OidcSettings } from './auth/oidc/oidcSettings';
+import { DEFAULT_KEEP_ALIVE_SECONDS } from './keepConnectionsAlive';
 
 const repoRoot = join(apiPackageDir, '../..');
 
@@ -77,6 +78,16 @@ const environment = z.object({
    * whole stop takes at most 5 s more.
    */
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(120).default(10),
+  /**
+   * How long an idle keep-alive connection stays open: longer than the idle timeout of any load
+   * balancer in front. At most 280 s, below Node's 300 s limit on a whole request.
+   */
+  HTTP_KEEP_ALIVE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(280)
+    .default(DEFAULT_KEEP_ALIVE_SECONDS),
   /** How long a person's turn in the lock queue holds the table for them ("Notify me when free"). */
   QUEUE_RESERVATION_SECONDS: z.coerce.number().int().min(10).max(600).default(60),
   /**

@@ -97,6 +97,7 @@ async function start(database: OpenDatabase, prisma: PrismaClient) {
     allowedHosts: allowedHostsOf(config),
     readiness: createReadinessCheck(prisma, live.isListening),
     drainMs: config.SHUTDOWN_DRAIN_SECONDS * 1000,
+    keepAliveSeconds: config.HTTP_KEEP_ALIVE_SECONDS,
     ...(config.METRICS_TOKEN ? { metricsToken: config.METRICS_TOKEN } : {}),
   });
   return {

@@ -23,6 +23,7 @@ import { formatError } from './formatError';
 import { createHostCheck, refuseUnknownHosts } from './hostAllowList';
 import { importEndpoint } from './import/importEndpoint';
 import { importErrorsEndpoint } from './import/importErrorsEndpoint';
+import { DEFAULT_KEEP_ALIVE_SECONDS, keepConnectionsAlive } from './keepConnectionsAlive';
 import { startSubscriptionServer } from './live/subscriptionServer';
 import { countHttpResponses, metricsEndpoint } from './metrics/metricsEndpoint';
 import { metricsPlugin } from './metrics/metricsPlugin';
@@ -57,6 +58,8 @@ export interface ApiServerOptions {
   drainMs?: number;
   /** How many exports run at once, and how long a reader may keep one (DEFAULT_EXPORT_LIMITS). */
   exportLimits?: ExportLimits;
+  /** How long idle keep-alive connections stay open (DEFAULT_KEEP_ALIVE_SECONDS). */
+  keepAliveSeconds?: number;
 }
 
 const MAX_BODY = '100kb';
@@ -73,6 +76,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   app.set('trust proxy', options.trustProxy);
   const isAllowedHost = createHostCheck(options.allowedHosts);
   const httpServer = createServer(app);
+  keepConnectionsAlive(httpServer, options.keepAliveSeconds ?? DEFAULT_KEEP_ALIVE_SECONDS);
   const closeSubscriptions = startSubscriptionServer(
     httpServer,
     schema,

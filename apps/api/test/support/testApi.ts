@@ -98,6 +98,8 @@ export async function startTestApi(
     port?: number;
     /** The shortest idle limit admins may set (IDLE_LIMIT_MIN_SECONDS); 60 by default. */
     minIdleLimitSeconds?: number;
+    /** How long idle keep-alive connections stay open (HTTP_KEEP_ALIVE_SECONDS). */
+    keepAliveSeconds?: number;
     /** Bounds on exports shorter than the defaults, for tests of them. */
     exportLimits?: Partial<ExportLimits>;
   } = {},
@@ -142,6 +144,7 @@ export async function startTestApi(
     allowedHosts: options.allowedHosts ?? [],
     trustProxy: options.trustProxy ?? false,
     readiness: createReadinessCheck(database.prisma, live.isListening),
+    ...(options.keepAliveSeconds ? { keepAliveSeconds: options.keepAliveSeconds } : {}),
     ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
     exportLimits: { ...DEFAULT_EXPORT_LIMITS, ...options.exportLimits },
   });
