@@ -13,7 +13,7 @@ import type { ApiServices } from '../context';
 import { refuseFileRequest } from '../refuseFileRequest';
 import { requestIdOf } from '../requestId';
 import { createImportSlots } from './importSlots';
-import { importBody, importTooLarge } from './readImportBody';
+import { bodyTooLarge, importBody } from './readImportBody';
 
 const FORMAT_BY_TYPE: Record<string, ImportFormat> = {
   'text/csv': 'csv',
@@ -38,7 +38,7 @@ export function importEndpoint(services: ApiServices, slots = createImportSlots(
       const caller = await authorizeFileRequest(services, request, response, 'editor');
       const { table, token, fileName, dryRun, format } = parseImportRequest(request);
       if (Number(request.headers['content-length'] ?? 0) > IMPORT_LIMITS.maxBytes) {
-        throw importTooLarge(IMPORT_LIMITS);
+        throw bodyTooLarge(IMPORT_LIMITS);
       }
       release = slots.take(caller);
       const importCaller = {

@@ -1,17 +1,14 @@
 import { Transform } from 'node:stream';
 import { DomainError } from '@tablelock/errors';
-import { type ImportLimits, MasterDataError } from '@tablelock/master-data';
+import { type ImportLimits, importTooLarge } from '@tablelock/master-data';
 import type { Request } from 'express';
 
 /** How long an upload may send nothing before it is cut off. */
 export const IMPORT_BODY_IDLE_MS = 10_000;
 
-export const importTooLarge = (limits: ImportLimits) =>
-  new MasterDataError(
-    'IMPORT_TOO_LARGE',
-    `The file is over ${limits.maxBytes / 1024 / 1024} MB; split it.`,
-    { maxBytes: limits.maxBytes, maxRows: limits.maxRows },
-  );
+/** The body is over `limits.maxBytes` (declared or counted as it arrives). */
+export const bodyTooLarge = (limits: ImportLimits) =>
+  importTooLarge(`over ${limits.maxBytes / 1024 / 1024} MB`, limits);
 
 /**
  * The file sent as the body, as a stream, read only once the caller may import: at most
@@ -28,7 +25,7 @@ export function importBody(request: Request, limits: ImportLimits): Transform {
     transform(chunk: Buffer, _encoding, done) {
       stalled.refresh();
       size += chunk.length;
-      done(size > limits.maxBytes ? importTooLarge(limits) : null, chunk);
+      done(size > limits.maxBytes ? bodyTooLarge(limits) : null, chunk);
     },
     flush(done) {
       clearTimeout(stalled);
