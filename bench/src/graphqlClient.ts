@@ -1,4 +1,4 @@
-import { Pool } from 'undici';
+import { Pool, request } from 'undici';
 
 export interface GraphQLClient {
   /** POSTs one operation with an API key; throws on HTTP or GraphQL errors, returns `data`. */
@@ -25,6 +25,18 @@ export function createGraphQLClient(baseUrl: string, connections: number): Graph
     },
     close: () => pool.close(),
   };
+}
+
+/** One operation with an API key, on a connection of its own (for scenarios that send a few). */
+export async function graphql(baseUrl: string, apiKey: string, query: string, variables: object) {
+  const response = await request(`${baseUrl}/graphql`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await response.body.json()) as { data?: Record<string, never>; errors?: unknown[] };
+  if (body.errors) throw new Error(JSON.stringify(body.errors));
+  return body.data as Record<string, Record<string, unknown>>;
 }
 
 export const LOCK_MUTATION = `

@@ -4,6 +4,7 @@ import { createPrismaClient } from '@tablelock/db';
 import { syncTableRegistry } from '@tablelock/lock';
 import { handmadeXlsx } from '@tablelock/test-support';
 import { request } from 'undici';
+import { graphql } from '../graphqlClient';
 
 /** One import step, with what it cost the API while it ran. */
 export interface BigImportStep {
@@ -75,17 +76,6 @@ async function watched(
     healthzMaxMs,
     ...(error ? { error } : {}),
   };
-}
-
-async function graphql(baseUrl: string, apiKey: string, query: string, variables: object) {
-  const response = await request(`${baseUrl}/graphql`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await response.body.json()) as { data?: Record<string, never>; errors?: unknown[] };
-  if (body.errors) throw new Error(JSON.stringify(body.errors));
-  return body.data as Record<string, Record<string, unknown>>;
 }
 
 function csvOf(rows: number, suffix: string): Buffer {

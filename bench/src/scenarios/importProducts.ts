@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { request } from 'undici';
+import { graphql } from '../graphqlClient';
 import { peakRssMb } from './exportProducts';
 
 export interface ImportResult {
@@ -12,17 +13,6 @@ export interface ImportResult {
   apiPeakRssAfterMb: number;
   errors: number;
   firstError?: string;
-}
-
-async function graphql(baseUrl: string, apiKey: string, query: string, variables: object) {
-  const response = await request(`${baseUrl}/graphql`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await response.body.json()) as { data?: Record<string, never>; errors?: unknown[] };
-  if (body.errors) throw new Error(JSON.stringify(body.errors));
-  return body.data as Record<string, Record<string, unknown>>;
 }
 
 /**
