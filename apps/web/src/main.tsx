@@ -5,7 +5,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { createQueryClient } from './api/createQueryClient';
-import { router } from './router';
+import { router } from './app/router';
 import { NoticeProvider } from './ui/Notices';
 
 const root = document.getElementById('root');

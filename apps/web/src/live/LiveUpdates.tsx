@@ -1,19 +1,19 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { Client } from 'graphql-ws';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { createRefreshBatch } from '../api/createRefreshBatch';
 import {
   LOCK_EVENTS_QUERY_KEY,
   ROWS_QUERY_KEY,
   TABLE_PAGE_QUERY_KEY,
   TABLES_QUERY_KEY,
 } from '../api/queryKeys';
+import { staleQueriesAfter } from '../app/staleQueriesAfter';
 import type { LockChangedSubscription } from '../generated/graphql';
+import { createTableCacheUpdates } from '../tables/createTableCacheUpdates';
 import { createLiveClient } from './createLiveClient';
-import { createRefreshBatch } from './createRefreshBatch';
-import { createTableCacheUpdates } from './createTableCacheUpdates';
 import { type LiveStatus, LiveUpdatesContext, type LockEventListener } from './liveContext';
 import { lockChangedSubscription } from './lockChangedSubscription';
-import { staleQueriesAfter } from './staleQueriesAfter';
 
 // Well inside the promised second, and long enough to fold a burst of changes into one refetch.
 const REFRESH_BATCH_MS = 150;

@@ -5,7 +5,7 @@ import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { GraphqlRequestError } from '../api/GraphqlRequestError';
 import { graphqlRequest } from '../api/graphqlRequest';
 import { SESSION_QUERY_KEY } from '../api/queryKeys';
-import { LanguageSwitch } from '../layout/LanguageSwitch';
+import { LanguageSwitch } from '../i18n/LanguageSwitch';
 import { LoadingState } from '../ui/LoadingState';
 import { safeNext } from './safeNext';
 import { loginMutation } from './sessionOperations';
