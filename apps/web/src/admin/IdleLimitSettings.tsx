@@ -2,16 +2,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { graphqlRequest } from '../api/graphqlRequest';
-import { LOCK_SETTINGS_QUERY_KEY, TABLES_QUERY_KEY } from '../api/queryKeys';
 import type { LockSettingsFieldsFragment } from '../generated/graphql';
 import { idleLimitText } from '../i18n/idleLimitText';
+import { tablesOptions } from '../tables/useTables';
 import { describeError } from '../ui/describeError';
 import { useNotify } from '../ui/Notices';
-import {
-  lockSettingsQuery,
-  setIdleLimitMutation,
-  setTableIdleLimitMutation,
-} from './idleLimitOperations';
+import { lockSettingsOptions } from './adminQueries';
+import { setIdleLimitMutation, setTableIdleLimitMutation } from './idleLimitOperations';
 
 type Change = { seconds: number } | { table: string; seconds: number | null };
 
@@ -23,21 +20,18 @@ export function IdleLimitSettings({ tableNames }: { tableNames: readonly string[
   const { t } = useTranslation();
   const notify = useNotify();
   const queryClient = useQueryClient();
-  const settings = useQuery({
-    queryKey: LOCK_SETTINGS_QUERY_KEY,
-    queryFn: async () => (await graphqlRequest(lockSettingsQuery)).lockSettings,
-  });
+  const settings = useQuery(lockSettingsOptions);
   const change = useMutation({
     mutationFn: async (request: Change): Promise<LockSettingsFieldsFragment> =>
       'table' in request
         ? (await graphqlRequest(setTableIdleLimitMutation, request)).setTableIdleLimit
         : (await graphqlRequest(setIdleLimitMutation, request)).setIdleLimit,
     onSuccess: (saved) => {
-      queryClient.setQueryData(LOCK_SETTINGS_QUERY_KEY, saved);
+      queryClient.setQueryData(lockSettingsOptions.queryKey, saved);
       notify('success', t('idleLimits.saved'));
     },
     onError: (error) => notify('error', describeError(error, t)),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: TABLES_QUERY_KEY }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: tablesOptions.queryKey }),
   });
 
   return (

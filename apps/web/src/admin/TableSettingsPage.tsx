@@ -3,7 +3,6 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
 import { graphqlRequest } from '../api/graphqlRequest';
-import { TABLES_QUERY_KEY } from '../api/queryKeys';
 import type {
   FreezeRule,
   TablePolicyInput,
@@ -13,7 +12,7 @@ import type {
 import { roleAtLeast } from '../session/roles';
 import { useSession } from '../session/useSession';
 import { RuleBadges } from '../tables/RuleBadges';
-import { useTables } from '../tables/useTables';
+import { tablesOptions, useTables } from '../tables/useTables';
 import { describeError } from '../ui/describeError';
 import { LoadingState } from '../ui/LoadingState';
 import { useNotify } from '../ui/Notices';
@@ -99,7 +98,7 @@ function useSettingsChange<T>(change: (variables: T) => Promise<unknown>, done: 
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: SETTINGS_KEY }),
-        queryClient.invalidateQueries({ queryKey: TABLES_QUERY_KEY }),
+        queryClient.invalidateQueries({ queryKey: tablesOptions.queryKey }),
       ]),
   });
 }

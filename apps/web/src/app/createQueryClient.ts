@@ -1,6 +1,6 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
-import { errorCode } from './GraphqlRequestError';
-import { SESSION_QUERY_KEY } from './queryKeys';
+import { errorCode } from '../api/GraphqlRequestError';
+import { sessionOptions } from '../session/useSession';
 
 /**
  * One place reacts to an ended session: any UNAUTHENTICATED answer clears the cached caller,
@@ -19,7 +19,7 @@ export function createQueryClient(): QueryClient {
     },
   });
   function onError(error: unknown) {
-    if (errorCode(error) === 'UNAUTHENTICATED') client.setQueryData(SESSION_QUERY_KEY, null);
+    if (errorCode(error) === 'UNAUTHENTICATED') client.setQueryData(sessionOptions.queryKey, null);
   }
   return client;
 }

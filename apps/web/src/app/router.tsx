@@ -1,21 +1,29 @@
-import { createBrowserRouter, Navigate } from 'react-router';
+import { createBrowserRouter, Navigate, Outlet } from 'react-router';
 import { AdminPage } from '../admin/AdminPage';
 import { TableSettingsPage } from '../admin/TableSettingsPage';
 import { AppLayout } from '../layout/AppLayout';
 import { NotFoundPage } from '../layout/NotFoundPage';
 import { RouteErrorPage } from '../layout/RouteErrorPage';
+import { LiveUpdates } from '../live/LiveUpdates';
 import { LoginPage } from '../session/LoginPage';
 import { LogoutPage } from '../session/LogoutPage';
 import { RequireSession } from '../session/RequireSession';
 import { TablesPage } from '../tables/TablesPage';
 import { LoadingState } from '../ui/LoadingState';
+import { createLiveCacheUpdates } from './createLiveCacheUpdates';
 
 // A data router: the table page needs its navigation blocker (unsaved edits).
 export const router = createBrowserRouter([
   { path: '/login', element: <LoginPage />, errorElement: <RouteErrorPage /> },
   { path: '/logout', element: <LogoutPage />, errorElement: <RouteErrorPage /> },
   {
-    element: <RequireSession />,
+    element: (
+      <RequireSession>
+        <LiveUpdates reactions={createLiveCacheUpdates}>
+          <Outlet />
+        </LiveUpdates>
+      </RequireSession>
+    ),
     errorElement: <RouteErrorPage />,
     // Shown while a lazily loaded page (the table page) arrives on a first visit.
     hydrateFallbackElement: <LoadingState />,

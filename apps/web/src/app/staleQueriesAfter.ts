@@ -1,6 +1,7 @@
 import type { QueryKey } from '@tanstack/react-query';
-import { LOCK_EVENTS_QUERY_KEY, rowsQueryKey } from '../api/queryKeys';
+import { LOCK_EVENTS_KEY } from '../admin/adminQueries';
 import type { LockEvent } from '../live/liveContext';
+import { rowsRevisionOptions } from '../table/grid/useRowsRevision';
 
 /**
  * What an announced event makes out of date besides the lock states (those are patched from
@@ -8,7 +9,7 @@ import type { LockEvent } from '../live/liveContext';
  * rows.
  */
 export function staleQueriesAfter(event: LockEvent): QueryKey[] {
-  const stale: QueryKey[] = [LOCK_EVENTS_QUERY_KEY];
-  if (event.action === 'save') stale.push(rowsQueryKey(event.table));
+  const stale: QueryKey[] = [LOCK_EVENTS_KEY];
+  if (event.action === 'save') stale.push(rowsRevisionOptions(event.table).queryKey);
   return stale;
 }

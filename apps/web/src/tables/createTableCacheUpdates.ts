@@ -1,11 +1,10 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import { graphqlRequest } from '../api/graphqlRequest';
-import { TABLE_PAGE_QUERY_KEY, TABLES_QUERY_KEY, type TablePageView } from '../api/queryKeys';
 import type { LiveLockEvent } from '../live/liveContext';
 import { patchTablePage, patchTableRows, replaceRows } from './patchTables';
 import { tablesNamedQuery } from './tableOperations';
-import type { TablePageData } from './useTablePage';
-import type { TableInfo } from './useTables';
+import { TABLE_PAGES_KEY, type TablePageData, type TablePageView } from './useTablePage';
+import { type TableInfo, tablesOptions } from './useTables';
 
 // The API's most names per tablesNamed.
 const MAX_NAMES = 500;
@@ -26,9 +25,9 @@ export function createTableCacheUpdates(queryClient: QueryClient, delayMs: numbe
     void queryClient.invalidateQueries({ queryKey, exact });
 
   const patchRows = (patch: (rows: TableInfo[]) => TableInfo[]) => {
-    queryClient.setQueryData<TableInfo[]>(TABLES_QUERY_KEY, (rows) => rows && patch(rows));
+    queryClient.setQueryData(tablesOptions.queryKey, (rows) => rows && patch(rows));
     for (const [queryKey, page] of queryClient.getQueriesData<TablePageData>({
-      queryKey: TABLE_PAGE_QUERY_KEY,
+      queryKey: TABLE_PAGES_KEY,
     })) {
       if (page) queryClient.setQueryData(queryKey, { ...page, tables: patch(page.tables) });
     }
@@ -48,8 +47,8 @@ export function createTableCacheUpdates(queryClient: QueryClient, delayMs: numbe
       }
     } catch {
       // The rows keep their patched states; what only the API knows comes with a full read.
-      refetch(TABLES_QUERY_KEY);
-      refetch(TABLE_PAGE_QUERY_KEY);
+      refetch(tablesOptions.queryKey);
+      refetch(TABLE_PAGES_KEY);
     }
   };
   const rereadSoon = (names: readonly string[], queryKey: QueryKey) => {
@@ -61,18 +60,18 @@ export function createTableCacheUpdates(queryClient: QueryClient, delayMs: numbe
   return {
     apply(event: LiveLockEvent) {
       if (event.tables === null || event.tables === undefined) {
-        refetch(TABLES_QUERY_KEY);
-        refetch(TABLE_PAGE_QUERY_KEY);
+        refetch(tablesOptions.queryKey);
+        refetch(TABLE_PAGES_KEY);
         return;
       }
-      const list = queryClient.getQueryData<TableInfo[]>(TABLES_QUERY_KEY);
+      const list = queryClient.getQueryData(tablesOptions.queryKey);
       if (list) {
         const patched = patchTableRows(list, event, true);
-        queryClient.setQueryData(TABLES_QUERY_KEY, patched.rows);
-        rereadSoon(patched.reread, TABLES_QUERY_KEY);
+        queryClient.setQueryData(tablesOptions.queryKey, patched.rows);
+        rereadSoon(patched.reread, tablesOptions.queryKey);
       }
       for (const [queryKey, page] of queryClient.getQueriesData<TablePageData>({
-        queryKey: TABLE_PAGE_QUERY_KEY,
+        queryKey: TABLE_PAGES_KEY,
       })) {
         if (!page) continue;
         const view = queryKey[1] as TablePageView;

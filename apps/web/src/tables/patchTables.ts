@@ -1,6 +1,5 @@
-import type { TablePageView } from '../api/queryKeys';
 import type { LiveLockEvent } from '../live/liveContext';
-import type { TablePageData } from './useTablePage';
+import type { TablePageData, TablePageView } from './useTablePage';
 import type { TableInfo } from './useTables';
 
 /** A table's lock state as a live event tells it. */

@@ -1,8 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { GraphqlRequestError } from '../../api/GraphqlRequestError';
-import { TABLES_QUERY_KEY } from '../../api/queryKeys';
 import { editBlockMessage } from '../../tables/editBlockMessage';
+import { tablesOptions } from '../../tables/useTables';
 import { describeError } from '../../ui/describeError';
 
 // Refusals that carry an edit block: someone started first, or an admin's rules (a freeze, a
@@ -16,7 +16,7 @@ const BLOCKED = new Set(['LOCK_CONFLICT', 'TABLE_FROZEN', 'TABLE_READ_ONLY', 'FO
 export function startRefusal(error: unknown, queryClient: QueryClient, t: TFunction): string {
   const blocked = error instanceof GraphqlRequestError && BLOCKED.has(error.code ?? '');
   if (!blocked) return describeError(error, t);
-  void queryClient.invalidateQueries({ queryKey: TABLES_QUERY_KEY });
+  void queryClient.invalidateQueries({ queryKey: tablesOptions.queryKey });
   const { editBlock, blockers, reason } = error.errors[0]?.extensions ?? {};
   return t('table.startRefused', {
     reason:

@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { errorCode } from '../../api/GraphqlRequestError';
-import { TABLES_QUERY_KEY } from '../../api/queryKeys';
 import { useLockEvents } from '../../live/useLockEvents';
+import { tablesOptions } from '../../tables/useTables';
 import type { PendingChanges } from '../changes/PendingChanges';
 import { ActivityTracker } from './activityTracker';
 import { EditSessionStore } from './EditSessionStore';
@@ -82,7 +82,7 @@ export function useEditSession(options: EditSessionOptions): EditSessionHandle {
   }, [dispatch, lock, resuming]);
 
   const lockRefused = async (token: string, message: string) => {
-    void queryClient.invalidateQueries({ queryKey: TABLES_QUERY_KEY });
+    void queryClient.invalidateQueries({ queryKey: tablesOptions.queryKey });
     const event = await findLockEnd(table, token).catch(() => null);
     dispatch({ type: 'lost', token, loss: event ? { event } : { message } });
   };

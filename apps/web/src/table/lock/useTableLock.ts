@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { errorCode } from '../../api/GraphqlRequestError';
 import { graphqlRequest } from '../../api/graphqlRequest';
-import { TABLES_QUERY_KEY } from '../../api/queryKeys';
+import { tablesOptions } from '../../tables/useTables';
 import { type IdleDeadline, idleDeadline } from './idleDeadline';
 import {
   acquireTableLockMutation,
@@ -33,7 +33,8 @@ export interface TableLock {
 export function useTableLock(table: string): TableLock {
   const queryClient = useQueryClient();
   return useMemo(() => {
-    const lockStatesChanged = () => queryClient.invalidateQueries({ queryKey: TABLES_QUERY_KEY });
+    const lockStatesChanged = () =>
+      queryClient.invalidateQueries({ queryKey: tablesOptions.queryKey });
     return {
       async acquire() {
         const { acquireTableLock: grant } = await graphqlRequest(acquireTableLockMutation, {
