@@ -1,6 +1,6 @@
 import { createBrowserRouter, Navigate, Outlet } from 'react-router';
 import { AdminPage } from '../admin/AdminPage';
-import { TableSettingsPage } from '../admin/TableSettingsPage';
+import { TableSettingsPage } from '../admin/tableSettings/TableSettingsPage';
 import { AppLayout } from '../layout/AppLayout';
 import { NotFoundPage } from '../layout/NotFoundPage';
 import { RouteErrorPage } from '../layout/RouteErrorPage';

@@ -2,20 +2,20 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
-import { graphqlRequest } from '../api/graphqlRequest';
+import { graphqlRequest } from '../../api/graphqlRequest';
 import type {
   FreezeRule,
   TablePolicyInput,
   TableSettingsQuery,
   TakeOverRule,
-} from '../generated/graphql';
-import { roleAtLeast } from '../session/roles';
-import { useSession } from '../session/useSession';
-import { RuleBadges } from '../tables/RuleBadges';
-import { tablesOptions, useTables } from '../tables/useTables';
-import { describeError } from '../ui/describeError';
-import { LoadingState } from '../ui/LoadingState';
-import { useNotify } from '../ui/Notices';
+} from '../../generated/graphql';
+import { roleAtLeast } from '../../session/roles';
+import { useSession } from '../../session/useSession';
+import { RuleBadges } from '../../tables/RuleBadges';
+import { tablesOptions, useTables } from '../../tables/useTables';
+import { describeError } from '../../ui/describeError';
+import { LoadingState } from '../../ui/LoadingState';
+import { useNotify } from '../../ui/Notices';
 import {
   freezeTablesMutation,
   setTablePolicyMutation,
