@@ -9,7 +9,7 @@ import { describeError } from '../ui/describeError';
 import { useNotify } from '../ui/Notices';
 import type { GridRow } from './changes/gridRow';
 import type { PendingChanges } from './changes/PendingChanges';
-import { saveRowsMutation } from './grid/rowOperations';
+import { saveRowsMutation } from './changes/saveOperations';
 import { startRefusal } from './lock/startRefusal';
 import type { EditSessionHandle } from './lock/useEditSession';
 import type { TableLock } from './lock/useTableLock';

@@ -49,21 +49,3 @@ export const tableColumnsQuery = graphql(`
     }
   }
 `);
-
-export const saveRowsMutation = graphql(`
-  mutation SaveRows($table: String!, $token: String!, $changes: RowChanges!) {
-    saveRows(table: $table, token: $token, changes: $changes) {
-      saved
-      inserted
-      updated
-      deleted
-      rowErrors {
-        change
-        index
-        column
-        code
-        message
-      }
-    }
-  }
-`);
