@@ -25,6 +25,26 @@ module.exports = {
       to: { path: ['^(packages|apps/api|bench|e2e)/', '^@tablelock/'] },
     },
     {
+      name: 'web-folders-no-cycle',
+      comment:
+        'A folder of the web app is a feature or a layer. When two folders import each other, ' +
+        'neither can be read or moved on its own: what both need belongs in the lower one.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^apps/web/src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'web-pages-import-no-other-page',
+      comment:
+        'The table page, the admin pages and the layout each stand on the shared folders ' +
+        '(tables, session, queue, live, api, ui, i18n); one page using a part of another ' +
+        'ties them together. Move the part down into a shared folder.',
+      severity: 'error',
+      from: { path: '^apps/web/src/(admin|layout|table)/' },
+      to: { path: '^apps/web/src/(admin|layout|table)/', pathNot: '^apps/web/src/$1/' },
+    },
+    {
       name: 'client-imports-no-workspace-package',
       comment:
         'The client is published for other systems and talks to the API over GraphQL only; its ' +

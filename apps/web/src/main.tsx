@@ -4,8 +4,8 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
-import { createQueryClient } from './api/createQueryClient';
-import { router } from './router';
+import { createQueryClient } from './app/createQueryClient';
+import { router } from './app/router';
 import { NoticeProvider } from './ui/Notices';
 
 const root = document.getElementById('root');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { GridRow } from '../src/table/gridRow';
-import { PendingChanges } from '../src/table/PendingChanges';
-import type { ColumnRules } from '../src/table/validateValue';
+import type { GridRow } from '../src/table/changes/gridRow';
+import { PendingChanges } from '../src/table/changes/PendingChanges';
+import type { ColumnRules } from '../src/table/changes/validateValue';
 
 const columns: ColumnRules[] = [
   { name: 'id', dataType: 'integer', kind: 'integer', nullable: false, hasDefault: false },

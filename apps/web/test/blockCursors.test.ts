@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BlockCursors } from '../src/table/blockCursors';
+import { BlockCursors } from '../src/table/grid/blockCursors';
 
 const ends = (block: string) => ({ startCursor: `${block}-first`, endCursor: `${block}-last` });
 

@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createRefreshBatch } from '../src/live/createRefreshBatch';
+import { createRefreshBatch } from '../src/api/createRefreshBatch';
 
 describe('createRefreshBatch', () => {
   beforeEach(() => vi.useFakeTimers());

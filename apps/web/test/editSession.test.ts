@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { EditSessionStore } from '../src/table/EditSessionStore';
+import type { GridRow } from '../src/table/changes/gridRow';
+import { PendingChanges } from '../src/table/changes/PendingChanges';
+import type { ColumnRules } from '../src/table/changes/validateValue';
+import { EditSessionStore } from '../src/table/lock/EditSessionStore';
 import {
   type EditSession,
   type EditSessionEvent,
   reduceEditSession,
-} from '../src/table/editSession';
-import type { GridRow } from '../src/table/gridRow';
-import type { IdlePhase } from '../src/table/idleDeadline';
-import type { LockLoss } from '../src/table/lockLoss';
-import { PendingChanges } from '../src/table/PendingChanges';
-import type { ColumnRules } from '../src/table/validateValue';
+} from '../src/table/lock/editSession';
+import type { IdlePhase } from '../src/table/lock/idleDeadline';
+import type { LockLoss } from '../src/table/lock/lockLoss';
 import { lockEvent } from './support/lockEvent';
 
 const forceReleased: LockLoss = { event: lockEvent({}) };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exportUrl } from '../src/table/exportUrl';
+import { exportUrl } from '../src/table/files/exportUrl';
 
 describe('exportUrl', () => {
   it('names the table and format, and sends the view as the rows query takes it', () => {

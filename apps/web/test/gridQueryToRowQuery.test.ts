@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toRowFilters, toRowSort } from '../src/table/gridQueryToRowQuery';
+import { toRowFilters, toRowSort } from '../src/table/grid/gridQueryToRowQuery';
 
 describe('toRowFilters', () => {
   it('maps the grid filters to the API operators', () => {

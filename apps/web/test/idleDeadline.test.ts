@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { idleDeadline, idlePhaseAt } from '../src/table/idleDeadline';
+import { idleDeadline, idlePhaseAt } from '../src/table/lock/idleDeadline';
 
 const LEASE_SECONDS = 30;
 // The server wrote the renewal at 10:00:00 on its clock: the lease ends 30 s later.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endsLock, releasedForInactivity } from '../src/table/lockLoss';
+import { endsLock, releasedForInactivity } from '../src/table/lock/lockLoss';
 import { lockEvent } from './support/lockEvent';
 
 describe('endsLock', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeInput } from '../src/table/normalizeInput';
+import { normalizeInput } from '../src/table/changes/normalizeInput';
 
 describe('normalizeInput', () => {
   it('turns full-width digits and digit grouping into a plain number', () => {

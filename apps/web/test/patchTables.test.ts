@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { TablePageView } from '../src/api/queryKeys';
 import type { LiveLockEvent } from '../src/live/liveContext';
-import { patchTablePage, patchTableRows, replaceRows } from '../src/live/patchTables';
+import { patchTablePage, patchTableRows, replaceRows } from '../src/tables/patchTables';
+import type { TablePageView } from '../src/tables/useTablePage';
 import type { TableInfo } from '../src/tables/useTables';
 
 const row = (name: string, change: Partial<TableInfo> = {}): TableInfo => ({

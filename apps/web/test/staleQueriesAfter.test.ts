@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { staleQueriesAfter } from '../src/app/staleQueriesAfter';
 import type { LockEvent } from '../src/live/liveContext';
-import { staleQueriesAfter } from '../src/live/staleQueriesAfter';
 
 const event = (action: LockEvent['action']): LockEvent => ({
   id: '7',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ColumnRules, validateValue } from '../src/table/validateValue';
+import { type ColumnRules, validateValue } from '../src/table/changes/validateValue';
 
 const column = (rules: Partial<ColumnRules>): ColumnRules => ({
   name: 'c',

@@ -3,11 +3,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { graphqlRequest } from '../api/graphqlRequest';
-import { TABLES_QUERY_KEY } from '../api/queryKeys';
 import { useFormatters } from '../i18n/useFormatters';
 import { roleAtLeast } from '../session/roles';
 import { useSession } from '../session/useSession';
-import { type TableInfo, useTables } from '../tables/useTables';
+import { LockBreakDialog } from '../tables/LockBreakDialog';
+import { type TableInfo, tablesOptions, useTables } from '../tables/useTables';
 import { describeError } from '../ui/describeError';
 import { LoadingState } from '../ui/LoadingState';
 import { useNotify } from '../ui/Notices';
@@ -16,7 +16,6 @@ import { useNow } from '../ui/useNow';
 import { AdminHistoryTabs } from './AdminHistoryTabs';
 import { forceReleaseMutation } from './adminOperations';
 import { IdleLimitSettings } from './IdleLimitSettings';
-import { LockBreakDialog } from './LockBreakDialog';
 import { LockHistory } from './LockHistory';
 import { SecurityEvents } from './SecurityEvents';
 import { UsersList } from './UsersList';
@@ -48,7 +47,7 @@ export function AdminPage({ history }: { history: 'locks' | 'security' | 'users'
       setTarget(null);
     },
     onError: (error) => notify('error', describeError(error, t)),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: TABLES_QUERY_KEY }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: tablesOptions.queryKey }),
   });
 
   if (!user) return null;

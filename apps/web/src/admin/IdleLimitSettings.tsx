@@ -1,19 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { graphqlRequest } from '../api/graphqlRequest';
-import { LOCK_SETTINGS_QUERY_KEY, TABLES_QUERY_KEY } from '../api/queryKeys';
 import type { LockSettingsFieldsFragment } from '../generated/graphql';
-import { idleLimitText } from '../i18n/idleLimitText';
+import { tablesOptions } from '../tables/useTables';
 import { describeError } from '../ui/describeError';
 import { useNotify } from '../ui/Notices';
-import {
-  lockSettingsQuery,
-  setIdleLimitMutation,
-  setTableIdleLimitMutation,
-} from './idleLimitOperations';
-
-type Change = { seconds: number } | { table: string; seconds: number | null };
+import { lockSettingsOptions } from './adminQueries';
+import { type IdleLimitChange, IdleLimitForms } from './IdleLimitForms';
+import { setIdleLimitMutation, setTableIdleLimitMutation } from './idleLimitOperations';
 
 /**
  * Admins only: how long an editor may show no activity before the lock ends, for every table
@@ -23,21 +17,18 @@ export function IdleLimitSettings({ tableNames }: { tableNames: readonly string[
   const { t } = useTranslation();
   const notify = useNotify();
   const queryClient = useQueryClient();
-  const settings = useQuery({
-    queryKey: LOCK_SETTINGS_QUERY_KEY,
-    queryFn: async () => (await graphqlRequest(lockSettingsQuery)).lockSettings,
-  });
+  const settings = useQuery(lockSettingsOptions);
   const change = useMutation({
-    mutationFn: async (request: Change): Promise<LockSettingsFieldsFragment> =>
+    mutationFn: async (request: IdleLimitChange): Promise<LockSettingsFieldsFragment> =>
       'table' in request
         ? (await graphqlRequest(setTableIdleLimitMutation, request)).setTableIdleLimit
         : (await graphqlRequest(setIdleLimitMutation, request)).setIdleLimit,
     onSuccess: (saved) => {
-      queryClient.setQueryData(LOCK_SETTINGS_QUERY_KEY, saved);
+      queryClient.setQueryData(lockSettingsOptions.queryKey, saved);
       notify('success', t('idleLimits.saved'));
     },
     onError: (error) => notify('error', describeError(error, t)),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: TABLES_QUERY_KEY }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: tablesOptions.queryKey }),
   });
 
   return (
@@ -59,122 +50,5 @@ export function IdleLimitSettings({ tableNames }: { tableNames: readonly string[
         ) : null}
       </div>
     </section>
-  );
-}
-
-interface IdleLimitFormsProps {
-  settings: LockSettingsFieldsFragment;
-  tableNames: readonly string[];
-  busy: boolean;
-  onChange: (request: Change) => void;
-}
-
-function IdleLimitForms({ settings, tableNames, busy, onChange }: IdleLimitFormsProps) {
-  const { t } = useTranslation();
-  const minMinutes = Math.ceil(settings.minIdleLimitSeconds / 60);
-  const maxMinutes = Math.floor(settings.maxIdleLimitSeconds / 60);
-  const [globalMinutes, setGlobalMinutes] = useState(
-    String(Math.round(settings.idleLimitSeconds / 60)),
-  );
-  const withOwn = new Set(settings.tables.map((own) => own.table));
-  const others = tableNames.filter((name) => !withOwn.has(name));
-  const [table, setTable] = useState('');
-  const [tableMinutes, setTableMinutes] = useState('');
-  const minutesInput = {
-    type: 'number',
-    min: minMinutes,
-    max: maxMinutes,
-    step: 1,
-    required: true,
-  };
-
-  const saveGlobal = (event: FormEvent) => {
-    event.preventDefault();
-    onChange({ seconds: Number(globalMinutes) * 60 });
-  };
-  const saveTable = (event: FormEvent) => {
-    event.preventDefault();
-    onChange({ table, seconds: Number(tableMinutes) * 60 });
-    setTable('');
-    setTableMinutes('');
-  };
-
-  return (
-    <>
-      <form className="filter-bar" onSubmit={saveGlobal}>
-        <label className="inline-field">
-          <span>{t('idleLimits.global')}</span>
-          <input
-            {...minutesInput}
-            value={globalMinutes}
-            onChange={(event) => setGlobalMinutes(event.target.value)}
-            data-testid="global-idle-limit"
-          />
-          <span>{t('idleLimits.minutesUnit')}</span>
-        </label>
-        <button type="submit" className="button small" disabled={busy}>
-          {t('idleLimits.save')}
-        </button>
-        <span className="muted" data-testid="global-idle-limit-now">
-          {t('idleLimits.now', { limit: idleLimitText(settings.idleLimitSeconds, t) })}
-        </span>
-      </form>
-      <table className="data-table">
-        <caption className="visually-hidden">{t('idleLimits.ownLimits')}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('admin.columns.table')}</th>
-            <th scope="col">{t('idleLimits.limit')}</th>
-            <th scope="col" className="actions-column">
-              <span className="visually-hidden">{t('tables.columns.actions')}</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {settings.tables.map((own) => (
-            <tr key={own.table} data-testid={`idle-limit-${own.table}`}>
-              <th scope="row">{own.table}</th>
-              <td>{idleLimitText(own.idleLimitSeconds, t)}</td>
-              <td className="actions-column">
-                <button
-                  type="button"
-                  className="button subtle small"
-                  disabled={busy}
-                  onClick={() => onChange({ table: own.table, seconds: null })}
-                >
-                  {t('idleLimits.followGlobal', { table: own.table })}
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {settings.tables.length === 0 && <p className="empty-state">{t('idleLimits.noneOwn')}</p>}
-      <form className="filter-bar" onSubmit={saveTable}>
-        <label className="inline-field">
-          <span>{t('idleLimits.forTable')}</span>
-          <select value={table} required onChange={(event) => setTable(event.target.value)}>
-            <option value="">{t('idleLimits.chooseTable')}</option>
-            {others.map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="inline-field">
-          <span>{t('idleLimits.limit')}</span>
-          <input
-            {...minutesInput}
-            value={tableMinutes}
-            onChange={(event) => setTableMinutes(event.target.value)}
-          />
-          <span>{t('idleLimits.minutesUnit')}</span>
-        </label>
-        <button type="submit" className="button small" disabled={busy}>
-          {t('idleLimits.setForTable')}
-        </button>
-      </form>
-    </>
   );
 }

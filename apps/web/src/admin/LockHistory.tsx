@@ -1,10 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { graphqlRequest } from '../api/graphqlRequest';
-import { LOCK_EVENTS_QUERY_KEY } from '../api/queryKeys';
 import { useFormatters } from '../i18n/useFormatters';
 import { fallbackRefreshMs } from '../live/fallbackRefreshMs';
 import { useLiveStatus } from '../live/useLiveStatus';
-import { lockEventsQuery } from './adminOperations';
+import { lockEventsOptions } from './adminQueries';
 import { HistorySection } from './HistorySection';
 import { LOCK_ACTIONS, toLockEventFilter } from './historyFilters';
 import { useHistoryPage } from './useHistoryPage';
@@ -19,10 +17,9 @@ export function LockHistory({ tableNames }: { tableNames: readonly string[] }) {
   const format = useFormatters();
   const live = useLiveStatus();
   const history = useHistoryPage({
-    queryKey: LOCK_EVENTS_QUERY_KEY,
+    pageQuery: lockEventsOptions,
     actions: LOCK_ACTIONS,
     toFilter: toLockEventFilter,
-    fetchPage: async (request) => (await graphqlRequest(lockEventsQuery, request)).lockEvents,
     refetchInterval: fallbackRefreshMs(live),
   });
 

@@ -1,10 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { graphqlRequest } from '../api/graphqlRequest';
-import { SECURITY_EVENTS_QUERY_KEY } from '../api/queryKeys';
 import type { SecurityEventsQuery } from '../generated/graphql';
 import { idleLimitText } from '../i18n/idleLimitText';
 import { useFormatters } from '../i18n/useFormatters';
-import { securityEventsQuery } from './adminOperations';
+import { securityEventsOptions } from './adminQueries';
 import { HistorySection } from './HistorySection';
 import { SECURITY_ACTIONS, toSecurityEventFilter } from './historyFilters';
 import { useHistoryPage } from './useHistoryPage';
@@ -23,11 +21,9 @@ export function SecurityEvents() {
   const { t } = useTranslation();
   const format = useFormatters();
   const history = useHistoryPage({
-    queryKey: SECURITY_EVENTS_QUERY_KEY,
+    pageQuery: securityEventsOptions,
     actions: SECURITY_ACTIONS,
     toFilter: toSecurityEventFilter,
-    fetchPage: async (request) =>
-      (await graphqlRequest(securityEventsQuery, request)).securityEvents,
     refetchInterval: REFRESH_MS,
   });
   const actorName = (actor: string | null) => {

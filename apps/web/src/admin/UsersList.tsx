@@ -1,10 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { graphqlRequest } from '../api/graphqlRequest';
-import { USERS_QUERY_KEY } from '../api/queryKeys';
 import { describeError } from '../ui/describeError';
 import { LoadingState } from '../ui/LoadingState';
-import { usersQuery } from './adminOperations';
+import { usersOptions } from './adminQueries';
 
 /**
  * Every user with where its role came from: given here (by an admin or the command line) or
@@ -12,10 +10,7 @@ import { usersQuery } from './adminOperations';
  */
 export function UsersList() {
   const { t } = useTranslation();
-  const users = useQuery({
-    queryKey: USERS_QUERY_KEY,
-    queryFn: async () => (await graphqlRequest(usersQuery)).users,
-  });
+  const users = useQuery(usersOptions);
   if (users.isError) return <p className="banner banner-error">{describeError(users.error, t)}</p>;
   if (!users.data) return <LoadingState />;
   return (

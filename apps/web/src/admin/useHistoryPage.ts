@@ -1,4 +1,10 @@
-import { keepPreviousData, type UseQueryResult, useQuery } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  type QueryKey,
+  type UseQueryOptions,
+  type UseQueryResult,
+  useQuery,
+} from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { useDebouncedValue } from '../ui/useDebouncedValue';
 import { type HistoryFilters, readHistoryFilters, writeHistoryFilters } from './historyFilters';
@@ -13,12 +19,16 @@ export interface HistoryRequest<Filter> {
   limit: number;
 }
 
-interface HistoryPageOptions<Action extends string, Filter, Event> {
-  queryKey: readonly unknown[];
+type EventPage<Event> = { events: Event[]; total: number };
+
+interface HistoryPageOptions<Action extends string, Filter, Event, Key extends QueryKey> {
+  /** The page's query (key and fetcher) for a request. */
+  pageQuery: (
+    request: HistoryRequest<Filter>,
+  ) => UseQueryOptions<EventPage<Event>, Error, EventPage<Event>, Key>;
   /** The actions this history has (others in the URL belong to another one). */
   actions: readonly Action[];
   toFilter: (filters: HistoryFilters<Action>) => Filter;
-  fetchPage: (request: HistoryRequest<Filter>) => Promise<{ events: Event[]; total: number }>;
   refetchInterval: number | false;
 }
 
@@ -26,7 +36,7 @@ export interface HistoryPage<Action extends string, Event> {
   filters: HistoryFilters<Action>;
   /** Shows other filters or another page (in the URL, replacing the entry). */
   show: (filters: HistoryFilters<Action>) => void;
-  query: UseQueryResult<{ events: Event[]; total: number }>;
+  query: UseQueryResult<EventPage<Event>>;
   pageSize: number;
 }
 
@@ -35,8 +45,8 @@ export interface HistoryPage<Action extends string, Event> {
  * Typing in the user field asks once it pauses; a new filter or page keeps the rows shown
  * until its answer arrives (no flicker).
  */
-export function useHistoryPage<Action extends string, Filter, Event>(
-  options: HistoryPageOptions<Action, Filter, Event>,
+export function useHistoryPage<Action extends string, Filter, Event, Key extends QueryKey>(
+  options: HistoryPageOptions<Action, Filter, Event, Key>,
 ): HistoryPage<Action, Event> {
   const [params, setParams] = useSearchParams();
   const filters = readHistoryFilters(params, options.actions);
@@ -47,8 +57,7 @@ export function useHistoryPage<Action extends string, Filter, Event>(
     limit: PAGE_SIZE,
   };
   const query = useQuery({
-    queryKey: [...options.queryKey, request],
-    queryFn: () => options.fetchPage(request),
+    ...options.pageQuery(request),
     placeholderData: keepPreviousData,
     refetchInterval: options.refetchInterval,
   });

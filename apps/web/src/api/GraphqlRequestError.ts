@@ -1,4 +1,6 @@
-import type { EditBlock } from '../tables/editBlockMessage';
+import type { TableInfoFieldsFragment } from '../generated/graphql';
+
+type EditBlock = NonNullable<TableInfoFieldsFragment['editBlock']>;
 
 /** One entry of a GraphQL response's `errors`. */
 export interface GraphqlErrorEntry {

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router';
+import { LanguageSwitch } from '../i18n/LanguageSwitch';
 import { roleAtLeast } from '../session/roles';
 import { useSession } from '../session/useSession';
-import { LanguageSwitch } from './LanguageSwitch';
 import { LiveIndicator } from './LiveIndicator';
 import { UserMenu } from './UserMenu';
 

@@ -1,58 +1,52 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import type { Client } from 'graphql-ws';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
-import {
-  LOCK_EVENTS_QUERY_KEY,
-  ROWS_QUERY_KEY,
-  TABLE_PAGE_QUERY_KEY,
-  TABLES_QUERY_KEY,
-} from '../api/queryKeys';
 import type { LockChangedSubscription } from '../generated/graphql';
 import { createLiveClient } from './createLiveClient';
-import { createRefreshBatch } from './createRefreshBatch';
-import { createTableCacheUpdates } from './createTableCacheUpdates';
-import { type LiveStatus, LiveUpdatesContext, type LockEventListener } from './liveContext';
+import {
+  type LiveLockEvent,
+  type LiveStatus,
+  LiveUpdatesContext,
+  type LockEventListener,
+} from './liveContext';
 import { lockChangedSubscription } from './lockChangedSubscription';
-import { staleQueriesAfter } from './staleQueriesAfter';
 
-// Well inside the promised second, and long enough to fold a burst of changes into one refetch.
-const REFRESH_BATCH_MS = 150;
+/** What the app does with the connection's news, before any listener hears of it. */
+export interface LiveReactions {
+  /** A gap: what changed meanwhile was not announced. */
+  connected(): void;
+  event(event: LiveLockEvent): void;
+  cancel(): void;
+}
+
+interface LiveUpdatesProps {
+  /** Called once per connection; a stable function (module level), or the socket reconnects. */
+  reactions: (queryClient: QueryClient) => LiveReactions;
+  children: ReactNode;
+}
 
 /**
- * The app's one live connection, for the signed-in user: every lock change patches the lock
- * states the pages show from the states the event carries (a reconnection reads them again),
- * every save refreshes that table's rows, and each event is handed to the components that
- * listen (the table page, to learn at once that its lock has ended); the client serves the
- * page's other subscriptions (waiting in line for a table) on the same socket. Mounted per session, because the socket authenticates
- * with the session cookie once, when it connects: a new login needs a new socket.
+ * The app's one live connection, for the signed-in user: every announced lock change goes to
+ * `reactions` (the cached queries), then to the components that listen (the table page, to
+ * learn at once that its lock has ended); the client serves the page's other subscriptions
+ * (waiting in line for a table) on the same socket. Mounted per session, because the socket
+ * authenticates with the session cookie once, when it connects: a new login needs a new socket.
  */
-export function LiveUpdates({ children }: { children: ReactNode }) {
+export function LiveUpdates({ reactions, children }: LiveUpdatesProps) {
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<LiveStatus>('connecting');
   const [listeners] = useState(() => new Set<LockEventListener>());
   const [client, setClient] = useState<Client | null>(null);
 
   useEffect(() => {
-    const refresh = createRefreshBatch(queryClient, REFRESH_BATCH_MS);
-    const tableStates = createTableCacheUpdates(queryClient, REFRESH_BATCH_MS);
-    const client = createLiveClient({
-      onStatus: setStatus,
-      // A gap: what changed meanwhile was not announced, so what is shown is read again.
-      onConnected: () =>
-        refresh.add([
-          TABLES_QUERY_KEY,
-          TABLE_PAGE_QUERY_KEY,
-          LOCK_EVENTS_QUERY_KEY,
-          ROWS_QUERY_KEY,
-        ]),
-    });
+    const react = reactions(queryClient);
+    const client = createLiveClient({ onStatus: setStatus, onConnected: () => react.connected() });
     const unsubscribe = client.subscribe<LockChangedSubscription>(
       { query: lockChangedSubscription.toString() },
       {
         next: ({ data }) => {
           if (!data) return;
-          tableStates.apply(data.lockChanged);
-          refresh.add(staleQueriesAfter(data.lockChanged));
+          react.event(data.lockChanged);
           for (const listener of listeners) listener(data.lockChanged);
         },
         // Only a refusal the client will not retry ends up here: the pages fall back to polling.
@@ -64,11 +58,10 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
     return () => {
       setClient(null);
       unsubscribe();
-      refresh.cancel();
-      tableStates.cancel();
+      react.cancel();
       void client.dispose();
     };
-  }, [queryClient, listeners]);
+  }, [queryClient, reactions, listeners]);
 
   const [listen] = useState(() => (listener: LockEventListener) => {
     listeners.add(listener);

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import type { TableInfo } from '../tables/useTables';
+import type { TableInfoFieldsFragment } from '../generated/graphql';
 
-type Waiters = TableInfo['waiters'];
+type Waiters = TableInfoFieldsFragment['waiters'];
 
 const names = (waiters: Waiters) => waiters.map((waiter) => waiter.editor).join(', ');
 

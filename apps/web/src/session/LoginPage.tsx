@@ -4,13 +4,12 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { GraphqlRequestError } from '../api/GraphqlRequestError';
 import { graphqlRequest } from '../api/graphqlRequest';
-import { SESSION_QUERY_KEY } from '../api/queryKeys';
-import { LanguageSwitch } from '../layout/LanguageSwitch';
+import { LanguageSwitch } from '../i18n/LanguageSwitch';
 import { LoadingState } from '../ui/LoadingState';
 import { safeNext } from './safeNext';
 import { loginMutation } from './sessionOperations';
 import { useAuthProviders } from './useAuthProviders';
-import { useSession } from './useSession';
+import { sessionOptions, useSession } from './useSession';
 
 export function LoginPage() {
   const { t } = useTranslation();
@@ -28,7 +27,7 @@ export function LoginPage() {
     onSuccess: async ({ login: user }) => {
       // Whatever was cached belonged to the previous caller.
       queryClient.removeQueries();
-      queryClient.setQueryData(SESSION_QUERY_KEY, user);
+      queryClient.setQueryData(sessionOptions.queryKey, user);
       await navigate(next, { replace: true });
     },
   });

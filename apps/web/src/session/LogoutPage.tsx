@@ -2,11 +2,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { graphqlRequest } from '../api/graphqlRequest';
-import { SESSION_QUERY_KEY } from '../api/queryKeys';
 import { LoadingState } from '../ui/LoadingState';
 import { logoutMutation } from './sessionOperations';
 import { authProvidersOptions } from './useAuthProviders';
-import type { SessionUser } from './useSession';
+import { sessionOptions } from './useSession';
 
 /**
  * Signing out is a page of its own, so that leaving a table with unsaved edits asks first, like
@@ -21,11 +20,11 @@ export function LogoutPage() {
     if (started.current) return;
     started.current = true;
     const signOut = async () => {
-      const user = queryClient.getQueryData<SessionUser | null>(SESSION_QUERY_KEY);
+      const user = queryClient.getQueryData(sessionOptions.queryKey);
       const providers = await queryClient.fetchQuery(authProvidersOptions).catch(() => null);
       await graphqlRequest(logoutMutation).catch(() => undefined);
       queryClient.removeQueries();
-      queryClient.setQueryData(SESSION_QUERY_KEY, null);
+      queryClient.setQueryData(sessionOptions.queryKey, null);
       // Signed in through the provider: end its session too (it comes back to /login).
       const providerSignOut = providers?.oidc?.signOutUrl;
       if (user?.roleSource === 'oidc' && providerSignOut) {

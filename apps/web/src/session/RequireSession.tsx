@@ -1,10 +1,10 @@
-import { Navigate, Outlet, useLocation } from 'react-router';
-import { LiveUpdates } from '../live/LiveUpdates';
+import { Fragment, type ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router';
 import { LoadingState } from '../ui/LoadingState';
 import { useSession } from './useSession';
 
 /** Renders the signed-in pages, or sends the user to log in and come back here. */
-export function RequireSession() {
+export function RequireSession({ children }: { children: ReactNode }) {
   const session = useSession();
   const location = useLocation();
   if (session.isPending) return <LoadingState />;
@@ -12,10 +12,6 @@ export function RequireSession() {
     const next = `${location.pathname}${location.search}`;
     return <Navigate to={`/login?next=${encodeURIComponent(next)}`} replace />;
   }
-  // A different user needs a socket of their own (it authenticates once, when it connects).
-  return (
-    <LiveUpdates key={session.data.name}>
-      <Outlet />
-    </LiveUpdates>
-  );
+  // A different user gets the pages anew: the live socket authenticates once, when it connects.
+  return <Fragment key={session.data.name}>{children}</Fragment>;
 }

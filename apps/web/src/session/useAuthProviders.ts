@@ -1,11 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { graphqlRequest } from '../api/graphqlRequest';
-import { AUTH_PROVIDERS_QUERY_KEY } from '../api/queryKeys';
 import { authProvidersQuery } from './sessionOperations';
 
 /** How people may sign in: the password form, the OpenID provider, or both. Set at the server's start. */
 export const authProvidersOptions = queryOptions({
-  queryKey: AUTH_PROVIDERS_QUERY_KEY,
+  queryKey: ['authProviders'],
   queryFn: async () => (await graphqlRequest(authProvidersQuery)).authProviders,
   staleTime: Number.POSITIVE_INFINITY,
 });

@@ -1,7 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { errorCode } from '../api/GraphqlRequestError';
 import { graphqlRequest } from '../api/graphqlRequest';
-import { SESSION_QUERY_KEY } from '../api/queryKeys';
 import type { MeQuery } from '../generated/graphql';
 import { meQuery } from './sessionOperations';
 
@@ -17,11 +16,13 @@ async function fetchSessionUser(): Promise<SessionUser | null> {
   }
 }
 
+export const sessionOptions = queryOptions({
+  queryKey: ['session'],
+  queryFn: fetchSessionUser,
+  staleTime: 5 * 60_000,
+});
+
 /** Who is logged in: the user, null when nobody is, undefined while asking. */
 export function useSession() {
-  return useQuery({
-    queryKey: SESSION_QUERY_KEY,
-    queryFn: fetchSessionUser,
-    staleTime: 5 * 60_000,
-  });
+  return useQuery(sessionOptions);
 }

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { LockBreakDialog } from '../admin/LockBreakDialog';
+import { LockBreakDialog } from '../tables/LockBreakDialog';
 import type { TableInfo } from '../tables/useTables';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
-import { StartEditingDialog } from './StartEditingDialog';
+import { StartEditingDialog } from './lock/StartEditingDialog';
 import type { EditDialog } from './useEditActions';
 
 interface EditDialogsProps {

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useFormatters } from '../i18n/useFormatters';
-import type { RowView } from './createRowDatasource';
-import { ExportButtons } from './ExportButtons';
+import { ExportButtons } from './files/ExportButtons';
+import type { RowView } from './grid/createRowDatasource';
 
 interface GridFooterProps {
   table: string;

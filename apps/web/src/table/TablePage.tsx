@@ -4,8 +4,8 @@ import { useSession } from '../session/useSession';
 import { useTables } from '../tables/useTables';
 import { describeError } from '../ui/describeError';
 import { LoadingState } from '../ui/LoadingState';
+import { useTableColumns } from './grid/useTableColumns';
 import { TableEditor } from './TableEditor';
-import { useTableColumns } from './useTableColumns';
 
 /** The page of one master table: loads what the editor needs, or says why it cannot. */
 export function TablePage() {

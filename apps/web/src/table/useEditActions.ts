@@ -7,12 +7,12 @@ import { graphqlRequest } from '../api/graphqlRequest';
 import type { TableInfo } from '../tables/useTables';
 import { describeError } from '../ui/describeError';
 import { useNotify } from '../ui/Notices';
-import type { GridRow } from './gridRow';
-import type { PendingChanges } from './PendingChanges';
-import { saveRowsMutation } from './rowOperations';
-import { startRefusal } from './startRefusal';
-import type { EditSessionHandle } from './useEditSession';
-import type { TableLock } from './useTableLock';
+import type { GridRow } from './changes/gridRow';
+import type { PendingChanges } from './changes/PendingChanges';
+import { saveRowsMutation } from './changes/saveOperations';
+import { startRefusal } from './lock/startRefusal';
+import type { EditSessionHandle } from './lock/useEditSession';
+import type { TableLock } from './lock/useTableLock';
 
 export type EditDialog = 'start' | 'takeOver' | 'finish' | 'discard';
 

@@ -1,22 +1,15 @@
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import type { TableStatus } from '../generated/graphql';
-import { useFormatters } from '../i18n/useFormatters';
-import { WaitingCount } from '../queue/WaitingLine';
 import { roleAtLeast } from '../session/roles';
 import { useSession } from '../session/useSession';
 import { describeError } from '../ui/describeError';
 import { LoadingState } from '../ui/LoadingState';
 import { Pager } from '../ui/Pager';
-import { TableLinks } from '../ui/TableLinks';
 import { useDebouncedValue } from '../ui/useDebouncedValue';
-import { useNow } from '../ui/useNow';
 import { useUrlText } from '../ui/useUrlText';
-import { editBlockMessage } from './editBlockMessage';
-import { RuleBadges } from './RuleBadges';
-import { StatusBadge } from './StatusBadge';
+import { TableRow } from './TableRow';
 import { useTablePage } from './useTablePage';
-import type { TableInfo } from './useTables';
 
 const STATUS_FILTERS = ['all', 'normal', 'editing', 'locked'] as const;
 type StatusFilter = (typeof STATUS_FILTERS)[number];
@@ -153,74 +146,5 @@ export function TablesPage() {
         />
       )}
     </section>
-  );
-}
-
-interface TableRowProps {
-  table: TableInfo;
-  userName: string;
-  canEdit: boolean;
-}
-
-function TableRow({ table, userName, canEdit }: TableRowProps) {
-  const { t } = useTranslation();
-  const format = useFormatters();
-  const now = useNow();
-  const navigate = useNavigate();
-  const mine = table.status === 'editing' && table.editor === userName;
-  const reason = table.editBlock && editBlockMessage(table.editBlock, t);
-  const startEditing = () =>
-    navigate(`/tables/${encodeURIComponent(table.name)}`, { state: { startEditing: true } });
-
-  return (
-    <tr data-testid={`table-row-${table.name}`} data-status={table.status}>
-      <th scope="row">
-        <Link to={`/tables/${encodeURIComponent(table.name)}`} className="table-name">
-          {table.name}
-        </Link>
-      </th>
-      <td>
-        <StatusBadge status={table.status} mine={mine} />
-        <RuleBadges table={table} />
-        <WaitingCount waiters={table.waiters} />
-      </td>
-      <td data-testid="editor">{table.status === 'normal' ? '' : (table.editor ?? '')}</td>
-      <td>{table.lockedBy.join(', ')}</td>
-      <td>
-        <TableLinks names={table.references} />
-      </td>
-      <td title={format.dateTime(table.updatedAt)}>{format.relative(table.updatedAt, now)}</td>
-      <td className="actions-column">
-        <div className="row-actions">
-          {canEdit && reason && (
-            <span className="block-reason" data-testid="edit-block-reason">
-              {reason}
-            </span>
-          )}
-          <Link to={`/tables/${encodeURIComponent(table.name)}`} className="button subtle small">
-            {t('tables.open')}
-          </Link>
-          {canEdit &&
-            (mine ? (
-              <Link
-                to={`/tables/${encodeURIComponent(table.name)}`}
-                className="button primary small"
-              >
-                {t('tables.continueEditing')}
-              </Link>
-            ) : (
-              <button
-                type="button"
-                className="button primary small"
-                disabled={table.editBlock !== null}
-                title={reason ?? undefined}
-                onClick={startEditing}
-              >
-                {t('tables.edit')}
-              </button>
-            ))}
-        </div>
-      </td>
-    </tr>
   );
 }

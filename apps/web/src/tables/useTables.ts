@@ -1,6 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { graphqlRequest } from '../api/graphqlRequest';
-import { TABLES_QUERY_KEY } from '../api/queryKeys';
 import type { TableInfoFieldsFragment } from '../generated/graphql';
 import { fallbackRefreshMs } from '../live/fallbackRefreshMs';
 import { useLiveStatus } from '../live/useLiveStatus';
@@ -8,9 +7,11 @@ import { tablesQuery } from './tableOperations';
 
 export type TableInfo = TableInfoFieldsFragment;
 
-export async function fetchTables(): Promise<TableInfo[]> {
-  return (await graphqlRequest(tablesQuery)).tables;
-}
+/** Every master table with its lock state: what a change of lock states makes out of date. */
+export const tablesOptions = queryOptions({
+  queryKey: ['tables'],
+  queryFn: async (): Promise<TableInfo[]> => (await graphqlRequest(tablesQuery)).tables,
+});
 
 /**
  * Every master table with its lock state, kept fresh while shown: live events patch it as
@@ -18,9 +19,5 @@ export async function fetchTables(): Promise<TableInfo[]> {
  */
 export function useTables({ refreshMs }: { refreshMs?: number } = {}) {
   const live = useLiveStatus();
-  return useQuery({
-    queryKey: TABLES_QUERY_KEY,
-    queryFn: fetchTables,
-    refetchInterval: refreshMs ?? fallbackRefreshMs(live),
-  });
+  return useQuery({ ...tablesOptions, refetchInterval: refreshMs ?? fallbackRefreshMs(live) });
 }

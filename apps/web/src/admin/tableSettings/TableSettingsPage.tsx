@@ -1,0 +1,69 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate } from 'react-router';
+import { roleAtLeast } from '../../session/roles';
+import { useSession } from '../../session/useSession';
+import { describeError } from '../../ui/describeError';
+import { LoadingState } from '../../ui/LoadingState';
+import { FreezeForm } from './FreezeForm';
+import { PolicyRow } from './PolicyRow';
+import { TakeOverRuleForm } from './TakeOverRuleForm';
+import { tableSettingsOptions } from './tableSettingsOptions';
+
+/** Admins only: each table's policy, freezes and thaws, and the take-over rule. */
+export function TableSettingsPage() {
+  const { t } = useTranslation();
+  const { data: user } = useSession();
+  const settings = useQuery(tableSettingsOptions);
+  const [search, setSearch] = useState('');
+
+  if (!user) return null;
+  if (!roleAtLeast(user.role, 'admin')) return <Navigate to="/tables" replace />;
+  if (!settings.data) {
+    return settings.isError ? (
+      <p className="banner banner-error">{describeError(settings.error, t)}</p>
+    ) : (
+      <LoadingState />
+    );
+  }
+  const policies = settings.data.tablePolicies.filter((policy) =>
+    policy.table.toLowerCase().includes(search.trim().toLowerCase()),
+  );
+  return (
+    <section className="page table-settings">
+      <div className="page-header">
+        <div className="page-title">
+          <h1>{t('tableSettings.title')}</h1>
+          <p className="muted">{t('tableSettings.subtitle')}</p>
+        </div>
+      </div>
+      <FreezeForm />
+      <TakeOverRuleForm current={settings.data.takeOverSettings} />
+      <section className="panel" aria-labelledby="policies-heading">
+        <h2 id="policies-heading">{t('tableSettings.policies')}</h2>
+        <label className="field">
+          <span>{t('tableSettings.search')}</span>
+          <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} />
+        </label>
+        <table className="data-table">
+          <thead>
+            <tr>
+              <th scope="col">{t('tableSettings.columns.table')}</th>
+              <th scope="col">{t('tableSettings.columns.readOnly')}</th>
+              <th scope="col">{t('tableSettings.columns.locking')}</th>
+              <th scope="col">{t('tableSettings.columns.editGroups')}</th>
+              <th scope="col">{t('tableSettings.columns.maxLease')}</th>
+              <th scope="col">{t('tables.columns.actions')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {policies.map((policy) => (
+              <PolicyRow key={policy.table} policy={policy} />
+            ))}
+          </tbody>
+        </table>
+      </section>
+    </section>
+  );
+}

@@ -1,0 +1,50 @@
+import { createBrowserRouter, Navigate, Outlet } from 'react-router';
+import { AdminPage } from '../admin/AdminPage';
+import { TableSettingsPage } from '../admin/tableSettings/TableSettingsPage';
+import { AppLayout } from '../layout/AppLayout';
+import { NotFoundPage } from '../layout/NotFoundPage';
+import { RouteErrorPage } from '../layout/RouteErrorPage';
+import { LiveUpdates } from '../live/LiveUpdates';
+import { LoginPage } from '../session/LoginPage';
+import { LogoutPage } from '../session/LogoutPage';
+import { RequireSession } from '../session/RequireSession';
+import { TablesPage } from '../tables/TablesPage';
+import { LoadingState } from '../ui/LoadingState';
+import { createLiveCacheUpdates } from './createLiveCacheUpdates';
+
+// A data router: the table page needs its navigation blocker (unsaved edits).
+export const router = createBrowserRouter([
+  { path: '/login', element: <LoginPage />, errorElement: <RouteErrorPage /> },
+  { path: '/logout', element: <LogoutPage />, errorElement: <RouteErrorPage /> },
+  {
+    element: (
+      <RequireSession>
+        <LiveUpdates reactions={createLiveCacheUpdates}>
+          <Outlet />
+        </LiveUpdates>
+      </RequireSession>
+    ),
+    errorElement: <RouteErrorPage />,
+    // Shown while a lazily loaded page (the table page) arrives on a first visit.
+    hydrateFallbackElement: <LoadingState />,
+    children: [
+      {
+        element: <AppLayout />,
+        children: [
+          { index: true, element: <Navigate to="/tables" replace /> },
+          { path: 'tables', element: <TablesPage /> },
+          {
+            path: 'tables/:name',
+            // The data grid is most of the app's code: it loads only with this page.
+            lazy: async () => ({ Component: (await import('../table/TablePage')).TablePage }),
+          },
+          { path: 'admin', element: <AdminPage history="locks" /> },
+          { path: 'admin/security', element: <AdminPage history="security" /> },
+          { path: 'admin/users', element: <AdminPage history="users" /> },
+          { path: 'admin/table-settings', element: <TableSettingsPage /> },
+          { path: '*', element: <NotFoundPage /> },
+        ],
+      },
+    ],
+  },
+]);

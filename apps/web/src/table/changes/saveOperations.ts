@@ -1,0 +1,19 @@
+import { graphql } from '../../generated';
+
+export const saveRowsMutation = graphql(`
+  mutation SaveRows($table: String!, $token: String!, $changes: RowChanges!) {
+    saveRows(table: $table, token: $token, changes: $changes) {
+      saved
+      inserted
+      updated
+      deleted
+      rowErrors {
+        change
+        index
+        column
+        code
+        message
+      }
+    }
+  }
+`);

@@ -1,0 +1,156 @@
+import { AG_GRID_LOCALE_JP } from '@ag-grid-community/locale';
+import type { GridApi, GridReadyEvent } from 'ag-grid-community';
+import { AgGridReact } from 'ag-grid-react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
+import { currentLanguage } from '../../i18n/i18n';
+import { useFormatters } from '../../i18n/useFormatters';
+import type { GridRow } from '../changes/gridRow';
+import type { PendingChanges } from '../changes/PendingChanges';
+import { useValidationMessage } from '../changes/useValidationMessage';
+import { buildColumnDefs } from './buildColumnDefs';
+import { createRowDatasource, type RowView } from './createRowDatasource';
+import { gridKeyboard } from './gridKeyboard';
+import { gridTheme } from './gridSetup';
+import { useRowsRevision } from './useRowsRevision';
+import type { TableColumn } from './useTableColumns';
+
+interface RowGridProps {
+  table: string;
+  columns: readonly TableColumn[];
+  pending: PendingChanges;
+  /** The user holds the lock: cells may be edited and rows selected for deletion. */
+  editable: boolean;
+  /** A page arrived: the rows in the view, and the view (sort and filter) they are in. */
+  onPage: (total: number, view: RowView) => void;
+  onLoadError: (error: unknown) => void;
+  onReady: (api: GridApi<GridRow>) => void;
+  onSelectionCount: (count: number) => void;
+}
+
+// Rows per request: the scrollbar (sized from the total) lets the user jump anywhere in the
+// 100,000 rows, and a block of 100 stays quick to read and to render wherever it is.
+const BLOCK_SIZE = 100;
+
+/** A master table's rows: loaded block by block as the user scrolls, sorted and filtered on the server. */
+export function RowGrid(props: RowGridProps) {
+  const { table, columns, pending, editable, onPage, onLoadError, onReady, onSelectionCount } =
+    props;
+  const { t, i18n } = useTranslation();
+  const language = currentLanguage(i18n.resolvedLanguage);
+  const format = useFormatters();
+  const validationMessage = useValidationMessage();
+  const [api, setApi] = useState<GridApi<GridRow> | null>(null);
+  const newRowCount = useRef(0);
+  useSyncExternalStore(pending.subscribe, pending.getRevision);
+  const counts = pending.counts();
+
+  // Column callbacks read the latest permission without rebuilding the columns.
+  const editableRef = useRef(editable);
+  editableRef.current = editable;
+  // The parent's callbacks change identity on every render; the datasource must not.
+  const callbacks = useRef({ onPage, onLoadError });
+  callbacks.current = { onPage, onLoadError };
+
+  const keyColumns = useMemo(
+    () => columns.filter((column) => column.primaryKey).map((column) => column.name),
+    [columns],
+  );
+  const datasource = useMemo(
+    () =>
+      createRowDatasource({
+        table,
+        keyColumns,
+        pending,
+        onPage: (total, view) => callbacks.current.onPage(total, view),
+        onError: (error) => callbacks.current.onLoadError(error),
+      }),
+    [table, keyColumns, pending],
+  );
+  const showStatus = editable || counts.total > 0;
+  const columnDefs = useMemo(
+    () =>
+      buildColumnDefs(columns, {
+        pending,
+        canEdit: () => editableRef.current,
+        showStatus,
+        format,
+        t,
+        validationMessage,
+      }),
+    [columns, pending, showStatus, format, t, validationMessage],
+  );
+
+  // Someone saved this table (or the connection came back): show the rows as they are now.
+  const revision = useRowsRevision(table);
+  const shownRevision = useRef(revision);
+  useEffect(() => {
+    if (!api || revision === shownRevision.current) return;
+    // Only the lock holder types into cells, and only the holder can change the rows: this is
+    // the echo of their own save, already shown. Reloading now would cancel what they type.
+    if (api.getEditingCells().length > 0) return;
+    shownRevision.current = revision;
+    api.refreshInfiniteCache();
+  }, [api, revision]);
+
+  // Unsaved-change markers live in cell classes: repaint them whenever the edits change.
+  useEffect(() => {
+    if (!api) return;
+    return pending.subscribe(() => api.refreshCells({ force: true }));
+  }, [api, pending]);
+
+  return (
+    <div className="row-grid" data-testid="row-grid">
+      <AgGridReact<GridRow>
+        // The grid reads its texts once: a new language needs a new grid (the edits are kept).
+        key={language}
+        theme={gridTheme}
+        localeText={language === 'ja' ? AG_GRID_LOCALE_JP : undefined}
+        rowModelType="infinite"
+        datasource={datasource}
+        cacheBlockSize={BLOCK_SIZE}
+        maxBlocksInCache={50}
+        blockLoadDebounceMillis={80}
+        maxConcurrentDatasourceRequests={2}
+        getRowId={({ data }) => data.id}
+        columnDefs={columnDefs}
+        defaultColDef={{ resizable: true, sortable: true, floatingFilter: true }}
+        pinnedTopRowData={pending.newRows() as GridRow[]}
+        rowSelection={
+          editable
+            ? {
+                mode: 'multiRow',
+                checkboxes: true,
+                headerCheckbox: false,
+                enableClickSelection: false,
+              }
+            : undefined
+        }
+        // The checkboxes stay in view beside the row status when the grid scrolls sideways.
+        selectionColumnDef={{ pinned: 'left', width: 44 }}
+        stopEditingWhenCellsLoseFocus
+        {...gridKeyboard}
+        enterNavigatesVerticallyAfterEdit
+        tooltipShowDelay={400}
+        onGridReady={(event: GridReadyEvent<GridRow>) => {
+          setApi(event.api);
+          onReady(event.api);
+        }}
+        onSelectionChanged={(event) => onSelectionCount(event.api.getSelectedNodes().length)}
+        onPinnedRowDataChanged={({ api: grid }) => {
+          // A row just added (new rows go on top) opens for typing at its first editable cell.
+          const count = grid.getPinnedTopRowCount();
+          if (count > newRowCount.current) {
+            const first = columns.find((column) => !column.hasDefault) ?? columns[0];
+            if (first) {
+              // Focus first: Tab and Enter move on from the focused cell, not the edited one.
+              grid.setFocusedCell(0, first.name, 'top');
+              grid.startEditingCell({ rowIndex: 0, rowPinned: 'top', colKey: first.name });
+            }
+          }
+          newRowCount.current = count;
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,68 @@
+import type { IDatasource } from 'ag-grid-community';
+import { graphqlRequest } from '../../api/graphqlRequest';
+import type { RowFilter, RowPageQueryVariables, RowSort } from '../../generated/graphql';
+import { type GridRow, storedRowId } from '../changes/gridRow';
+import type { PendingChanges } from '../changes/PendingChanges';
+import { BlockCursors } from './blockCursors';
+import { toRowFilters, toRowSort } from './gridQueryToRowQuery';
+import { rowPageQuery } from './rowOperations';
+
+/** The sort and filter of the rows the grid shows, as the API takes them. */
+export interface RowView {
+  sort: RowSort[];
+  filter: RowFilter[];
+}
+
+interface RowDatasourceOptions {
+  table: string;
+  keyColumns: readonly string[];
+  pending: PendingChanges;
+  onPage: (total: number, view: RowView) => void;
+  onError: (error: unknown) => void;
+}
+
+/**
+ * Feeds the grid's infinite row model: each block the user scrolls to is one `rows` page,
+ * sorted and filtered by the server, shown with the user's unsaved edits. A block beside one
+ * already loaded is read by cursor, a jump by offset (see BlockCursors).
+ */
+export function createRowDatasource(options: RowDatasourceOptions): IDatasource {
+  const { table, keyColumns, pending, onPage, onError } = options;
+  const cursors = new BlockCursors();
+  return {
+    getRows(params) {
+      const view: RowView = {
+        sort: toRowSort(params.sortModel),
+        filter: toRowFilters(params.filterModel),
+      };
+      const viewKey = JSON.stringify(view);
+      const { startRow, endRow } = params;
+      const variables: RowPageQueryVariables = {
+        table,
+        ...view,
+        ...cursors.positionOf(viewKey, startRow, endRow),
+        limit: endRow - startRow,
+      };
+      graphqlRequest(rowPageQuery, variables).then(
+        ({ rows: page }) => {
+          cursors.remember(viewKey, startRow, endRow, page);
+          const rows = page.rows.map(
+            ({ key, version, values }): GridRow =>
+              pending.overlay({
+                id: storedRowId(key, keyColumns),
+                key,
+                version,
+                values: { ...values },
+              }),
+          );
+          params.successCallback(rows, page.total);
+          onPage(page.total, view);
+        },
+        (error: unknown) => {
+          params.failCallback();
+          onError(error);
+        },
+      );
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import type { TFunction } from 'i18next';
+import type { Formatters } from '../../i18n/useFormatters';
+import { numericLimits } from '../changes/columnType';
+import { parseBooleanText } from './booleanText';
+import type { TableColumn } from './useTableColumns';
+
+/**
+ * A stored value as the user reads it: numbers and dates in the user's locale, booleans as
+ * words. Identifiers (keys and references) keep their digits ungrouped. A value that is not
+ * valid for the column (a typo not yet fixed) is shown exactly as typed.
+ */
+export function formatCellValue(
+  column: TableColumn,
+  value: string,
+  format: Formatters,
+  t: TFunction,
+): string {
+  switch (column.kind) {
+    case 'integer':
+      return /^[+-]?\d+$/.test(value)
+        ? format.integer(value, !column.primaryKey && !column.references)
+        : value;
+    case 'decimal':
+      return /^[+-]?\d*\.?\d+$|^[+-]?\d+\.$/.test(value)
+        ? format.decimal(value, numericLimits(column.dataType).scale)
+        : value;
+    case 'date':
+      return format.date(value);
+    case 'timestamp': {
+      const instant = new Date(value.replace(' ', 'T'));
+      return Number.isNaN(instant.getTime()) ? value : format.dateTime(instant.toISOString());
+    }
+    case 'boolean': {
+      const flag = parseBooleanText(value);
+      return flag === null ? value : flag ? t('grid.yes') : t('grid.no');
+    }
+    default:
+      return value;
+  }
+}

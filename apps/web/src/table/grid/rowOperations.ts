@@ -1,0 +1,51 @@
+import { graphql } from '../../generated';
+
+export const rowPageQuery = graphql(`
+  query RowPage(
+    $table: String!
+    $offset: Int
+    $after: String
+    $before: String
+    $limit: Int!
+    $sort: [RowSort!]
+    $filter: [RowFilter!]
+  ) {
+    rows(
+      table: $table
+      offset: $offset
+      after: $after
+      before: $before
+      limit: $limit
+      sort: $sort
+      filter: $filter
+    ) {
+      rows {
+        key
+        version
+        values
+      }
+      total
+      startCursor
+      endCursor
+    }
+  }
+`);
+
+export const tableColumnsQuery = graphql(`
+  query TableColumns($table: String!) {
+    rows(table: $table, offset: 0, limit: 1) {
+      columns {
+        name
+        dataType
+        kind
+        nullable
+        hasDefault
+        primaryKey
+        maxLength
+        references
+      }
+      total
+      editable
+    }
+  }
+`);

@@ -1,0 +1,53 @@
+import { useTranslation } from 'react-i18next';
+import { useFormatters } from '../../i18n/useFormatters';
+import { WaitingLine } from '../../queue/WaitingLine';
+import type { TableInfo } from '../../tables/useTables';
+import { TableLinks } from '../../ui/TableLinks';
+
+/**
+ * Who holds the table and since when, who waits for it, and how it is tied to other tables by
+ * foreign keys.
+ */
+export function LockSummary({ info, user }: { info: TableInfo; user: string }) {
+  const { t } = useTranslation();
+  const format = useFormatters();
+  const since = format.dateTime(info.updatedAt);
+  const editor = info.editor ?? t('tables.someone');
+  let summary: string;
+  if (info.status === 'editing') {
+    summary =
+      info.editor === user
+        ? t('table.summary.editingByYou', { since })
+        : t('table.summary.editingBy', { editor, since });
+  } else if (info.status === 'locked') {
+    summary = t('table.summary.locked', {
+      tables: info.lockedBy.join(', '),
+      editor,
+      count: info.lockedBy.length,
+    });
+  } else {
+    summary = t('table.summary.free');
+  }
+  return (
+    <div className="lock-summary">
+      <p data-testid="lock-summary">{summary}</p>
+      <WaitingLine waiters={info.waiters} />
+      {(info.references.length > 0 || info.referencedBy.length > 0) && (
+        <p className="relations">
+          {info.references.length > 0 && (
+            <span>
+              {t('table.references')}
+              <TableLinks names={info.references} />
+            </span>
+          )}
+          {info.referencedBy.length > 0 && (
+            <span>
+              {t('table.referencedBy')}
+              <TableLinks names={info.referencedBy} />
+            </span>
+          )}
+        </p>
+      )}
+    </div>
+  );
+}

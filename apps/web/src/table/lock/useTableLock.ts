@@ -1,0 +1,76 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { errorCode } from '../../api/GraphqlRequestError';
+import { graphqlRequest } from '../../api/graphqlRequest';
+import { tablesOptions } from '../../tables/useTables';
+import { type IdleDeadline, idleDeadline } from './idleDeadline';
+import {
+  acquireTableLockMutation,
+  releaseTableLockMutation,
+  renewTableLockMutation,
+  takeOverTableLockMutation,
+} from './lockOperations';
+
+// The lease this tab asks for, renewed every 10 s (useLeaseRenewal) while the page is open: a
+// closed tab frees the table within 30 s (and the server's sweeper within about a second more).
+const LEASE_SECONDS = 30;
+
+export interface TableLock {
+  /** Starts editing (the server locks the FK targets too): the fencing token. */
+  acquire(): Promise<string>;
+  /**
+   * Extends the lease, telling whether the user was `active` since the last renewal; LOCK_LOST
+   * if the token is no longer the table's current one. Answers the idle deadline it sets.
+   */
+  renew(token: string, active: boolean): Promise<IdleDeadline | null>;
+  /** Moves the user's own lock from another tab or device to this one: a new token. */
+  takeOver(reason: string): Promise<string>;
+  /** Gives the lock back; a lock that has already ended is fine. */
+  release(token: string): Promise<void>;
+}
+
+/** Taking, keeping and giving back the lock on one table, as its fencing token. */
+export function useTableLock(table: string): TableLock {
+  const queryClient = useQueryClient();
+  return useMemo(() => {
+    const lockStatesChanged = () =>
+      queryClient.invalidateQueries({ queryKey: tablesOptions.queryKey });
+    return {
+      async acquire() {
+        const { acquireTableLock: grant } = await graphqlRequest(acquireTableLockMutation, {
+          table,
+          leaseSeconds: LEASE_SECONDS,
+        });
+        await lockStatesChanged();
+        return grant.token;
+      },
+      async renew(token, active) {
+        const { renewTableLock: grant } = await graphqlRequest(renewTableLockMutation, {
+          table,
+          token,
+          leaseSeconds: LEASE_SECONDS,
+          active,
+        });
+        return idleDeadline(grant, LEASE_SECONDS, Date.now());
+      },
+      async takeOver(reason) {
+        const { takeOverTableLock: grant } = await graphqlRequest(takeOverTableLockMutation, {
+          table,
+          reason,
+          leaseSeconds: LEASE_SECONDS,
+        });
+        await lockStatesChanged();
+        return grant.token;
+      },
+      async release(token) {
+        try {
+          await graphqlRequest(releaseTableLockMutation, { table, token });
+        } catch (error) {
+          if (errorCode(error) !== 'LOCK_LOST') throw error;
+        } finally {
+          await lockStatesChanged();
+        }
+      },
+    };
+  }, [table, queryClient]);
+}
