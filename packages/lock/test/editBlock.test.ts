@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { editBlockOf } from '../src/editBlock';
-import { describeLockRefusal, type LockRefusal } from '../src/lockRefusal';
-import type { LockRow } from '../src/lockRow';
+import { editBlockOf } from '../src/core/editBlock';
+import { describeLockRefusal, type LockRefusal } from '../src/core/lockRefusal';
+import type { LockRow } from '../src/core/lockRow';
 
 type State = Pick<LockRow, 'tableName' | 'status' | 'editor' | 'lockedBy'>;
 const table = (tableName: string, rest: Partial<State> = {}): State => ({

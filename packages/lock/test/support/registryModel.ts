@@ -1,4 +1,4 @@
-import type { LockRow, LockRowChange } from '../../src/lockRow';
+import type { LockRow, LockRowChange } from '../../src/core/lockRow';
 
 /** A registry row as stored: its lease as an end time on the model's clock, not a flag. */
 export interface StoredRow extends Omit<LockRow, 'leaseExpired'> {
