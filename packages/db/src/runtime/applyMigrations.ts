@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createPrismaClient, type Queryable, type TransactionClient } from '../access/prismaClient';
 import { dbPackageDir } from './dbPackageDir';
-import { createPrismaClient, type Queryable, type TransactionClient } from './prismaClient';
 
 /** Prisma's migrations folder of this repository. */
 export const migrationsDir = join(dbPackageDir, '../../prisma/migrations');

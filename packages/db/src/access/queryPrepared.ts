@@ -1,4 +1,4 @@
-import type { Prisma } from './generated/prisma/client';
+import type { Prisma } from '../generated/prisma/client';
 import { boundedStatementNames, poolOf, type Queryable } from './prismaClient';
 
 const nameOf = boundedStatementNames();

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createPrismaClient } from '../access/prismaClient';
+import { quoteIdentifier } from '../access/quoteIdentifier';
 import { dbPackageDir } from './dbPackageDir';
-import { createPrismaClient } from './prismaClient';
-import { quoteIdentifier } from './quoteIdentifier';
 
 const demoSqlPath = join(dbPackageDir, 'demo/master.sql');
 

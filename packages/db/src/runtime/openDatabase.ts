@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
+import { createDatabase } from '../access/createDatabase';
+import { withDatabase } from '../access/databaseUrl';
 import { applyMigrations } from './applyMigrations';
-import { createDatabase } from './createDatabase';
-import { withDatabase } from './databaseUrl';
 import { startEmbeddedPostgres } from './embeddedPostgres';
 import type { PostgresSupervision } from './postgresSupervisor';
 
