@@ -4,7 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freezeTables } from '../src';
 import type { LockIntent } from '../src/core/lockIntent';
 import { planLockChange } from '../src/core/planLockChange';
-import { compareAndSetLockRows, readLockScope } from '../src/sql/lockRegistrySql';
+import { compareAndSetLockRows } from '../src/sql/compareAndSet';
+import { readLockScope } from '../src/sql/lockScope';
 
 // The two moments of a freeze racing an acquisition, taken apart and put in the worst order
 // (the race test in apps/api shows the whole under load; here each interleaving is forced).

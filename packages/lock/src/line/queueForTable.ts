@@ -7,7 +7,7 @@ import type { EditorRights } from '../core/tableRules';
 import { withHolderEditors } from '../ops/acquireTableLock';
 import type { LockEventRecord } from '../reads/readLockEvents';
 import { isRegisteredTable } from '../sql/isRegisteredTable';
-import { readLockScope } from '../sql/lockRegistrySql';
+import { readLockScope } from '../sql/lockScope';
 import { wantsTable } from './lineForTable';
 import { freesAnyOf, type LockChanges, LockChangeWatch } from './lockChangeWatch';
 import { joinLockQueue, leaveLockQueue, readWaiters, reserveTurn, type Waiter } from './lockQueue';

@@ -2,7 +2,7 @@ import type { Queryable } from '@tablelock/db';
 import type { LockAnswer } from '../core/lockAnswer';
 import type { LockRefusal } from '../core/lockRefusal';
 import type { EditorRights } from '../core/tableRules';
-import { readEditors } from '../sql/lockRegistrySql';
+import { readEditors } from '../sql/readEditors';
 import { changeTableLock } from './changeTableLock';
 import { type LockGrant, lockGrantOf } from './lockGrant';
 

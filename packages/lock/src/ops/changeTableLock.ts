@@ -3,10 +3,12 @@ import type { LockIntent } from '../core/lockIntent';
 import { blockingTables, describeLockRefusal, type LockRefusal } from '../core/lockRefusal';
 import type { LockRow } from '../core/lockRow';
 import { planLockChange } from '../core/planLockChange';
+import { compareAndSetLockRows } from '../sql/compareAndSet';
 import { readDeadLocks } from '../sql/deadLocks';
 import { recordDeniedAttempt } from '../sql/deniedAttemptLog';
 import { IDLE_REASON, LEASE_EXPIRED_REASON } from '../sql/idleLimitSql';
-import { compareAndSetLockRows, readLockScope, waitingForLocks } from '../sql/lockRegistrySql';
+import { readLockScope } from '../sql/lockScope';
+import { waitingForLocks } from '../sql/waitingForLocks';
 
 interface LockChangeOutcome {
   /** Not written because another transaction held or changed one of the rows meanwhile. */

@@ -4,4 +4,5 @@
  */
 
 export type { LockRow, LockRowChange } from '../core/lockRow';
-export { compareAndSetQuery, lockScopeQuery } from './lockRegistrySql';
+export { compareAndSetQuery } from './compareAndSet';
+export { lockScopeQuery } from './lockScope';
