@@ -1,6 +1,6 @@
-import type { TableStatus } from '@tablelock/db';
 import type { Blocker } from './blocker';
 import type { TableRules } from './tableRules';
+import type { TableStatus } from './tableStatus';
 
 /** The lock state of one master table, as the lock transaction reads and writes it. */
 export interface LockRow {

@@ -1,4 +1,4 @@
-import type { Role } from '@tablelock/db';
+import type { Role } from './role';
 
 /** A freeze in force: nobody may start editing the table. */
 export interface Freeze {

@@ -1,6 +1,6 @@
-import { TableStatus } from '@tablelock/db';
 import { z } from 'zod';
 import { LockError } from '../core/lockError';
+import { TableStatus } from '../core/tableStatus';
 
 /** Postgres truncates identifiers at 63 bytes; a longer name cannot be a table. */
 const MAX_TABLE_NAME_LENGTH = 63;

@@ -1,10 +1,11 @@
-import type { PrismaClient, TableStatus } from '@tablelock/db';
+import type { PrismaClient } from '@tablelock/db';
 import { DEFAULT_LEASE_SECONDS } from '../core/lease';
 import { LockError } from '../core/lockError';
 import type { LockIntent } from '../core/lockIntent';
 import type { LockRow } from '../core/lockRow';
 import { fkTablesOf } from '../core/planLockChange';
 import type { EditorRights } from '../core/tableRules';
+import type { TableStatus } from '../core/tableStatus';
 import { changeTableLock } from './changeTableLock';
 import { parseLockRequest, type TableStatusChange } from './lockRequest';
 

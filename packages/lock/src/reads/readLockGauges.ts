@@ -1,4 +1,5 @@
-import type { Queryable, TableStatus } from '@tablelock/db';
+import type { Queryable } from '@tablelock/db';
+import type { TableStatus } from '../core/tableStatus';
 import { LOCK_WAITER, TABLE_LOCK } from '../sql/registryTables';
 
 /** The registry at a glance, for monitoring. */

@@ -1,8 +1,9 @@
-import { Prisma, type PrismaClient, type Queryable, type TableStatus } from '@tablelock/db';
+import { Prisma, type PrismaClient, type Queryable } from '@tablelock/db';
 import { DomainError } from '@tablelock/errors';
 import { type EditBlock, editBlockOf, policyBlockOf } from '../core/editBlock';
 import type { LockRow } from '../core/lockRow';
 import type { Freeze, TableRules } from '../core/tableRules';
+import type { TableStatus } from '../core/tableStatus';
 import { wantsTable } from '../line/lineForTable';
 import { readWaiters, type Waiter } from '../line/lockQueue';
 import { type IdleLimits, idleLimitOf, idleLimitsOf } from '../rules/idleLimitSettings';

@@ -1,4 +1,4 @@
-import type { TableStatus } from '@tablelock/db';
+import type { TableStatus } from '../core/tableStatus';
 
 /** A table's lock state as a change left it: what a live event says about each table it wrote. */
 export interface TableState {

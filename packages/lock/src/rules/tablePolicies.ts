@@ -1,5 +1,6 @@
-import type { Queryable, Role, TransactionClient } from '@tablelock/db';
+import type { Queryable, TransactionClient } from '@tablelock/db';
 import { LockError } from '../core/lockError';
+import type { Role } from '../core/role';
 import { DEFAULT_TABLE_RULES, type TableRules } from '../core/tableRules';
 import { TABLE_LOCK } from '../sql/registryTables';
 

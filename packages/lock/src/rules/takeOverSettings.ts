@@ -1,7 +1,8 @@
-import type { Queryable, TakeOverRule, TransactionClient } from '@tablelock/db';
+import type { Queryable, TransactionClient } from '@tablelock/db';
 import { policyBlockOf } from '../core/editBlock';
 import { LockError } from '../core/lockError';
 import type { EditorRights, TableRules } from '../core/tableRules';
+import type { TakeOverRule } from '../core/takeOverRule';
 
 /**
  * Who may take over someone's lock besides admins: `admins_only` nobody; `own_sessions` (the

@@ -1,5 +1,6 @@
-import { Prisma, type Queryable, queryPrepared, type TableStatus } from '@tablelock/db';
+import { Prisma, type Queryable, queryPrepared } from '@tablelock/db';
 import type { LockRow, LockRowChange } from '../core/lockRow';
+import type { TableStatus } from '../core/tableStatus';
 import { effectiveIdleLimit } from './idleLimitSql';
 import { EVENT_COLUMNS, eventValues, type LockEventInput, notifyEvent } from './lockEvent';
 import {
