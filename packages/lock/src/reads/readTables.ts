@@ -1,7 +1,6 @@
 import { Prisma, type PrismaClient, type Queryable } from '@tablelock/db';
 import { DomainError } from '@tablelock/errors';
 import { type EditBlock, editBlockOf, policyBlockOf } from '../core/editBlock';
-import type { LockRow } from '../core/lockRow';
 import type { Freeze, TableRules } from '../core/tableRules';
 import type { TableStatus } from '../core/tableStatus';
 import { wantsTable } from '../line/lineForTable';
@@ -10,6 +9,12 @@ import { type IdleLimits, idleLimitOf, idleLimitsOf } from '../rules/idleLimitSe
 import { policyOf, type TablePolicy } from '../rules/tablePolicies';
 import { type TakeOverSettings, takeOverSettingsOf } from '../rules/takeOverSettings';
 import { TABLE_LOCK } from '../sql/registryTables';
+import {
+  TABLE_LOCK_COLUMNS,
+  type TableLock,
+  type TableLockRow,
+  tableLockOf,
+} from '../sql/tableLockRow';
 
 /** A master table as users see it: its lock state and its place in the FK graph. */
 export interface TableInfo {
@@ -28,11 +33,13 @@ export interface TableInfo {
   leaseExpiresAt: Date | null;
   /** While `editing`: when its holder last showed activity (an acquisition, an active renewal). */
   lastActiveAt: Date | null;
+  /** While `editing`: for how long its holder had shown no activity when read (database clock). */
+  idleSeconds: number | null;
   /** How long its editor may stay inactive before the lock ends (its own limit, else the global one). */
   idleLimitSeconds: number;
   /** The admins' policy for it. */
   policy: TablePolicy;
-  /** A freeze in force, if any. */
+  /** A freeze in force, if any (its end judged on the database clock). */
   frozen: Freeze | null;
   /** Its policy and freeze, as lock changes read them. */
   rules: TableRules;
@@ -54,21 +61,6 @@ export const MAX_TABLE_PAGE = 500;
 /** The longest search text: table names are identifiers (63 bytes in Postgres). */
 export const MAX_TABLE_SEARCH = 200;
 
-/** A registry row as TableInfo is made from it. */
-type RegistryRow = Pick<
-  LockRow,
-  'tableName' | 'status' | 'editor' | 'lockedBy' | 'references' | 'version'
-> & {
-  updatedAt: Date;
-  acquiredAt: Date | null;
-  leaseExpiresAt: Date | null;
-  lastActiveAt: Date | null;
-  frozenAt: Date | null;
-  frozenBy: string | null;
-  frozenReason: string | null;
-  frozenUntil: Date | null;
-};
-
 /** A stored table policy, as policyOf reads it. */
 type StoredPolicy = NonNullable<Parameters<typeof policyOf>[1]>;
 
@@ -79,21 +71,15 @@ interface AdminSettings {
   takeOver: TakeOverSettings;
 }
 
-const REGISTRY_COLUMNS = Prisma.sql`table_name AS "tableName", status::text AS status, editor,
-  locked_by AS "lockedBy", "references", version, updated_at AS "updatedAt",
-  acquired_at AS "acquiredAt", lease_expires_at AS "leaseExpiresAt",
-  last_active_at AS "lastActiveAt", frozen_at AS "frozenAt", frozen_by AS "frozenBy",
-  frozen_reason AS "frozenReason", frozen_until AS "frozenUntil"`;
-
 /**
  * `rows` as users see them. `known` holds at least their FK targets and their holders (for
  * editBlock and the editor of a locked table), `referencing` every row that references one of
  * them, `line` everyone in line, `settings` what admins decided for them.
  */
 function describeTables(
-  rows: readonly RegistryRow[],
-  known: ReadonlyMap<string, RegistryRow>,
-  referencing: readonly Pick<RegistryRow, 'tableName' | 'references'>[],
+  rows: readonly TableLock[],
+  known: ReadonlyMap<string, TableLock>,
+  referencing: readonly Pick<TableLock, 'tableName' | 'references'>[],
   line: readonly Waiter[],
   settings: AdminSettings,
 ): TableInfo[] {
@@ -104,12 +90,10 @@ function describeTables(
       referencedBy.set(target, [...(referencedBy.get(target) ?? []), other.tableName]);
     }
   }
-  const now = new Date();
   const { rule, idleMinutes } = settings.takeOver;
   return rows.map((row) => {
     const policy = policyOf(row.tableName, settings.policies.get(row.tableName));
-    const frozen = freezeOf(row, now);
-    const rules = { ...policy, frozen };
+    const rules = { ...policy, frozen: row.frozen };
     return {
       name: row.tableName,
       status: row.status,
@@ -123,8 +107,9 @@ function describeTables(
       leaseExpiresAt: row.leaseExpiresAt,
       lastActiveAt: row.lastActiveAt,
       idleLimitSeconds: idleLimitOf(settings.idleLimits, row.tableName),
+      idleSeconds: row.idleSeconds,
       policy,
-      frozen,
+      frozen: row.frozen,
       rules,
       takeOver: { rule, idleMinutes },
       editBlock:
@@ -138,13 +123,6 @@ function describeTables(
       inLine: line.filter((waiter) => wantsTable(waiter, row.tableName, row.references)),
     };
   });
-}
-
-/** The freeze in force as readers are shown it: one past its end time is over already. */
-function freezeOf(row: RegistryRow, now: Date): Freeze | null {
-  if (!row.frozenAt || !row.frozenBy || !row.frozenReason) return null;
-  if (row.frozenUntil && row.frozenUntil <= now) return null;
-  return { reason: row.frozenReason, by: row.frozenBy, at: row.frozenAt, until: row.frozenUntil };
 }
 
 /**
@@ -167,13 +145,14 @@ async function readAdminSettings(db: Queryable, names: string[] | null): Promise
 
 /** All registered master tables, by name. */
 export async function readTables(prisma: PrismaClient): Promise<TableInfo[]> {
-  const [rows, line, settings] = await Promise.all([
+  const [stored, line, settings] = await Promise.all([
     prisma.$queryRaw<
-      RegistryRow[]
-    >`SELECT ${REGISTRY_COLUMNS} FROM ${TABLE_LOCK} ORDER BY table_name`,
+      TableLockRow[]
+    >`SELECT ${TABLE_LOCK_COLUMNS} FROM ${TABLE_LOCK} ORDER BY table_name`,
     readWaiters(prisma),
     readAdminSettings(prisma, null),
   ]);
+  const rows = stored.map(tableLockOf);
   const byName = new Map(rows.map((row) => [row.tableName, row]));
   return describeTables(rows, byName, rows, line, settings);
 }
@@ -183,20 +162,20 @@ export async function readTables(prisma: PrismaClient): Promise<TableInfo[]> {
  * the rows of their FK targets and holders, the rows that reference them (by the GIN index on
  * `references`) and the line — so the work grows with `rows`, not with the registry.
  */
-async function describeRows(db: Queryable, rows: RegistryRow[]): Promise<TableInfo[]> {
+async function describeRows(db: Queryable, rows: TableLock[]): Promise<TableInfo[]> {
   if (rows.length === 0) return [];
   const names = rows.map((row) => row.tableName);
   const related = [...new Set(rows.flatMap((row) => [...row.references, ...row.lockedBy]))];
   const [known, referencing, line, settings] = await Promise.all([
-    db.$queryRaw<RegistryRow[]>`
-      SELECT ${REGISTRY_COLUMNS} FROM ${TABLE_LOCK} WHERE table_name = ANY(${related}::text[])`,
-    db.$queryRaw<Pick<RegistryRow, 'tableName' | 'references'>[]>`
+    db.$queryRaw<TableLockRow[]>`
+      SELECT ${TABLE_LOCK_COLUMNS} FROM ${TABLE_LOCK} WHERE table_name = ANY(${related}::text[])`,
+    db.$queryRaw<Pick<TableLock, 'tableName' | 'references'>[]>`
       SELECT table_name AS "tableName", "references" FROM ${TABLE_LOCK}
       WHERE "references" && ${names}::text[] ORDER BY table_name`,
     readWaiters(db),
     readAdminSettings(db, names),
   ]);
-  const byName = new Map([...known, ...rows].map((row) => [row.tableName, row]));
+  const byName = new Map([...known.map(tableLockOf), ...rows].map((row) => [row.tableName, row]));
   return describeTables(rows, byName, referencing, line, settings);
 }
 
@@ -205,10 +184,10 @@ export async function readTablesNamed(db: Queryable, names: string[]): Promise<T
   if (names.length > MAX_TABLE_PAGE) {
     throw new DomainError('BAD_USER_INPUT', `At most ${MAX_TABLE_PAGE} names at once.`);
   }
-  const rows = await db.$queryRaw<RegistryRow[]>`
-    SELECT ${REGISTRY_COLUMNS} FROM ${TABLE_LOCK}
+  const rows = await db.$queryRaw<TableLockRow[]>`
+    SELECT ${TABLE_LOCK_COLUMNS} FROM ${TABLE_LOCK}
     WHERE table_name = ANY(${names}::text[]) ORDER BY table_name`;
-  return describeRows(db, rows);
+  return describeRows(db, rows.map(tableLockOf));
 }
 
 export interface TablePageRequest {
@@ -263,8 +242,8 @@ export async function readTablePage(db: Queryable, request: TablePageRequest): P
     ? Prisma.sql`${matching} AND status::text = ${request.status}`
     : matching;
   const [rows, perStatus] = await Promise.all([
-    db.$queryRaw<RegistryRow[]>`
-      SELECT ${REGISTRY_COLUMNS} FROM ${TABLE_LOCK} WHERE ${inStatus}
+    db.$queryRaw<TableLockRow[]>`
+      SELECT ${TABLE_LOCK_COLUMNS} FROM ${TABLE_LOCK} WHERE ${inStatus}
       ORDER BY table_name LIMIT ${request.limit} OFFSET ${request.offset}`,
     db.$queryRaw<{ status: TableStatus; count: number }[]>`
       SELECT status::text AS status, count(*)::int AS count FROM ${TABLE_LOCK}
@@ -273,7 +252,7 @@ export async function readTablePage(db: Queryable, request: TablePageRequest): P
   const counts: Record<TableStatus, number> = { normal: 0, editing: 0, locked: 0 };
   for (const { status, count } of perStatus) counts[status] = count;
   return {
-    tables: await describeRows(db, rows),
+    tables: await describeRows(db, rows.map(tableLockOf)),
     total: request.status ? counts[request.status] : counts.normal + counts.editing + counts.locked,
     counts,
   };

@@ -4,23 +4,14 @@ import type { LockRow } from '../core/lockRow';
 import { WAITER_COUNTS, WAITER_SERVABLE } from '../line/lockQueue';
 import { idleExpired } from './idleLimitSql';
 import { LOCK_WAITER, TABLE_LOCK } from './registryTables';
-import {
-  type FreezeColumns,
-  type PolicyColumns,
-  TABLE_RULES_COLUMNS,
-  tableRulesOf,
-} from './tableRulesSql';
+import { TABLE_LOCK_COLUMNS, type TableLockRow, tableLockOf } from './tableLockRow';
+import { POLICY_COLUMN, type PolicyColumns, tableRulesOf } from './tableRulesSql';
 
-type LockScopeRow = Pick<LockRow, 'status' | 'editor' | 'references' | 'version'> & {
-  table_name: string;
-  locked_by: string[];
-  fencing_token: string | null;
-  lease_expired: boolean;
+/** A row of the lock scope: the registry row, and what a lock change reads with it. */
+type LockScopeRow = TableLockRow & {
   idle_expired: boolean;
   waiters_ahead: Blocker[] | null;
   policy: PolicyColumns | null;
-  freeze: FreezeColumns | null;
-  idle_seconds: number | null;
 };
 
 /** Where an acquisition stands in the line: who asks, and their own waiter when they queued. */
@@ -47,11 +38,9 @@ export function lockScopeQuery(
   line?: PlaceInLine,
 ): Prisma.Sql {
   return Prisma.sql`
-    SELECT table_name, status::text AS status, editor, locked_by, "references", version,
-           fencing_token::text AS fencing_token, coalesce(lease_expires_at <= now(), false) AS lease_expired,
-           ${idleExpired('table_lock')} AS idle_expired,
+    SELECT ${TABLE_LOCK_COLUMNS}, ${idleExpired('table_lock')} AS idle_expired,
            ${line ? waitersAheadColumn(tableName, line) : Prisma.sql`NULL::jsonb`} AS waiters_ahead,
-           ${TABLE_RULES_COLUMNS}
+           ${POLICY_COLUMN} AS policy
     FROM ${TABLE_LOCK}
     WHERE table_name = ANY(${[tableName, ...namedFkTables]}::text[])
        OR table_name IN (SELECT unnest("references") FROM ${TABLE_LOCK} WHERE table_name = ${tableName})
@@ -93,22 +82,25 @@ export async function readLockScope(
     lockScopeQuery(tableName, namedFkTables, lockRows, line),
   );
   return new Map(
-    rows.map((row) => [
-      row.table_name,
-      {
-        tableName: row.table_name,
-        status: row.status,
-        editor: row.editor,
-        lockedBy: row.locked_by,
-        references: row.references,
-        version: row.version,
-        fencingToken: row.fencing_token,
-        leaseExpired: row.lease_expired,
-        idleExpired: row.idle_expired,
-        ...(row.waiters_ahead ? { waitersAhead: row.waiters_ahead } : {}),
-        rules: tableRulesOf(row.policy, row.freeze),
-        idleSeconds: row.idle_seconds,
-      },
-    ]),
+    rows.map((row) => {
+      const table = tableLockOf(row);
+      return [
+        table.tableName,
+        {
+          tableName: table.tableName,
+          status: table.status,
+          editor: table.editor,
+          lockedBy: table.lockedBy,
+          references: table.references,
+          version: table.version,
+          fencingToken: table.fencingToken,
+          leaseExpired: table.leaseExpired,
+          idleExpired: row.idle_expired,
+          ...(row.waiters_ahead ? { waitersAhead: row.waiters_ahead } : {}),
+          rules: tableRulesOf(row.policy, table.frozen),
+          idleSeconds: table.idleSeconds,
+        },
+      ];
+    }),
   );
 }

@@ -1,5 +1,5 @@
 import { Prisma } from '@tablelock/db';
-import { DEFAULT_TABLE_RULES, type TableRules } from '../core/tableRules';
+import { DEFAULT_TABLE_RULES, type Freeze, type TableRules } from '../core/tableRules';
 import { TABLE_POLICY } from './registryTables';
 
 /** A table's policy as the lock scope reads it (JSON), or null when it has none. */
@@ -11,7 +11,7 @@ export interface PolicyColumns {
   maxLeaseSeconds: number | null;
 }
 
-/** A freeze in force as the lock scope reads it (JSON: dates as text). */
+/** A freeze in force as a `table_lock` row is read with it (JSON: dates as text). */
 export interface FreezeColumns {
   reason: string;
   by: string;
@@ -20,32 +20,35 @@ export interface FreezeColumns {
 }
 
 /**
- * Columns of a query over `table_lock` that read its rules with the row: `policy` (JSON, null
- * without one), `freeze` (JSON, null unless a freeze is in force by the database clock) and
- * `idle_seconds` (how long the holder has shown no activity).
+ * A column of a query over `table_lock`: its table's policy (JSON, null without one), read with
+ * the row.
  */
-export const TABLE_RULES_COLUMNS = Prisma.sql`
+export const POLICY_COLUMN = Prisma.sql`
   (SELECT jsonb_build_object('readOnly', p.read_only, 'editRoles', p.edit_roles,
             'editGroups', p.edit_groups, 'takesPartInLocking', p.takes_part_in_locking,
             'maxLeaseSeconds', p.max_lease_seconds)
-   FROM ${TABLE_POLICY} AS p WHERE p.table_name = table_lock.table_name) AS policy,
+   FROM ${TABLE_POLICY} AS p WHERE p.table_name = table_lock.table_name)`;
+
+/**
+ * The freeze in force on a `table_lock` row (JSON), or null: none, or past its end by the
+ * database clock. Every reader decides a freeze's end here, on the same clock as the lock changes.
+ */
+export const FREEZE_IN_FORCE = Prisma.sql`
   CASE WHEN frozen_at IS NOT NULL AND (frozen_until IS NULL OR frozen_until > now())
        THEN jsonb_build_object('reason', frozen_reason, 'by', frozen_by, 'at', frozen_at,
-                               'until', frozen_until) END AS freeze,
-  extract(epoch FROM now() - last_active_at)::float8 AS idle_seconds`;
+                               'until', frozen_until) END`;
 
-export function tableRulesOf(
-  policy: PolicyColumns | null,
-  freeze: FreezeColumns | null,
-): TableRules {
-  return {
-    ...DEFAULT_TABLE_RULES,
-    ...(policy ?? {}),
-    frozen: freeze && {
+export function freezeOf(freeze: FreezeColumns | null): Freeze | null {
+  return (
+    freeze && {
       reason: freeze.reason,
       by: freeze.by,
       at: new Date(freeze.at),
       until: freeze.until === null ? null : new Date(freeze.until),
-    },
-  };
+    }
+  );
+}
+
+export function tableRulesOf(policy: PolicyColumns | null, frozen: Freeze | null): TableRules {
+  return { ...DEFAULT_TABLE_RULES, ...(policy ?? {}), frozen };
 }
