@@ -7,6 +7,7 @@ export { LockError, type LockErrorCode } from './core/lockError';
 export { type InvariantRow, lockInvariantViolations } from './core/lockInvariants';
 export type { LockRefusal } from './core/lockRefusal';
 export { type EditorRights, type Freeze, mayEdit, type TableRules } from './core/tableRules';
+export { mayTakeOver, takeOverPermission } from './core/takeOverRule';
 export { lineAheadOf, lineBlockers } from './line/lineForTable';
 export type { LockChanges } from './line/lockChangeWatch';
 export { readWaiters, removeGoneWaiters, type Waiter } from './line/lockQueue';
@@ -83,11 +84,9 @@ export {
   type TablePolicyChange,
 } from './rules/tablePolicies';
 export {
-  mayTakeOver,
   readTakeOverSettings,
   setTakeOverRule,
   type TakeOverSettings,
-  takeOverPermission,
 } from './rules/takeOverSettings';
 export { IDLE_REASON } from './sql/idleLimitSql';
 export { isRegisteredTable } from './sql/isRegisteredTable';

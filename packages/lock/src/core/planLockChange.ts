@@ -1,11 +1,12 @@
 import type { Blocker } from './blocker';
 import { type EditBlock, editBlockOf, policyBlockOf } from './editBlock';
-import { policyErrorCode } from './lockAnswer';
+import { holderRefusal } from './holderRefusal';
 import { LockError } from './lockError';
 import type { LockIntent } from './lockIntent';
-import { describeLockRefusal, type LockRefusal } from './lockRefusal';
+import type { LockRefusal } from './lockRefusal';
 import type { LockRow, LockRowChange } from './lockRow';
-import { cappedLease, DEFAULT_TABLE_RULES, type EditorRights } from './tableRules';
+import { cappedLease, DEFAULT_TABLE_RULES } from './tableRules';
+import { takeOverRefusal } from './takeOverRule';
 
 export type LockPlan =
   | { granted: true; changes: LockRowChange[] }
@@ -34,7 +35,7 @@ export function planLockChange(intent: LockIntent, rows: ReadonlyMap<string, Loc
       return releaseAll(main, rows);
     case 'renew':
       requireCurrentAcquisition(main, intent.editor, intent.token);
-      requireHolderAllowed(main, intent.rights);
+      throwIf(holderRefusal(main, intent.rights));
       return {
         granted: true,
         changes: [
@@ -43,7 +44,7 @@ export function planLockChange(intent: LockIntent, rows: ReadonlyMap<string, Loc
       };
     case 'takeOver':
       if (main.status !== 'editing') throw notEditing(main);
-      requireTakeOverAllowed(intent, main);
+      throwIf(takeOverRefusal(main, intent, intent));
       return {
         granted: true,
         changes: [
@@ -60,67 +61,6 @@ export function planLockChange(intent: LockIntent, rows: ReadonlyMap<string, Loc
 /** The lease asked for, cut to the table's maximum (see cappedLease). */
 function leaseFor(main: LockRow, leaseSeconds: number | null): number | null {
   return cappedLease(leaseSeconds, main.rules ?? DEFAULT_TABLE_RULES);
-}
-
-/**
- * The take-over rule: admins take anyone's lock; others their own (unless `ownLock` is false),
- * or someone else's whose holder has been idle long enough, on a table they may start editing.
- */
-function requireTakeOverAllowed(
-  intent: Extract<LockIntent, { kind: 'takeOver' }>,
-  main: LockRow,
-): void {
-  if (intent.anyHolder) return;
-  if (main.editor === intent.editor) {
-    if (intent.ownLock === false) {
-      throw new LockError(
-        'FORBIDDEN',
-        `Only an admin can take over a lock on ${main.tableName}, even your own.`,
-      );
-    }
-    requireHolderAllowed(main, intent.rights);
-    return;
-  }
-  const idleLimit = intent.idleHolderSeconds ?? null;
-  if (idleLimit === null) {
-    throw new LockError(
-      'FORBIDDEN',
-      `${main.tableName} is being edited by ${main.editor}; only an admin can take it over.`,
-    );
-  }
-  if ((main.idleSeconds ?? 0) < idleLimit) {
-    throw new LockError(
-      'FORBIDDEN',
-      `${main.tableName} is being edited by ${main.editor}, active within the last ${Math.round(idleLimit / 60)} minutes; only an admin can take it over now.`,
-    );
-  }
-  const block = policyBlockOf(main, intent.rights);
-  if (block) {
-    throw new LockError(
-      policyErrorCode(block.kind) ?? 'FORBIDDEN',
-      `${describeLockRefusal(main.tableName, block)}.`,
-    );
-  }
-}
-
-/**
- * A holder going on with its lock (a renewal, or a take-over of its own for a fresh token) must
- * still be allowed to start it: not on a table now read-only, nor one whose policy now leaves
- * the holder out. A freeze lets holders go on (it stops only new editing). The lock itself is
- * kept until it is released or its lease runs out: nothing the holder saved is lost.
- */
-function requireHolderAllowed(main: LockRow, rights: EditorRights | undefined): void {
-  const block = policyBlockOf(
-    { ...main, rules: { ...(main.rules ?? DEFAULT_TABLE_RULES), frozen: null } },
-    rights,
-  );
-  if (block) {
-    throw new LockError(
-      policyErrorCode(block.kind) ?? 'FORBIDDEN',
-      `${describeLockRefusal(main.tableName, block)}: the lock cannot be renewed or taken over; it ends when released or when its lease runs out.`,
-      { editBlock: block.kind },
-    );
-  }
 }
 
 /**
@@ -249,6 +189,10 @@ function requireCurrentAcquisition(main: LockRow, editor: string, token: string)
     !main.idleExpired;
   if (!current)
     throw new LockError('LOCK_LOST', `Lock ${token} on ${main.tableName} is no longer held.`);
+}
+
+function throwIf(refusal: LockError | null): void {
+  if (refusal) throw refusal;
 }
 
 function notEditing(main: LockRow): LockError {

@@ -3,6 +3,7 @@ import { DomainError } from '@tablelock/errors';
 import { type EditBlock, editBlockOf, policyBlockOf } from '../core/editBlock';
 import type { Freeze, TableRules } from '../core/tableRules';
 import type { TableStatus } from '../core/tableStatus';
+import type { TakeOverPolicy } from '../core/takeOverRule';
 import { wantsTable } from '../line/lineForTable';
 import { readWaiters, type Waiter } from '../line/lockQueue';
 import { type IdleLimits, idleLimitOf, idleLimitsOf } from '../rules/idleLimitSettings';
@@ -44,7 +45,7 @@ export interface TableInfo {
   /** Its policy and freeze, as lock changes read them. */
   rules: TableRules;
   /** The take-over rule (the same for every table). */
-  takeOver: Pick<TakeOverSettings, 'rule' | 'idleMinutes'>;
+  takeOver: TakeOverPolicy;
   /**
    * Why nobody can start editing it now (its editor aside), or null. Those in line for it are
    * not counted here: whether they are ahead depends on who asks (see `inLine`).

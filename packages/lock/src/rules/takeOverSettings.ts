@@ -1,17 +1,12 @@
 import type { Queryable, TransactionClient } from '@tablelock/db';
-import { policyBlockOf } from '../core/editBlock';
 import { LockError } from '../core/lockError';
-import type { EditorRights, TableRules } from '../core/tableRules';
-import type { TakeOverRule } from '../core/takeOverRule';
+import type { TakeOverPolicy, TakeOverRule } from '../core/takeOverRule';
 
 /**
- * Who may take over someone's lock besides admins: `admins_only` nobody; `own_sessions` (the
- * default, and the rule before it could be chosen) the holder from another tab or device;
- * `idle_holder` also any editor once the holder has been idle `idleMinutes`.
+ * The take-over rule (see TakeOverRule; `own_sessions` is the default, and the rule before it
+ * could be chosen), and who set it when.
  */
-export interface TakeOverSettings {
-  rule: TakeOverRule;
-  idleMinutes: number;
+export interface TakeOverSettings extends TakeOverPolicy {
   updatedAt: Date;
   updatedBy: string | null;
 }
@@ -50,21 +45,6 @@ export async function setTakeOverRule(
   return takeOverSettingsOf(settings);
 }
 
-/**
- * What the rule lets `caller` do (see the takeOver intent): admins take anyone's lock; others
- * their own unless `admins_only`, and an idle holder's under `idle_holder`.
- */
-export function takeOverPermission(
-  settings: Pick<TakeOverSettings, 'rule' | 'idleMinutes'>,
-  isAdmin: boolean,
-): { anyHolder: boolean; ownLock: boolean; idleHolderSeconds: number | null } {
-  return {
-    anyHolder: isAdmin,
-    ownLock: settings.rule !== 'admins_only',
-    idleHolderSeconds: settings.rule === 'idle_holder' ? settings.idleMinutes * 60 : null,
-  };
-}
-
 /** The take-over rule of the settings row, read already. */
 export function takeOverSettingsOf(row: {
   takeOverRule: TakeOverRule;
@@ -78,33 +58,4 @@ export function takeOverSettingsOf(row: {
     updatedAt: row.updatedAt,
     updatedBy: row.updatedBy,
   };
-}
-
-/**
- * Whether `caller` may take over `table`'s lock now, for offering the button: the rule the
- * state machine applies, judged here on the app's clock (the take-over itself is judged on
- * the database's).
- */
-export function mayTakeOver(
-  table: {
-    name: string;
-    status: string;
-    editor: string | null;
-    lastActiveAt: Date | null;
-    rules: TableRules;
-    takeOver: Pick<TakeOverSettings, 'rule' | 'idleMinutes'>;
-  },
-  caller: { name: string; rights: EditorRights },
-  now: Date,
-): boolean {
-  if (table.status !== 'editing' || caller.rights.role === 'viewer') return false;
-  const permission = takeOverPermission(table.takeOver, caller.rights.role === 'admin');
-  if (permission.anyHolder) return true;
-  if (table.editor === caller.name) return permission.ownLock;
-  if (permission.idleHolderSeconds === null || !table.lastActiveAt) return false;
-  const idleSeconds = (now.getTime() - table.lastActiveAt.getTime()) / 1000;
-  return (
-    idleSeconds >= permission.idleHolderSeconds &&
-    policyBlockOf({ tableName: table.name, rules: table.rules }, caller.rights) === null
-  );
 }
