@@ -2,15 +2,16 @@ export type { Blocker } from './core/blocker';
 export { type EditBlock, policyBlockOf } from './core/editBlock';
 export { parseFencingToken } from './core/fencingToken';
 export { leaseSeconds } from './core/lease';
+export { lineAheadOf, lineBlockers } from './core/lineForTable';
 export { grantedOrConflict, isGranted, type LockAnswer } from './core/lockAnswer';
 export { LockError, type LockErrorCode } from './core/lockError';
 export { type InvariantRow, lockInvariantViolations } from './core/lockInvariants';
 export type { LockRefusal } from './core/lockRefusal';
 export { type EditorRights, type Freeze, mayEdit, type TableRules } from './core/tableRules';
 export { mayTakeOver, takeOverPermission } from './core/takeOverRule';
-export { lineAheadOf, lineBlockers } from './line/lineForTable';
+export type { Waiter } from './core/waiter';
 export type { LockChanges } from './line/lockChangeWatch';
-export { readWaiters, removeGoneWaiters, type Waiter } from './line/lockQueue';
+export { readWaiters, removeGoneWaiters } from './line/lockQueue';
 export { type QueueForTable, type QueuePlace, queueForTable } from './line/queueForTable';
 export { type WaiterAdmission, WaiterLimit } from './line/waiterLimit';
 export {

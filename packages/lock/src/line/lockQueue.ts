@@ -1,6 +1,7 @@
 import { Prisma, postgresErrorCode, type Queryable } from '@tablelock/db';
 import { LockError } from '../core/lockError';
 import type { EditorRights } from '../core/tableRules';
+import type { Waiter } from '../core/waiter';
 import { NOTIFY_EVENT } from '../sql/lockEvent';
 import {
   LOCK_ACTION_TYPE,
@@ -11,20 +12,6 @@ import {
   TABLE_LOCK,
   TABLE_POLICY,
 } from '../sql/registryTables';
-
-/** One in the line of those waiting for tables, as others see them. */
-export interface Waiter {
-  /** The place in line: lower is earlier. */
-  id: string;
-  /** The tables to edit together, sorted. */
-  tables: string[];
-  /** Their FK targets outside `tables`, which they will lock. */
-  references: string[];
-  editor: string;
-  since: Date;
-  /** A person's turn came: the tables are held for them until then. */
-  reservedUntil: Date | null;
-}
 
 export interface JoinLockQueue {
   tables: string[];

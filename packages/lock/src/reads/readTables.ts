@@ -1,11 +1,12 @@
 import { Prisma, type PrismaClient, type Queryable } from '@tablelock/db';
 import { DomainError } from '@tablelock/errors';
 import { type EditBlock, editBlockOf, policyBlockOf } from '../core/editBlock';
+import { wantsTable } from '../core/lineForTable';
 import type { Freeze, TableRules } from '../core/tableRules';
 import type { TableStatus } from '../core/tableStatus';
 import type { TakeOverPolicy } from '../core/takeOverRule';
-import { wantsTable } from '../line/lineForTable';
-import { readWaiters, type Waiter } from '../line/lockQueue';
+import type { Waiter } from '../core/waiter';
+import { readWaiters } from '../line/lockQueue';
 import { type IdleLimits, idleLimitOf, idleLimitsOf } from '../rules/idleLimitSettings';
 import { policyOf, type TablePolicy } from '../rules/tablePolicies';
 import { type TakeOverSettings, takeOverSettingsOf } from '../rules/takeOverSettings';

@@ -1,5 +1,5 @@
-import type { Blocker } from '../core/blocker';
-import type { Waiter } from './lockQueue';
+import type { Blocker } from './blocker';
+import type { Waiter } from './waiter';
 
 /**
  * Whether `waiter` goes before anyone who starts editing `table` (which references
