@@ -1,5 +1,5 @@
 export type { Blocker } from './core/blocker';
-export { type EditBlock, policyBlockOf } from './core/editBlock';
+export { type EditBlock, editBlockFor, policyBlockOf } from './core/editBlock';
 export { parseFencingToken } from './core/fencingToken';
 export { leaseSeconds } from './core/lease';
 export { lineAheadOf, lineBlockers } from './core/lineForTable';

@@ -1,6 +1,9 @@
 import type { Blocker } from './blocker';
+import { lineAheadOf, lineBlockers } from './lineForTable';
 import type { LockRow } from './lockRow';
-import { DEFAULT_TABLE_RULES, type EditorRights, mayEdit } from './tableRules';
+import { DEFAULT_TABLE_RULES, type EditorRights, mayEdit, type TableRules } from './tableRules';
+import type { TableStatus } from './tableStatus';
+import type { Waiter } from './waiter';
 
 /**
  * Why a table cannot be edited now, as data: words are chosen where it is shown.
@@ -75,4 +78,40 @@ export function editBlockOf(
     kind: 'referenceBeingEdited',
     blockers: edited.map((row) => ({ table: row.tableName, editor: row.editor })),
   };
+}
+
+/** A table as everyone sees it (see TableInfo): what editBlockFor makes personal. */
+export interface SharedTableView {
+  name: string;
+  status: TableStatus;
+  editor: string | null;
+  rules: TableRules;
+  /** Why nobody can start editing it now (its editor aside), the line not counted. */
+  editBlock: EditBlock | null;
+  /** Everyone in line who goes before anyone who starts editing it, first in line first. */
+  inLine: readonly Waiter[];
+}
+
+// What stands in anyone's way whatever their lock state: the caller's own rights come next.
+const RULE_BLOCKS: ReadonlySet<EditBlock['kind']> = new Set(['readOnly', 'frozen']);
+
+/**
+ * Why `caller` (null: nobody signed in) cannot start editing `table` now, or null. The editor
+ * is not blocked by its own editing (nor by a freeze since): it is editing already. A caller
+ * the table's policy leaves out is `notAllowed` (viewers are never editors, so never that);
+ * on a free table, those in line before the caller go first.
+ */
+export function editBlockFor(
+  caller: { name: string; rights: EditorRights } | null,
+  table: SharedTableView,
+): EditBlock | null {
+  const name = caller?.name ?? null;
+  if (table.status === 'editing' && table.editor === name) return null;
+  if (table.editBlock && RULE_BLOCKS.has(table.editBlock.kind)) return table.editBlock;
+  if (caller && caller.rights.role !== 'viewer' && !mayEdit(table.rules, caller.rights)) {
+    return { kind: 'notAllowed', blockers: [] };
+  }
+  if (table.editBlock) return table.editBlock;
+  const ahead = name ? lineAheadOf(table.inLine, table.name, name) : table.inLine;
+  return ahead.length > 0 ? { kind: 'queued', blockers: lineBlockers(ahead, table.name) } : null;
 }
