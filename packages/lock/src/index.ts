@@ -27,7 +27,7 @@ export {
 } from './ops/acquireTableLocks';
 export { expireLeases } from './ops/expireLeases';
 export { forceReleaseTableLock } from './ops/forceReleaseTableLock';
-export type { LockGrant } from './ops/lockGrant';
+export { type LockGrant, reviveGrant, reviveGrants } from './ops/lockGrant';
 export type { TableStatusChange } from './ops/lockRequest';
 export { assertHoldsLock } from './ops/lostLock';
 export type { ReleasedLock } from './ops/releasedLock';

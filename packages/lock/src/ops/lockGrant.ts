@@ -37,3 +37,26 @@ export function lockGrantOf(result: LockChangeResult, tableName: string): LockGr
       .sort(),
   };
 }
+
+const reviveDate = (date: string | null | undefined) => (date ? new Date(date) : null);
+
+/** A grant stored as an idempotent request's answer (JSON: dates as strings), as it was. */
+export function reviveGrant(stored: unknown): LockGrant {
+  const grant = stored as LockGrant & {
+    leaseExpiresAt: string | null;
+    lastActiveAt?: string | null;
+    idleLimitSeconds?: number | null;
+  };
+  return {
+    ...grant,
+    leaseExpiresAt: reviveDate(grant.leaseExpiresAt),
+    // Answers stored before idle limits existed have neither.
+    lastActiveAt: reviveDate(grant.lastActiveAt),
+    idleLimitSeconds: grant.idleLimitSeconds ?? null,
+  };
+}
+
+/** Grants stored together (an all-or-nothing acquisition of several tables), as they were. */
+export function reviveGrants(stored: unknown): LockGrant[] {
+  return (stored as unknown[]).map(reviveGrant);
+}
