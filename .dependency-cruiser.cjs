@@ -70,6 +70,16 @@ module.exports = {
       },
     },
     {
+      name: 'lock-core-is-pure',
+      comment:
+        'The lock core (state machine, planner, refusals, edit blocks, lease arithmetic, ' +
+        'invariants) decides on the rows it is given: no Prisma, no pg, no SQL, no I/O. It ' +
+        'imports only core/ and @tablelock/errors, so every rule is tested without a database.',
+      severity: 'error',
+      from: { path: '^packages/lock/src/core/' },
+      to: { pathNot: ['^packages/lock/src/core/', '^packages/errors/'] },
+    },
+    {
       name: 'no-circular',
       comment:
         'An import cycle means neither module can be understood, tested or loaded first on ' +

@@ -1,23 +1,6 @@
-export { applyMigrations, migrationsDir, pendingMigrations } from './applyMigrations';
-export { createDatabase } from './createDatabase';
-export { withDatabase } from './databaseUrl';
-export {
-  type RunningPostgres,
-  startEmbeddedPostgres,
-} from './embeddedPostgres';
-export { Prisma } from './generated/prisma/client';
-export {
-  LockAction,
-  Role,
-  RoleSource,
-  SecurityAction,
-  TableStatus,
-  TakeOverRule,
-} from './generated/prisma/enums';
-export { loadDemoData } from './loadDemoData';
-export { type OpenDatabase, openDatabase } from './openDatabase';
-export { postgresErrorCode } from './postgresErrorCode';
-export type { PostgresSupervision } from './postgresSupervisor';
+export { createDatabase } from './access/createDatabase';
+export { withDatabase } from './access/databaseUrl';
+export { postgresErrorCode } from './access/postgresErrorCode';
 export {
   type ConnectionPoolUsage,
   connectionPoolUsage,
@@ -30,7 +13,24 @@ export {
   statementsSent,
   type TransactionClient,
   withPoolConnection,
-} from './prismaClient';
-export { queryPrepared } from './queryPrepared';
-export { quoteIdentifier } from './quoteIdentifier';
-export { explainStartupFailure, StartupError } from './startupError';
+} from './access/prismaClient';
+export { queryPrepared } from './access/queryPrepared';
+export { quoteIdentifier } from './access/quoteIdentifier';
+export { Prisma } from './generated/prisma/client';
+export {
+  LockAction,
+  Role,
+  RoleSource,
+  SecurityAction,
+  TableStatus,
+  TakeOverRule,
+} from './generated/prisma/enums';
+export { applyMigrations, migrationsDir, pendingMigrations } from './runtime/applyMigrations';
+export {
+  type RunningPostgres,
+  startEmbeddedPostgres,
+} from './runtime/embeddedPostgres';
+export { loadDemoData } from './runtime/loadDemoData';
+export { type OpenDatabase, openDatabase } from './runtime/openDatabase';
+export type { PostgresSupervision } from './runtime/postgresSupervisor';
+export { explainStartupFailure, StartupError } from './runtime/startupError';

@@ -1,55 +1,54 @@
-export { type AcquireTableLock, acquireTableLock } from './acquireTableLock';
+export type { Blocker } from './core/blocker';
+export { type EditBlock, editBlockFor, policyBlockOf } from './core/editBlock';
+export { parseFencingToken } from './core/fencingToken';
+export { leaseSeconds } from './core/lease';
+export { lineAheadOf, lineBlockers } from './core/lineForTable';
+export { grantedOrConflict, isGranted, type LockAnswer } from './core/lockAnswer';
+export { LockError, type LockErrorCode } from './core/lockError';
+export { type InvariantRow, lockInvariantViolations } from './core/lockInvariants';
+export type { LockRefusal } from './core/lockRefusal';
+export { type EditorRights, type Freeze, mayEdit, type TableRules } from './core/tableRules';
+export { mayTakeOver, takeOverPermission } from './core/takeOverRule';
+export type { Waiter } from './core/waiter';
+export type { LockChanges } from './line/lockChangeWatch';
+export { readWaiters, removeGoneWaiters } from './line/lockQueue';
+export { type QueueForTable, type QueuePlace, queueForTable } from './line/queueForTable';
+export { type WaiterAdmission, WaiterLimit } from './line/waiterLimit';
+export {
+  MAX_WAIT_SECONDS,
+  type WaitForTableLocks,
+  waitForTableLocks,
+} from './line/waitForTableLocks';
+export { type AcquireTableLock, acquireTableLock } from './ops/acquireTableLock';
 export {
   type AcquireTableLocks,
   acquireTableLocks,
   MAX_TABLES_AT_ONCE,
-} from './acquireTableLocks';
-export type { Blocker } from './blocker';
-export { type EditBlock, policyBlockOf } from './editBlock';
-export { expireLeases } from './expireLeases';
-export { parseFencingToken } from './fencingToken';
-export { forceReleaseTableLock } from './forceReleaseTableLock';
+} from './ops/acquireTableLocks';
+export { expireLeases } from './ops/expireLeases';
+export { forceReleaseTableLock } from './ops/forceReleaseTableLock';
+export { type LockGrant, reviveGrant, reviveGrants } from './ops/lockGrant';
+export type { TableStatusChange } from './ops/lockRequest';
+export { assertHoldsLock } from './ops/lostLock';
+export type { ReleasedLock } from './ops/releasedLock';
+export { releaseLocksOf } from './ops/releaseLocksOf';
+export { releaseTableLock } from './ops/releaseTableLock';
+export { renewTableLock } from './ops/renewTableLock';
+export { type RegistrySync, syncTableRegistry } from './ops/syncTableRegistry';
+export { takeOverTableLock } from './ops/takeOverTableLock';
 export {
-  type FreezeOutcome,
-  type FreezeRule,
-  type FreezeTables,
-  freezeTables,
-  type TableSelection,
-  thawEndedFreezes,
-  thawTables,
-} from './freezeTables';
-export {
-  type IdleLimits,
-  idleLimitOf,
-  MAX_IDLE_LIMIT_SECONDS,
-  MIN_IDLE_LIMIT_SECONDS,
-  readIdleLimits,
-  setGlobalIdleLimit,
-  setTableIdleLimit,
-} from './idleLimitSettings';
-export { IDLE_REASON } from './idleLimitSql';
-export { isRegisteredTable } from './isRegisteredTable';
-export { leaseSeconds } from './lease';
-export { lineAheadOf, lineBlockers } from './lineForTable';
-export { grantedOrConflict, isGranted, type LockAnswer } from './lockAnswer';
-export type { LockChanges } from './lockChangeWatch';
-export { LockError, type LockErrorCode } from './lockError';
-export { LOCK_CHANNEL, type LockEventInput, recordLockEvent } from './lockEvent';
-export type { LockGrant } from './lockGrant';
-export { type InvariantRow, lockInvariantViolations } from './lockInvariants';
-export { readWaiters, removeGoneWaiters, type Waiter } from './lockQueue';
-export type { LockRefusal } from './lockRefusal';
-export type { TableStatusChange } from './lockRequest';
-export { assertHoldsLock } from './lostLock';
-export { type QueueForTable, type QueuePlace, queueForTable } from './queueForTable';
+  type FkTableStatus,
+  type LockOutcome,
+  updateTableStatusWithLock,
+} from './ops/updateTableStatusWithLock';
 export {
   type LockEventFilter,
   type LockEventPage,
   type LockEventRecord,
   parseAnnouncedEvent,
   readLockEvents,
-} from './readLockEvents';
-export { type LockGauges, readLockGauges } from './readLockGauges';
+} from './reads/readLockEvents';
+export { type LockGauges, readLockGauges } from './reads/readLockGauges';
 export {
   MAX_TABLE_PAGE,
   MAX_TABLE_SEARCH,
@@ -59,32 +58,37 @@ export {
   type TableInfo,
   type TablePage,
   type TablePageRequest,
-} from './readTables';
-export type { ReleasedLock } from './releasedLock';
-export { releaseLocksOf } from './releaseLocksOf';
-export { releaseTableLock } from './releaseTableLock';
-export { renewTableLock } from './renewTableLock';
-export { type RegistrySync, syncTableRegistry } from './syncTableRegistry';
+} from './reads/readTables';
+export type { TableState } from './reads/tableState';
+export {
+  type FreezeOutcome,
+  type FreezeRule,
+  type FreezeTables,
+  freezeTables,
+  type TableSelection,
+  thawEndedFreezes,
+  thawTables,
+} from './rules/freezeTables';
+export {
+  type IdleLimits,
+  idleLimitOf,
+  MAX_IDLE_LIMIT_SECONDS,
+  MIN_IDLE_LIMIT_SECONDS,
+  readIdleLimits,
+  setGlobalIdleLimit,
+  setTableIdleLimit,
+} from './rules/idleLimitSettings';
 export {
   readTablePolicies,
   setTablePolicy,
   type TablePolicy,
   type TablePolicyChange,
-} from './tablePolicies';
-export { type EditorRights, type Freeze, mayEdit, type TableRules } from './tableRules';
-export type { TableState } from './tableState';
+} from './rules/tablePolicies';
 export {
-  mayTakeOver,
   readTakeOverSettings,
   setTakeOverRule,
   type TakeOverSettings,
-  takeOverPermission,
-} from './takeOverSettings';
-export { takeOverTableLock } from './takeOverTableLock';
-export {
-  type FkTableStatus,
-  type LockOutcome,
-  updateTableStatusWithLock,
-} from './updateTableStatusWithLock';
-export { type WaiterAdmission, WaiterLimit } from './waiterLimit';
-export { MAX_WAIT_SECONDS, type WaitForTableLocks, waitForTableLocks } from './waitForTableLocks';
+} from './rules/takeOverSettings';
+export { IDLE_REASON } from './sql/idleLimitSql';
+export { isRegisteredTable } from './sql/isRegisteredTable';
+export { LOCK_CHANNEL, type LockEventInput, recordLockEvent } from './sql/lockEvent';

@@ -2,8 +2,8 @@ import { inTransaction } from '@tablelock/db';
 import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { acquireTableLock, grantedOrConflict } from '../src';
-import { recordDenial } from '../src/changeTableLock';
-import type { LockIntent } from '../src/lockIntent';
+import type { LockIntent } from '../src/core/lockIntent';
+import { recordDenial } from '../src/ops/changeTableLock';
 
 // Losers of a race share the statement that records their denied attempts.
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { editBlockOf } from '../src/editBlock';
-import { describeLockRefusal, type LockRefusal } from '../src/lockRefusal';
-import type { LockRow } from '../src/lockRow';
+import { editBlockFor, editBlockOf, type SharedTableView } from '../src/core/editBlock';
+import { describeLockRefusal, type LockRefusal } from '../src/core/lockRefusal';
+import type { LockRow } from '../src/core/lockRow';
+import { DEFAULT_TABLE_RULES } from '../src/core/tableRules';
 
 type State = Pick<LockRow, 'tableName' | 'status' | 'editor' | 'lockedBy'>;
 const table = (tableName: string, rest: Partial<State> = {}): State => ({
@@ -88,5 +89,88 @@ const refusals: [LockRefusal, string][] = [
 describe('describeLockRefusal: the refusal in English', () => {
   it.each(refusals)('%j', (refusal, words) => {
     expect(describeLockRefusal('products', refusal)).toBe(words);
+  });
+});
+
+const shared = (rest: Partial<SharedTableView> = {}): SharedTableView => ({
+  name: 'products',
+  status: 'normal',
+  editor: null,
+  rules: DEFAULT_TABLE_RULES,
+  editBlock: null,
+  inLine: [],
+  ...rest,
+});
+const caller = (name: string, role: 'viewer' | 'editor' | 'admin' = 'editor') => ({
+  name,
+  rights: { role, groups: [] },
+});
+const waiter = (id: string, editor: string) => ({
+  id,
+  tables: ['products'],
+  references: [],
+  editor,
+  since: new Date(0),
+  reservedUntil: null,
+});
+const beingEdited = {
+  kind: 'beingEdited' as const,
+  blockers: [{ table: 'products', editor: 'alice' }],
+};
+const frozen = {
+  kind: 'frozen' as const,
+  blockers: [{ table: 'products', editor: null }],
+  reason: 'close',
+};
+const onlyFinance = { ...DEFAULT_TABLE_RULES, editGroups: ['finance'] };
+
+describe("editBlockFor: the table's edit block, for one caller", () => {
+  it.each([
+    [
+      'the editor is not blocked by its own editing, nor by a freeze since',
+      caller('alice'),
+      shared({ status: 'editing', editor: 'alice', editBlock: frozen }),
+      null,
+    ],
+    [
+      'anyone else is',
+      caller('bob'),
+      shared({ status: 'editing', editor: 'alice', editBlock: beingEdited }),
+      beingEdited,
+    ],
+    [
+      'a freeze comes before the caller being left out by the policy',
+      caller('bob'),
+      shared({ rules: onlyFinance, editBlock: frozen }),
+      frozen,
+    ],
+    [
+      'a caller the policy leaves out, before anyone in the way',
+      caller('bob'),
+      shared({ status: 'editing', editor: 'alice', rules: onlyFinance, editBlock: beingEdited }),
+      { kind: 'notAllowed', blockers: [] },
+    ],
+    ['never a viewer', caller('vera', 'viewer'), shared({ rules: onlyFinance }), null],
+    [
+      'on a free table, those in line before the caller',
+      caller('bob'),
+      shared({ inLine: [waiter('1', 'carol'), waiter('2', 'bob'), waiter('3', 'dave')] }),
+      { kind: 'queued', blockers: [{ table: 'products', editor: 'carol' }] },
+    ],
+    [
+      'nobody signed in: everyone in line',
+      null,
+      shared({ inLine: [waiter('1', 'carol'), waiter('2', 'bob')] }),
+      {
+        kind: 'queued',
+        blockers: [
+          { table: 'products', editor: 'carol' },
+          { table: 'products', editor: 'bob' },
+        ],
+      },
+    ],
+    ['a free table with nobody in line', caller('bob'), shared(), null],
+  ])('%s', (_, who, view, expected) => {
+    expect(editBlockFor(who, view)).toEqual(expected);
   });
 });

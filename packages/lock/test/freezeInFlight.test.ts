@@ -2,9 +2,10 @@ import { inTransaction } from '@tablelock/db';
 import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freezeTables } from '../src';
-import type { LockIntent } from '../src/lockIntent';
-import { compareAndSetLockRows, readLockScope } from '../src/lockRegistrySql';
-import { planLockChange } from '../src/planLockChange';
+import type { LockIntent } from '../src/core/lockIntent';
+import { planLockChange } from '../src/core/planLockChange';
+import { compareAndSetLockRows } from '../src/sql/compareAndSet';
+import { readLockScope } from '../src/sql/lockScope';
 
 // The two moments of a freeze racing an acquisition, taken apart and put in the worst order
 // (the race test in apps/api shows the whole under load; here each interleaving is forced).

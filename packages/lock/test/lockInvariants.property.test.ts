@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LockError, type LockErrorCode } from '../src/lockError';
-import type { LockIntent } from '../src/lockIntent';
-import { lockInvariantViolations } from '../src/lockInvariants';
-import { blockingTables } from '../src/lockRefusal';
-import { planLockChange } from '../src/planLockChange';
+import { LockError, type LockErrorCode } from '../src/core/lockError';
+import type { LockIntent } from '../src/core/lockIntent';
+import { lockInvariantViolations } from '../src/core/lockInvariants';
+import { blockingTables } from '../src/core/lockRefusal';
+import { planLockChange } from '../src/core/planLockChange';
 import {
   advanceClock,
   applyLockChanges,

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { LockError, type LockErrorCode } from '../src/lockError';
+import { LockError, type LockErrorCode } from '../src/core/lockError';
 import {
   type LegacyLockIntent,
   MAX_FK_TABLES,
   parseLockRequest,
   type TableStatusChange,
-} from '../src/lockRequest';
+} from '../src/ops/lockRequest';
 
 const startEditing: TableStatusChange = {
   tableName: 'products',

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { LockError, type LockErrorCode } from '../src/lockError';
-import type { LockIntent } from '../src/lockIntent';
-import { blockingTables } from '../src/lockRefusal';
-import type { LockRow, LockRowChange } from '../src/lockRow';
-import { planLockChange } from '../src/planLockChange';
+import { LockError, type LockErrorCode } from '../src/core/lockError';
+import type { LockIntent } from '../src/core/lockIntent';
+import { blockingTables } from '../src/core/lockRefusal';
+import type { LockRow, LockRowChange } from '../src/core/lockRow';
+import { planLockChange } from '../src/core/planLockChange';
 import { acquireIntent } from './support/lockIntents';
 import { editing, locked, row, rowsOf } from './support/lockRows';
 

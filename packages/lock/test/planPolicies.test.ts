@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { LockIntent } from '../src/lockIntent';
-import { planLockChange } from '../src/planLockChange';
-import { DEFAULT_TABLE_RULES, type TableRules } from '../src/tableRules';
+import type { LockIntent } from '../src/core/lockIntent';
+import { planLockChange } from '../src/core/planLockChange';
+import { DEFAULT_TABLE_RULES, type TableRules } from '../src/core/tableRules';
 import { acquireIntent } from './support/lockIntents';
 import { editing, locked, row, rowsOf } from './support/lockRows';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { LockRow } from '../src/lockRow';
-import { planLockChange } from '../src/planLockChange';
+import type { LockRow } from '../src/core/lockRow';
+import { planLockChange } from '../src/core/planLockChange';
 
 const editedBy = (editor: string): LockRow => ({
   tableName: 'currencies',

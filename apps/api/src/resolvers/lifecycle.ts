@@ -2,12 +2,13 @@ import {
   acquireTableLock,
   acquireTableLocks,
   grantedOrConflict,
-  type LockGrant as LockGrantModel,
   leaseSeconds,
   parseFencingToken,
   readLockEvents,
   releaseTableLock,
   renewTableLock,
+  reviveGrant,
+  reviveGrants,
   takeOverTableLock,
 } from '@tablelock/lock';
 import { editorRights } from '../auth/editorRights';
@@ -23,24 +24,6 @@ import { waitInLine } from './waitInLine';
 /** Only admin API keys (batch jobs) may hold a lock without expiry. */
 const mayBeUnlimited = (context: ApiContext) =>
   context.principal?.kind === 'apiKey' && context.principal.role === 'admin';
-
-// Stored answers come back as JSON: dates as strings.
-const reviveDate = (date: string | null | undefined) => (date ? new Date(date) : null);
-const reviveGrant = (stored: unknown): LockGrantModel => {
-  const grant = stored as LockGrantModel & {
-    leaseExpiresAt: string | null;
-    lastActiveAt?: string | null;
-    idleLimitSeconds?: number | null;
-  };
-  return {
-    ...grant,
-    leaseExpiresAt: reviveDate(grant.leaseExpiresAt),
-    // Answers stored before idle limits existed have neither.
-    lastActiveAt: reviveDate(grant.lastActiveAt),
-    idleLimitSeconds: grant.idleLimitSeconds ?? null,
-  };
-};
-const reviveGrants = (stored: unknown): LockGrantModel[] => (stored as unknown[]).map(reviveGrant);
 
 /** Whether the caller asked to wait in line: `wait` seconds, 0 or none meaning not. */
 const waits = (wait: number | null | undefined): wait is number => wait != null && wait !== 0;

@@ -1,10 +1,8 @@
 import type { PrismaClient } from '@tablelock/db';
 import {
+  editBlockFor,
   forceReleaseTableLock,
   LockError,
-  lineAheadOf,
-  lineBlockers,
-  mayEdit,
   mayTakeOver,
   readTablePage,
   readTables,
@@ -58,30 +56,15 @@ export const table: QueryResolvers['table'] = async (_parent, { name }, context)
   return (await findTable(context.prisma, name)) ?? null;
 };
 
-// What stands in anyone's way whatever their lock state: the caller's own rights come next.
-const RULE_BLOCKS = new Set(['readOnly', 'frozen']);
-
 export const TableInfo: TableInfoResolvers = {
   locked_by: (info) => info.lockedBy[0] ?? null,
   canTakeOver: (info, _args, context) => {
     const { principal } = context;
     if (!principal) return false;
-    return mayTakeOver(info, { name: principal.name, rights: editorRights(principal) }, new Date());
+    return mayTakeOver(info, { name: principal.name, rights: editorRights(principal) });
   },
-  editBlock: (info, _args, context) => {
-    const { principal } = context;
-    const caller = principal?.name ?? null;
-    // The editor is not blocked by its own editing (nor a freeze since): it is editing already.
-    if (info.status === 'editing' && info.editor === caller) return null;
-    if (info.editBlock && RULE_BLOCKS.has(info.editBlock.kind)) return info.editBlock;
-    if (principal && principal.role !== 'viewer' && !mayEdit(info.rules, editorRights(principal))) {
-      return { kind: 'notAllowed', blockers: [] };
-    }
-    if (info.editBlock) return info.editBlock;
-    // Free, but those in line before the caller go first.
-    const ahead = caller ? lineAheadOf(info.inLine, info.name, caller) : info.inLine;
-    return ahead.length > 0 ? { kind: 'queued', blockers: lineBlockers(ahead, info.name) } : null;
-  },
+  editBlock: (info, _args, { principal }) =>
+    editBlockFor(principal && { name: principal.name, rights: editorRights(principal) }, info),
 };
 
 export const syncTableRegistryResolver: MutationResolvers['syncTableRegistry'] = (

@@ -1,4 +1,4 @@
-import type { LockIntent } from '../../src/lockIntent';
+import type { LockIntent } from '../../src/core/lockIntent';
 
 type AcquireFields = Partial<Omit<Extract<LockIntent, { kind: 'acquire' }>, 'kind' | 'tableName'>>;
 

@@ -1,4 +1,4 @@
-import type { LockRow } from '../../src/lockRow';
+import type { LockRow } from '../../src/core/lockRow';
 
 /**
  * A registry row as the lock transaction reads it: `normal`, unheld, referencing nothing, unless

@@ -1,4 +1,4 @@
-import type { LockRow, LockRowChange } from '../../src/lockRow';
+import type { LockRow, LockRowChange } from '../../src/core/lockRow';
 
 /** A registry row as stored: its lease as an end time on the model's clock, not a flag. */
 export interface StoredRow extends Omit<LockRow, 'leaseExpired'> {
@@ -32,7 +32,7 @@ export function registryModel(references: ReadonlyMap<string, string[]>): Regist
 }
 
 /**
- * The rows a lock change on `tableName` reads, as lockScopeQuery (lockRegistrySql.ts) selects
+ * The rows a lock change on `tableName` reads, as lockScopeQuery (sql/lockScope.ts) selects
  * them: the table, the named FK tables, the table's FK targets, and every table it holds; each
  * with `leaseExpired` as `lease_expires_at <= now()`.
  */
@@ -61,7 +61,7 @@ export function readLockScope(
 
 /**
  * The registry once `changes` are written, as the `written` step of compareAndSetQuery
- * (lockRegistrySql.ts) writes them: status, editor and locked_by as planned (references never);
+ * (sql/compareAndSet.ts) writes them: status, editor and locked_by as planned (references never);
  * a row that is not `editing` loses token and lease; `grant` draws the next token; a
  * `leaseSeconds` that is present sets the lease from now (null: none); the version moves on.
  */

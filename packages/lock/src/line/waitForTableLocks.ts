@@ -1,0 +1,132 @@
+import type { Queryable } from '@tablelock/db';
+import { isGranted, type LockAnswer, refusalDetails } from '../core/lockAnswer';
+import { LockError } from '../core/lockError';
+import { blockingTables, describeLockRefusal, type LockRefusal } from '../core/lockRefusal';
+import type { Waiter } from '../core/waiter';
+import { type AcquireTableLocks, acquireTableLocks } from '../ops/acquireTableLocks';
+import type { LockGrant } from '../ops/lockGrant';
+import { freesAnyOf, type LockChanges, LockChangeWatch } from './lockChangeWatch';
+import { joinLockQueue, leaveLockQueue } from './lockQueue';
+import type { WaiterAdmission } from './waiterLimit';
+import { waitWouldNotEnd } from './waitWouldNotEnd';
+import { wakesWaiter } from './wakesWaiter';
+
+export const MAX_WAIT_SECONDS = 3600;
+
+export interface WaitForTableLocks extends AcquireTableLocks {
+  /** How long to wait at most, in seconds (from 1 to MAX_WAIT_SECONDS). */
+  waitSeconds: number;
+  /** This process's mark on its waiters: the application_name of its LISTEN connection. */
+  owner: string;
+  /** Lock changes as they commit, from before the call on. */
+  changes: LockChanges;
+  /** The caller went away: it leaves the line at once. */
+  signal?: AbortSignal;
+  /** The caller's limit of places in line (TOO_MANY_WAITERS beyond it); none for trusted callers. */
+  admission?: WaiterAdmission;
+}
+
+/** Runs one attempt to take the tables: e.g. once per idempotency key (see runIdempotently). */
+export type AttemptRunner = (
+  acquire: (db: Queryable) => Promise<LockAnswer<LockGrant[]>>,
+) => Promise<LockAnswer<LockGrant[]>>;
+
+/**
+ * Takes the tables (all or nothing, as acquireTableLocks), waiting in line first if anyone is in
+ * the way: first come, first served across API processes. The line is kept in Postgres; the
+ * waiter tries again only when a change that may free its way commits (announced by NOTIFY),
+ * never on a timer, and only the head of the line tries on a release: the others wait for the
+ * one just before them to leave (see wakesWaiter). LOCK_WAIT_TIMEOUT, naming who is still in
+ * the way, after `waitSeconds`. A refusal no wait can end (an admin's rules, the caller's own
+ * editing; see waitWouldNotEnd) is answered at once, never waited for, so it holds nobody up.
+ * The line is joined and left on `db` itself, so that others see it at once; each attempt runs
+ * through `attempt` (its own transaction, say).
+ */
+export async function waitForTableLocks(
+  db: Queryable,
+  request: WaitForTableLocks,
+  attempt: AttemptRunner = (acquire) => acquire(db),
+): Promise<LockGrant[]> {
+  requireWaitSeconds(request.waitSeconds);
+  const deadline = Date.now() + request.waitSeconds * 1000;
+  const watch = new LockChangeWatch(request.changes);
+  const first = await attempt((tx) => acquireTableLocks(tx, { ...request, recordDenial: false }));
+  if (isGranted(first)) return first.granted;
+  const hopeless = waitWouldNotEnd(first, request.editor);
+  if (hopeless) throw hopeless;
+  const leaveLimit = request.admission?.limit.enter(request.admission.principal);
+  let waiter: Waiter;
+  try {
+    waiter = await joinLockQueue(db, {
+      tables: request.tableNames,
+      editor: request.editor,
+      actor: request.actor ?? request.editor,
+      owner: request.owner,
+      ...(request.rights ? { rights: request.rights } : {}),
+    });
+  } catch (error) {
+    leaveLimit?.();
+    throw error;
+  }
+  let outcome = 'left';
+  try {
+    let refusal = first;
+    for (;;) {
+      // A contended attempt met another change in flight: it waits for its rows next time.
+      if (refusal.refused.kind !== 'contended') {
+        const wakes = await wakesWaiter(
+          db,
+          waiter.id,
+          freesAnyOf(new Set(blockingTables(refusal.refused))),
+        );
+        const woke = await watch.until(wakes, deadline, request.signal);
+        if (woke === 'timedOut') {
+          outcome = 'timed out';
+          throw waitTimeout(refusal, request.waitSeconds);
+        }
+        if (woke !== 'changed') throw new Error('The waiter left the line.');
+      }
+      const answer = await attempt((tx) =>
+        acquireTableLocks(tx, {
+          ...request,
+          waiterId: waiter.id,
+          waitForRows: true,
+          recordDenial: false,
+        }),
+      );
+      if (isGranted(answer)) {
+        outcome = 'acquired';
+        return answer.granted;
+      }
+      const nowHopeless = waitWouldNotEnd(answer, request.editor);
+      if (nowHopeless) {
+        outcome = 'refused';
+        throw nowHopeless;
+      }
+      refusal = answer;
+    }
+  } finally {
+    leaveLimit?.();
+    await leaveLockQueue(db, waiter.id, outcome);
+  }
+}
+
+function waitTimeout(
+  { refused, tableName }: { refused: LockRefusal; tableName: string },
+  waitSeconds: number,
+): LockError {
+  return new LockError(
+    'LOCK_WAIT_TIMEOUT',
+    `Waited ${waitSeconds} s; still in the way: ${describeLockRefusal(tableName, refused)}.`,
+    refusalDetails(refused),
+  );
+}
+
+function requireWaitSeconds(waitSeconds: number): void {
+  if (!Number.isInteger(waitSeconds) || waitSeconds < 1 || waitSeconds > MAX_WAIT_SECONDS) {
+    throw new LockError(
+      'BAD_USER_INPUT',
+      `wait must be a whole number of seconds from 1 to ${MAX_WAIT_SECONDS}.`,
+    );
+  }
+}

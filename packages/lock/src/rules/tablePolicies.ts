@@ -1,0 +1,101 @@
+import type { Queryable, TransactionClient } from '@tablelock/db';
+import { LockError } from '../core/lockError';
+import type { Role } from '../core/role';
+import { DEFAULT_TABLE_RULES, type TableRules } from '../core/tableRules';
+import { TABLE_LOCK } from '../sql/registryTables';
+
+/** One master table's policy as admins see and set it (the defaults for a table without one). */
+export interface TablePolicy extends Omit<TableRules, 'frozen'> {
+  tableName: string;
+  updatedAt: Date | null;
+  updatedBy: string | null;
+}
+
+/** What an admin changes: only the settings given. */
+export type TablePolicyChange = Partial<Omit<TableRules, 'frozen'>>;
+
+const MAX_LEASE_BOUNDS = { min: 15, max: 86_400 };
+const MAX_EDIT_GROUPS = 50;
+
+/** Every registered table's policy, by table name. */
+export async function readTablePolicies(db: Queryable): Promise<TablePolicy[]> {
+  const [registered, policies] = await Promise.all([
+    db.tableLock.findMany({ select: { tableName: true }, orderBy: { tableName: 'asc' } }),
+    db.tablePolicy.findMany(),
+  ]);
+  const byName = new Map(policies.map((policy) => [policy.tableName, policy]));
+  return registered.map(({ tableName }) => policyOf(tableName, byName.get(tableName)));
+}
+
+/**
+ * Changes a table's policy (in the caller's transaction, with its audit record) and bumps the
+ * table's lock version, so that an acquisition planned on the old policy fails its conditional
+ * write and decides again.
+ */
+export async function setTablePolicy(
+  tx: TransactionClient,
+  request: { tableName: string; change: TablePolicyChange; actor: string },
+): Promise<TablePolicy> {
+  const change = validPolicyChange(request.change);
+  const bumped = await tx.$executeRaw`
+    UPDATE ${TABLE_LOCK} SET version = version + 1, updated_at = now()
+    WHERE table_name = ${request.tableName}`;
+  if (bumped === 0) {
+    throw new LockError('TABLE_NOT_FOUND', `No master table is named ${request.tableName}.`);
+  }
+  const stored = await tx.tablePolicy.upsert({
+    where: { tableName: request.tableName },
+    create: { tableName: request.tableName, ...change, updatedBy: request.actor },
+    update: { ...change, updatedBy: request.actor, updatedAt: new Date() },
+  });
+  return policyOf(request.tableName, stored);
+}
+
+/** A table's policy as stored, or the defaults when it has none. */
+export function policyOf(
+  tableName: string,
+  stored: (Omit<TableRules, 'frozen'> & { updatedAt: Date; updatedBy: string | null }) | undefined,
+): TablePolicy {
+  if (!stored)
+    return { ...withoutFreeze(DEFAULT_TABLE_RULES), tableName, updatedAt: null, updatedBy: null };
+  return {
+    tableName,
+    readOnly: stored.readOnly,
+    editRoles: stored.editRoles,
+    editGroups: stored.editGroups,
+    takesPartInLocking: stored.takesPartInLocking,
+    maxLeaseSeconds: stored.maxLeaseSeconds,
+    updatedAt: stored.updatedAt,
+    updatedBy: stored.updatedBy,
+  };
+}
+
+function withoutFreeze({ frozen: _frozen, ...rules }: TableRules): Omit<TableRules, 'frozen'> {
+  return rules;
+}
+
+function validPolicyChange(change: TablePolicyChange): TablePolicyChange {
+  const max = change.maxLeaseSeconds;
+  if (
+    max !== undefined &&
+    max !== null &&
+    (!Number.isInteger(max) || max < MAX_LEASE_BOUNDS.min || max > MAX_LEASE_BOUNDS.max)
+  ) {
+    throw new LockError(
+      'BAD_USER_INPUT',
+      `maxLeaseSeconds must be a whole number from ${MAX_LEASE_BOUNDS.min} to ${MAX_LEASE_BOUNDS.max}, or null.`,
+    );
+  }
+  if (change.editGroups === undefined) return change;
+  const groups = [...new Set(change.editGroups.map((group) => group.trim()))];
+  if (groups.some((group) => group === '') || groups.length > MAX_EDIT_GROUPS) {
+    throw new LockError(
+      'BAD_USER_INPUT',
+      `editGroups must be up to ${MAX_EDIT_GROUPS} group names, none blank.`,
+    );
+  }
+  return { ...change, editGroups: groups.sort(), ...rolesOf(change.editRoles) };
+}
+
+const rolesOf = (roles: Role[] | undefined) =>
+  roles === undefined ? {} : { editRoles: [...new Set(roles)].sort() };

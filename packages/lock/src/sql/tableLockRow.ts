@@ -1,0 +1,78 @@
+import { Prisma } from '@tablelock/db';
+import type { Freeze } from '../core/tableRules';
+import type { TableStatus } from '../core/tableStatus';
+import { FREEZE_IN_FORCE, type FreezeColumns, freezeOf } from './tableRulesSql';
+
+/**
+ * The columns of a `table_lock` row as every reader of the registry selects them, with what is
+ * judged on the database clock when the row is read: whether the lease has run out, how long
+ * its holder has been idle, the freeze in force.
+ */
+export const TABLE_LOCK_COLUMNS = Prisma.sql`table_name, status::text AS status, editor,
+  locked_by, "references", version, fencing_token::text AS fencing_token, updated_at,
+  acquired_at, lease_expires_at, last_active_at,
+  coalesce(lease_expires_at <= now(), false) AS lease_expired,
+  extract(epoch FROM now() - last_active_at)::float8 AS idle_seconds,
+  ${FREEZE_IN_FORCE} AS freeze`;
+
+/** A `table_lock` row as TABLE_LOCK_COLUMNS selects it. */
+export interface TableLockRow {
+  table_name: string;
+  status: TableStatus;
+  editor: string | null;
+  locked_by: string[];
+  references: string[];
+  version: number;
+  fencing_token: string | null;
+  updated_at: Date;
+  acquired_at: Date | null;
+  lease_expires_at: Date | null;
+  last_active_at: Date | null;
+  lease_expired: boolean;
+  idle_seconds: number | null;
+  freeze: FreezeColumns | null;
+}
+
+/** One master table's registry row, as the lock changes and the read models use it. */
+export interface TableLock {
+  tableName: string;
+  status: TableStatus;
+  editor: string | null;
+  /** Holder tables of a shared FK lock, sorted. */
+  lockedBy: string[];
+  /** FK targets discovered from the catalog, sorted. */
+  references: string[];
+  version: number;
+  /** The current acquisition's fencing token (a bigint, as text), while `editing`. */
+  fencingToken: string | null;
+  updatedAt: Date;
+  /** While `editing`: since when, until when unless renewed (null: no expiry), last activity. */
+  acquiredAt: Date | null;
+  leaseExpiresAt: Date | null;
+  lastActiveAt: Date | null;
+  /** Whether the lease had run out when the row was read (database clock). */
+  leaseExpired: boolean;
+  /** While `editing`: for how long its holder had shown no activity when read (database clock). */
+  idleSeconds: number | null;
+  /** The freeze in force when the row was read (database clock). */
+  frozen: Freeze | null;
+}
+
+export function tableLockOf(row: TableLockRow): TableLock {
+  return {
+    tableName: row.table_name,
+    status: row.status,
+    editor: row.editor,
+    lockedBy: row.locked_by,
+    references: row.references,
+    version: row.version,
+    fencingToken: row.fencing_token,
+    updatedAt: row.updated_at,
+    acquiredAt: row.acquired_at,
+    leaseExpiresAt: row.lease_expires_at,
+    lastActiveAt: row.last_active_at,
+    leaseExpired: row.lease_expired,
+    idleSeconds: row.idle_seconds,
+    frozen: freezeOf(row.freeze),
+  };
+}
