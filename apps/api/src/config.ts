@@ -4,7 +4,7 @@ import { MAX_IDLE_LIMIT_SECONDS, MIN_IDLE_LIMIT_SECONDS } from '@tablelock/lock'
 import { z } from 'zod';
 import { apiPackageDir } from './apiPackageDir';
 import type { OidcSettings } from './auth/oidc/oidcSettings';
-import { DEFAULT_KEEP_ALIVE_SECONDS } from './keepConnectionsAlive';
+import { DEFAULT_KEEP_ALIVE_SECONDS } from './http/keepConnectionsAlive';
 
 const repoRoot = join(apiPackageDir, '../..');
 

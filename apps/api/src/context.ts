@@ -5,11 +5,11 @@ import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { CredentialCache } from './auth/credentialCache';
 import type { OidcProvider } from './auth/oidc/oidcProvider';
-import type { DatabaseAvailability } from './databaseAvailability';
 import type { CredentialChangeFeed } from './live/credentialChangeFeed';
 import type { LockChangeFeed } from './live/lockChangeFeed';
 import type { ApiMetrics } from './metrics/apiMetrics';
-import type { SortIndexes } from './sortIndexes';
+import type { DatabaseAvailability } from './process/databaseAvailability';
+import type { SortIndexes } from './sortIndexes/sortIndexes';
 
 export interface LockQueueSettings {
   /** This process's mark on its waiters (see LiveFeeds.queueOwner). */

@@ -12,15 +12,15 @@ import { pino } from 'pino';
 import { createCredentialCache } from './auth/credentialCache';
 import { discoverOidcProvider, OidcDiscoveryFailed } from './auth/oidc/oidcProvider';
 import { allowedHostsOf, loadConfig, oidcSettingsOf } from './config';
-import { watchDatabaseAvailability } from './databaseAvailability';
+import { createReadinessCheck } from './http/readiness';
+import { startApiServer } from './http/server';
 import { startLiveFeeds } from './live/liveFeeds';
-import { startLockSweeper } from './live/lockSweeper';
 import { createApiMetrics } from './metrics/apiMetrics';
-import { createReadinessCheck } from './readiness';
-import { startApiServer } from './server';
-import { createSortIndexes } from './sortIndexes';
-import { startSortIndexSweeper } from './sortIndexSweeper';
-import { stopWithin } from './stopWithin';
+import { watchDatabaseAvailability } from './process/databaseAvailability';
+import { startLockSweeper } from './process/lockSweeper';
+import { stopWithin } from './process/stopWithin';
+import { createSortIndexes } from './sortIndexes/sortIndexes';
+import { startSortIndexSweeper } from './sortIndexes/sortIndexSweeper';
 
 const config = loadConfig(process.env);
 // Readable lines for a person at a terminal; JSON, one object a line, for log collectors.

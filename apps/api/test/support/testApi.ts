@@ -14,14 +14,14 @@ import { TEST_AUDIT, type TestDatabase } from '@tablelock/test-support';
 import { type Logger, pino } from 'pino';
 import { createCredentialCache } from '../../src/auth/credentialCache';
 import type { OidcProvider } from '../../src/auth/oidc/oidcProvider';
-import { watchDatabaseAvailability } from '../../src/databaseAvailability';
-import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from '../../src/export/exportLimits';
+import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from '../../src/http/export/exportLimits';
+import { createReadinessCheck } from '../../src/http/readiness';
+import { startApiServer } from '../../src/http/server';
 import type { CredentialChange } from '../../src/live/credentialChangeFeed';
 import { startLiveFeeds } from '../../src/live/liveFeeds';
 import { createApiMetrics } from '../../src/metrics/apiMetrics';
-import { createReadinessCheck } from '../../src/readiness';
-import { startApiServer } from '../../src/server';
-import { createSortIndexes, type SortIndexes } from '../../src/sortIndexes';
+import { watchDatabaseAvailability } from '../../src/process/databaseAvailability';
+import { createSortIndexes, type SortIndexes } from '../../src/sortIndexes/sortIndexes';
 import type { TypedDocumentString } from '../generated/graphql';
 
 export interface GraphQLResponse<T> {

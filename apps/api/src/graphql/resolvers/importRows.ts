@@ -1,0 +1,78 @@
+import {
+  applyImport,
+  dryRunImport,
+  type ImportReport as ImportReportModel,
+  MasterDataError,
+  readImportReport,
+  readImportRows,
+} from '@tablelock/master-data';
+import { requireRole } from '../../auth/requireRole';
+import type { ApiContext } from '../../context';
+import type {
+  ImportReportResolvers,
+  MutationResolvers,
+  QueryResolvers,
+} from '../generated/graphql';
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+export const importRowsResolver: MutationResolvers['importRows'] = async (
+  _parent,
+  args,
+  context,
+) => {
+  const caller = requireRole(context, 'editor');
+  if (args.contentBase64.length % 4 !== 0 || !BASE64.test(args.contentBase64)) {
+    throw new MasterDataError('IMPORT_BAD_FILE', 'contentBase64 is not base64.');
+  }
+  const report = await dryRunImport(context.prisma, {
+    schema: context.masterSchema,
+    tableName: args.table,
+    holder: caller.name,
+    token: args.token,
+    fileName: args.fileName,
+    format: args.format === 'XLSX' ? 'xlsx' : 'csv',
+    content: Buffer.from(args.contentBase64, 'base64'),
+  });
+  if (args.dryRun !== false) return report;
+  return applyDryRun(context, report.id, caller.name, args.token);
+};
+
+export const applyImportResolver: MutationResolvers['applyImport'] = (_parent, args, context) => {
+  const caller = requireRole(context, 'editor');
+  return applyDryRun(context, args.id, caller.name, args.token);
+};
+
+async function applyDryRun(
+  context: ApiContext,
+  id: string,
+  holder: string,
+  token: string,
+): Promise<ImportReportModel> {
+  const report = await applyImport(context.prisma, {
+    schema: context.masterSchema,
+    id,
+    holder,
+    token,
+  });
+  context.metrics.recordSave(report.counts.create + report.counts.update);
+  return report;
+}
+
+export const importReport: QueryResolvers['importReport'] = (_parent, args, context) => {
+  const caller = requireRole(context, 'editor');
+  return readImportReport(context.prisma, args.id, caller.name);
+};
+
+export const ImportReport: ImportReportResolvers = {
+  table: (report) => report.tableName,
+  rows: (report, args, context) => {
+    if (report.applied) return { total: 0, rows: [] };
+    const caller = requireRole(context, 'editor');
+    return readImportRows(context.prisma, report.id, caller.name, {
+      outcomes: args.outcomes ?? [],
+      offset: args.offset ?? 0,
+      limit: args.limit ?? 100,
+    });
+  },
+};

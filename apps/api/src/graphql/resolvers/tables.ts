@@ -1,0 +1,109 @@
+import type { PrismaClient } from '@tablelock/db';
+import {
+  forceReleaseTableLock,
+  LockError,
+  lineAheadOf,
+  lineBlockers,
+  mayEdit,
+  mayTakeOver,
+  readTablePage,
+  readTables,
+  readTablesNamed,
+  syncTableRegistry,
+  type TableInfo as TableInfoModel,
+} from '@tablelock/lock';
+import { editorRights } from '../../auth/editorRights';
+import { requireRole } from '../../auth/requireRole';
+import type { MutationResolvers, QueryResolvers, TableInfoResolvers } from '../generated/graphql';
+import { idempotentRequest } from './idempotentRequest';
+import { requiredReason } from './requiredReason';
+import { runLockOperation } from './runLockOperation';
+
+/** One table's current state, or undefined if there is none of that name. */
+async function findTable(prisma: PrismaClient, name: string): Promise<TableInfoModel | undefined> {
+  const [info] = await readTablesNamed(prisma, [name]);
+  return info;
+}
+
+/** One table's current state; TABLE_NOT_FOUND if there is none of that name. */
+export async function tableInfo(prisma: PrismaClient, name: string): Promise<TableInfoModel> {
+  const info = await findTable(prisma, name);
+  if (!info) throw new LockError('TABLE_NOT_FOUND', `No master table is named ${name}.`);
+  return info;
+}
+
+export const tables: QueryResolvers['tables'] = async (_parent, { status }, context) => {
+  requireRole(context, 'viewer');
+  const all = await readTables(context.prisma);
+  return status ? all.filter((table) => table.status === status) : all;
+};
+
+export const tablePage: QueryResolvers['tablePage'] = (_parent, args, context) => {
+  requireRole(context, 'viewer');
+  return readTablePage(context.prisma, {
+    search: args.search,
+    status: args.status,
+    offset: args.offset ?? 0,
+    limit: args.limit ?? 50,
+  });
+};
+
+export const tablesNamed: QueryResolvers['tablesNamed'] = (_parent, { names }, context) => {
+  requireRole(context, 'viewer');
+  return readTablesNamed(context.prisma, names);
+};
+
+export const table: QueryResolvers['table'] = async (_parent, { name }, context) => {
+  requireRole(context, 'viewer');
+  return (await findTable(context.prisma, name)) ?? null;
+};
+
+// What stands in anyone's way whatever their lock state: the caller's own rights come next.
+const RULE_BLOCKS = new Set(['readOnly', 'frozen']);
+
+export const TableInfo: TableInfoResolvers = {
+  locked_by: (info) => info.lockedBy[0] ?? null,
+  canTakeOver: (info, _args, context) => {
+    const { principal } = context;
+    if (!principal) return false;
+    return mayTakeOver(info, { name: principal.name, rights: editorRights(principal) }, new Date());
+  },
+  editBlock: (info, _args, context) => {
+    const { principal } = context;
+    const caller = principal?.name ?? null;
+    // The editor is not blocked by its own editing (nor a freeze since): it is editing already.
+    if (info.status === 'editing' && info.editor === caller) return null;
+    if (info.editBlock && RULE_BLOCKS.has(info.editBlock.kind)) return info.editBlock;
+    if (principal && principal.role !== 'viewer' && !mayEdit(info.rules, editorRights(principal))) {
+      return { kind: 'notAllowed', blockers: [] };
+    }
+    if (info.editBlock) return info.editBlock;
+    // Free, but those in line before the caller go first.
+    const ahead = caller ? lineAheadOf(info.inLine, info.name, caller) : info.inLine;
+    return ahead.length > 0 ? { kind: 'queued', blockers: lineBlockers(ahead, info.name) } : null;
+  },
+};
+
+export const syncTableRegistryResolver: MutationResolvers['syncTableRegistry'] = (
+  _parent,
+  _args,
+  context,
+) => {
+  requireRole(context, 'admin');
+  return syncTableRegistry(context.prisma, context.masterSchema);
+};
+
+export const forceRelease: MutationResolvers['forceRelease'] = async (_parent, args, context) => {
+  const admin = requireRole(context, 'admin');
+  const reason = requiredReason(args.reason);
+  const released = await runLockOperation(
+    context.prisma,
+    idempotentRequest(admin, args, 'forceRelease'),
+    (db) => forceReleaseTableLock(db, { tableName: args.table, actor: admin.name, reason }),
+  );
+  context.logger.warn(
+    { admin: admin.name, table: args.table, editor: released.editor, reason },
+    'lock force-released',
+  );
+  return tableInfo(context.prisma, args.table);
+};
