@@ -1,5 +1,5 @@
 import * as openid from 'openid-client';
-import type { OidcSettings } from './oidcSettings';
+import type { OidcSettings } from '../../ports/oidcSettings';
 
 /** The OpenID provider as discovered: its endpoints and keys, with this app's client settings. */
 export interface OidcProvider {
