@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import type { ApiMetrics } from '../metrics/apiMetrics';
+import type { ApiMetrics } from '../ports/apiMetrics';
 import { refuseUnknownHosts } from './hostAllowList';
 
 // Digests are of equal length whatever was sent: characters and bytes differ in number for

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { SortIndexes } from './sortIndexes';
+import type { SortIndexes } from '../ports/sortIndexes';
 
 export interface SortIndexSweeperOptions {
   sortIndexes: SortIndexes;

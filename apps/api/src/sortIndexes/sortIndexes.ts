@@ -9,6 +9,7 @@ import {
 } from '@tablelock/master-data';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import type { SortIndexes } from '../ports/sortIndexes';
 import {
   noteSortIndexUse,
   sortIndexesUnusedSince,
@@ -16,18 +17,6 @@ import {
   trackSortIndex,
   untrackUnusedSortIndex,
 } from './sortIndexUse';
-
-/** Indexes that keep every page of a sorted grid quick, whichever column users sort by. */
-export interface SortIndexes {
-  /**
-   * Sorting `table` by `column` should be quick on any page: builds the index it needs, in the
-   * background, in `requester`'s name (a security event), and notes that a sort used it.
-   * Resolves when that is settled; never rejects.
-   */
-  request(table: string, column: string, requester: SecurityAudit): Promise<void>;
-  /** Drops the sort indexes no sort asked for since `unusedSince`; how many it dropped. */
-  dropUnused(unusedSince: Date): Promise<number>;
-}
 
 export interface SortIndexOptions {
   /** `SORT_INDEXES=auto`: off, nothing is ever built. */

@@ -1,7 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { Kind } from 'graphql';
 import type { ApiContext } from '../../context';
-import type { ApiMetrics, LockOperationResult } from '../../metrics/apiMetrics';
+import type { ApiMetrics, LockOperationResult } from '../../ports/apiMetrics';
 
 const LOCK_OPERATIONS = new Set([
   'UpdateTableStatusWithLock',

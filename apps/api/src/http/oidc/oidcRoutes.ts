@@ -18,9 +18,10 @@ import {
   Router,
 } from 'express';
 import * as openid from 'openid-client';
-import { endSessionUrl, type OidcProvider } from '../../auth/oidc/oidcProvider';
+import { endSessionUrl } from '../../auth/oidc/oidcProvider';
 import { SESSION_COOKIE, sessionCookieOptions } from '../../auth/sessionCookie';
 import type { ApiServices } from '../../context';
+import type { OidcProvider } from '../../ports/oidcProvider';
 import { refuseFileRequest } from '../refuseFileRequest';
 import { requestIdOf } from '../requestId';
 import { classifySignInError, type SignInProblem } from './signInProblem';
