@@ -1,9 +1,5 @@
 import { EventEmitter, on } from 'node:events';
-import {
-  LOCK_CHANNEL,
-  type LockEventRecord,
-  parseAnnouncedEvent,
-} from '@tablelock/lock';
+import { LOCK_CHANNEL, type LockEventRecord, parseAnnouncedEvent } from '@tablelock/lock';
 import type { LockChangeFeed } from '../ports/lockChangeFeed';
 import type { DatabaseNotifications } from './databaseNotifications';
 
