@@ -1,13 +1,6 @@
-import {
-  applyImport,
-  dryRunImport,
-  type ImportReport as ImportReportModel,
-  MasterDataError,
-  readImportReport,
-  readImportRows,
-} from '@tablelock/master-data';
+import { MasterDataError, readImportReport, readImportRows } from '@tablelock/master-data';
 import { requireRole } from '../../auth/requireRole';
-import type { ApiContext } from '../../context';
+import { applyImportDryRun, importRows } from '../../imports/importRows';
 import type {
   ImportReportResolvers,
   MutationResolvers,
@@ -25,7 +18,7 @@ export const importRowsResolver: MutationResolvers['importRows'] = async (
   if (args.contentBase64.length % 4 !== 0 || !BASE64.test(args.contentBase64)) {
     throw new MasterDataError('IMPORT_BAD_FILE', 'contentBase64 is not base64.');
   }
-  const report = await dryRunImport(context.prisma, {
+  return importRows(context, {
     schema: context.masterSchema,
     tableName: args.table,
     holder: caller.name,
@@ -33,31 +26,19 @@ export const importRowsResolver: MutationResolvers['importRows'] = async (
     fileName: args.fileName,
     format: args.format === 'XLSX' ? 'xlsx' : 'csv',
     content: Buffer.from(args.contentBase64, 'base64'),
+    dryRun: args.dryRun !== false,
   });
-  if (args.dryRun !== false) return report;
-  return applyDryRun(context, report.id, caller.name, args.token);
 };
 
 export const applyImportResolver: MutationResolvers['applyImport'] = (_parent, args, context) => {
   const caller = requireRole(context, 'editor');
-  return applyDryRun(context, args.id, caller.name, args.token);
-};
-
-async function applyDryRun(
-  context: ApiContext,
-  id: string,
-  holder: string,
-  token: string,
-): Promise<ImportReportModel> {
-  const report = await applyImport(context.prisma, {
+  return applyImportDryRun(context, {
     schema: context.masterSchema,
-    id,
-    holder,
-    token,
+    id: args.id,
+    holder: caller.name,
+    token: args.token,
   });
-  context.metrics.recordSave(report.counts.create + report.counts.update);
-  return report;
-}
+};
 
 export const importReport: QueryResolvers['importReport'] = (_parent, args, context) => {
   const caller = requireRole(context, 'editor');

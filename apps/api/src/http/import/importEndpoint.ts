@@ -1,8 +1,6 @@
 import { DomainError } from '@tablelock/errors';
 import {
-  applyImport,
   assertMayImport,
-  dryRunImport,
   IMPORT_LIMITS,
   type ImportFormat,
   MasterDataError,
@@ -10,6 +8,7 @@ import {
 import type { Request, RequestHandler } from 'express';
 import { authorizeFileRequest } from '../../auth/authorizeFileRequest';
 import type { ApiServices } from '../../context';
+import { importRows } from '../../imports/importRows';
 import { refuseFileRequest } from '../refuseFileRequest';
 import { requestIdOf } from '../requestId';
 import { createImportSlots } from './importSlots';
@@ -49,21 +48,13 @@ export function importEndpoint(services: ApiServices, slots = createImportSlots(
       };
       await assertMayImport(services.prisma, importCaller);
       const startedAt = performance.now();
-      const dryRunReport = await dryRunImport(services.prisma, {
+      const report = await importRows(services, {
         ...importCaller,
         fileName,
         format,
         content: importBody(request, IMPORT_LIMITS),
+        dryRun,
       });
-      const report = dryRun
-        ? dryRunReport
-        : await applyImport(services.prisma, {
-            schema: services.masterSchema,
-            id: dryRunReport.id,
-            holder: caller.name,
-            token,
-          });
-      if (report.applied) services.metrics.recordSave(report.counts.create + report.counts.update);
       const ms = Math.round(performance.now() - startedAt);
       logger.info({ table, dryRun, counts: report.counts, ms, caller: caller.name }, 'import');
       response.json({ report });
