@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { apiPackageDir } from '../apiPackageDir';
+import { enforceFieldAccess } from './plugins/enforceFieldAccess';
 import { resolvers } from './resolvers';
 
 // Read from the source folder also by the compiled app: the SDL files are not compiled.
@@ -13,4 +14,4 @@ export const typeDefs = readdirSync(schemaDir)
   .sort()
   .map((file) => readFileSync(join(schemaDir, file), 'utf8'));
 
-export const schema = makeExecutableSchema({ typeDefs, resolvers });
+export const schema = enforceFieldAccess(makeExecutableSchema({ typeDefs, resolvers }));

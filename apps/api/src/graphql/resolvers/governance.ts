@@ -7,19 +7,17 @@ import {
   type TableSelection,
   thawTables,
 } from '@tablelock/lock';
-import { requireRole } from '../../auth/requireRole';
 import { changeTablePolicy, changeTakeOverRule } from '../../governance/auditedSettings';
 import type { MutationResolvers, QueryResolvers, TablePolicyResolvers } from '../generated/graphql';
+import { callerOf } from './callerOf';
 import { requiredReason } from './requiredReason';
 import { securityAudit } from './securityAudit';
 
 export const tablePolicies: QueryResolvers['tablePolicies'] = (_parent, _args, context) => {
-  requireRole(context, 'admin');
   return readTablePolicies(context.prisma);
 };
 
 export const takeOverSettings: QueryResolvers['takeOverSettings'] = (_parent, _args, context) => {
-  requireRole(context, 'viewer');
   return readTakeOverSettings(context.prisma);
 };
 
@@ -28,7 +26,7 @@ export const setTablePolicyResolver: MutationResolvers['setTablePolicy'] = (
   args,
   context,
 ) => {
-  const admin = requireRole(context, 'admin');
+  const admin = callerOf(context);
   const { readOnly, editRoles, editGroups, takesPartInLocking, maxLeaseSeconds } = args.policy;
   // GraphQL's null for a Boolean or list means "not given"; for maxLeaseSeconds, "no cap".
   const change = {
@@ -50,7 +48,7 @@ export const freezeTablesResolver: MutationResolvers['freezeTables'] = async (
   args,
   context,
 ) => {
-  const admin = requireRole(context, 'admin');
+  const admin = callerOf(context);
   const outcome = await freezeTables(context.prisma, {
     ...selection(args),
     reason: requiredReason(args.reason),
@@ -70,7 +68,7 @@ export const thawTablesResolver: MutationResolvers['thawTables'] = async (
   args,
   context,
 ) => {
-  const admin = requireRole(context, 'admin');
+  const admin = callerOf(context);
   const thawed = await thawTables(context.prisma, {
     ...selection(args),
     actor: admin.name,
@@ -85,7 +83,7 @@ export const setTakeOverRuleResolver: MutationResolvers['setTakeOverRule'] = (
   args,
   context,
 ) => {
-  const admin = requireRole(context, 'admin');
+  const admin = callerOf(context);
   return changeTakeOverRule(
     context.prisma,
     { rule: args.rule, idleMinutes: args.idleMinutes ?? null },

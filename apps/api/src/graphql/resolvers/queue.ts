@@ -1,13 +1,13 @@
 import { type QueuePlace, queueForTable } from '@tablelock/lock';
 import { editorRights } from '../../auth/editorRights';
-import { requireRole } from '../../auth/requireRole';
 import { waiterAdmission } from '../../auth/waiterAdmission';
 import { endingOnReturn } from '../../live/endingOnReturn';
 import type { SubscriptionResolvers } from '../generated/graphql';
+import { callerOf } from './callerOf';
 
 export const waitForTable: SubscriptionResolvers['waitForTable'] = {
   subscribe: (_parent, { table }, context) => {
-    const caller = requireRole(context, 'editor');
+    const caller = callerOf(context);
     // Opened before the first look, so that no change between a look and the wait goes unseen.
     const changes = context.lockChanges.changesForWaiter();
     return endingOnReturn(

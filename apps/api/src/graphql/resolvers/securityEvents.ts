@@ -1,9 +1,7 @@
 import { readSecurityEvents } from '@tablelock/identity';
-import { requireRole } from '../../auth/requireRole';
 import type { QueryResolvers } from '../generated/graphql';
 
 export const securityEvents: QueryResolvers['securityEvents'] = (_parent, args, context) => {
-  requireRole(context, 'admin');
   return readSecurityEvents(context.prisma, args.filter ?? {}, {
     offset: args.offset ?? 0,
     limit: args.limit ?? 50,

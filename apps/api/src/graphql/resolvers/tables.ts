@@ -13,8 +13,8 @@ import {
   type TableInfo as TableInfoModel,
 } from '@tablelock/lock';
 import { editorRights } from '../../auth/editorRights';
-import { requireRole } from '../../auth/requireRole';
 import type { MutationResolvers, QueryResolvers, TableInfoResolvers } from '../generated/graphql';
+import { callerOf } from './callerOf';
 import { idempotentRequest } from './idempotentRequest';
 import { requiredReason } from './requiredReason';
 import { runLockOperation } from './runLockOperation';
@@ -33,13 +33,11 @@ export async function tableInfo(prisma: PrismaClient, name: string): Promise<Tab
 }
 
 export const tables: QueryResolvers['tables'] = async (_parent, { status }, context) => {
-  requireRole(context, 'viewer');
   const all = await readTables(context.prisma);
   return status ? all.filter((table) => table.status === status) : all;
 };
 
 export const tablePage: QueryResolvers['tablePage'] = (_parent, args, context) => {
-  requireRole(context, 'viewer');
   return readTablePage(context.prisma, {
     search: args.search,
     status: args.status,
@@ -49,12 +47,10 @@ export const tablePage: QueryResolvers['tablePage'] = (_parent, args, context) =
 };
 
 export const tablesNamed: QueryResolvers['tablesNamed'] = (_parent, { names }, context) => {
-  requireRole(context, 'viewer');
   return readTablesNamed(context.prisma, names);
 };
 
 export const table: QueryResolvers['table'] = async (_parent, { name }, context) => {
-  requireRole(context, 'viewer');
   return (await findTable(context.prisma, name)) ?? null;
 };
 
@@ -89,12 +85,11 @@ export const syncTableRegistryResolver: MutationResolvers['syncTableRegistry'] =
   _args,
   context,
 ) => {
-  requireRole(context, 'admin');
   return syncTableRegistry(context.prisma, context.masterSchema);
 };
 
 export const forceRelease: MutationResolvers['forceRelease'] = async (_parent, args, context) => {
-  const admin = requireRole(context, 'admin');
+  const admin = callerOf(context);
   const reason = requiredReason(args.reason);
   const released = await runLockOperation(
     context.prisma,

@@ -1,15 +1,15 @@
 import { updateTableStatusWithLock } from '@tablelock/lock';
 import { editorRights } from '../../auth/editorRights';
 import { lockEditor } from '../../auth/lockEditor';
-import { requireRole } from '../../auth/requireRole';
 import type { MutationResolvers } from '../generated/graphql';
+import { callerOf } from './callerOf';
 
 export const UpdateTableStatusWithLock: MutationResolvers['UpdateTableStatusWithLock'] = async (
   _parent,
   { input },
   context,
 ) => {
-  const caller = requireRole(context, 'editor');
+  const caller = callerOf(context);
   return updateTableStatusWithLock(
     context.prisma,
     {
