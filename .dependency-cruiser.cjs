@@ -14,6 +14,34 @@ module.exports = {
       to: { path: '^apps/' },
     },
     {
+      name: 'api-context-depends-on-ports',
+      comment:
+        'context.ts is what every resolver, route and plugin of the API sees. It names the ' +
+        'services by the small interfaces in apps/api/src/ports/, never by the folders that ' +
+        'implement them, so no import runs from it back up into the rooms that use it.',
+      severity: 'error',
+      from: { path: '^apps/api/src/context\\.ts$' },
+      to: { path: '^apps/api/src/', pathNot: '^apps/api/src/ports/' },
+    },
+    {
+      name: 'api-ports-import-no-api-code',
+      comment:
+        'ports/ holds the interfaces context.ts names: it imports nothing of the API but other ' +
+        'ports, so depending on it pulls in no implementation.',
+      severity: 'error',
+      from: { path: '^apps/api/src/ports/' },
+      to: { path: '^apps/api/src/', pathNot: '^apps/api/src/ports/' },
+    },
+    {
+      name: 'api-context-and-ports-import-types-only',
+      comment:
+        'context.ts and ports/ describe the services; they run nothing. A value import would ' +
+        'load code (a database client, a server) wherever the context is named.',
+      severity: 'error',
+      from: { path: ['^apps/api/src/context\\.ts$', '^apps/api/src/ports/'] },
+      to: { dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'web-imports-no-workspace-package',
       comment:
         'The browser app talks to the server only over GraphQL; its types come from the SDL ' +

@@ -3,14 +3,14 @@ import type { CodegenConfig } from '@graphql-codegen/cli';
 // The SDL files are the single source of the API's types: resolvers are typed from them here,
 // and clients (the web app, other systems) generate theirs from the same files.
 const config: CodegenConfig = {
-  schema: 'src/schema/*.graphql',
+  schema: 'src/graphql/schema/*.graphql',
   generates: {
-    'src/generated/graphql.ts': {
+    'src/graphql/generated/graphql.ts': {
       plugins: ['typescript', 'typescript-resolvers'],
       config: {
         useTypeImports: true,
         enumsAsTypes: true,
-        contextType: '../context#ApiContext',
+        contextType: '../../context#ApiContext',
         mappers: {
           TableInfo: '@tablelock/lock#TableInfo as TableInfoModel',
           TablePage: '@tablelock/lock#TablePage as TablePageModel',

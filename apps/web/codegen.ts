@@ -3,7 +3,7 @@ import type { CodegenConfig } from '@graphql-codegen/cli';
 // The API's SDL files are the single source of the types: every operation the app sends is
 // written with `graphql()` in src and typed from them here.
 const config: CodegenConfig = {
-  schema: '../api/src/schema/*.graphql',
+  schema: '../api/src/graphql/schema/*.graphql',
   documents: ['src/**/*.{ts,tsx}', '!src/generated/**'],
   ignoreNoDocuments: true,
   generates: {

@@ -15,7 +15,7 @@ const OPERATION_TYPES = {
 } as const;
 
 const config: CodegenConfig = {
-  schema: '../../apps/api/src/schema/*.graphql',
+  schema: '../../apps/api/src/graphql/schema/*.graphql',
   generates: {
     'src/generated/': { documents: ['src/**/*.ts', '!src/generated/**'], ...OPERATION_TYPES },
     // The operations tests send on their own (an admin's, a rival holder's), typed the same way.

@@ -3,8 +3,8 @@ import { parseRoleMap } from '@tablelock/identity';
 import { MAX_IDLE_LIMIT_SECONDS, MIN_IDLE_LIMIT_SECONDS } from '@tablelock/lock';
 import { z } from 'zod';
 import { apiPackageDir } from './apiPackageDir';
-import type { OidcSettings } from './auth/oidc/oidcSettings';
-import { DEFAULT_KEEP_ALIVE_SECONDS } from './keepConnectionsAlive';
+import { DEFAULT_KEEP_ALIVE_SECONDS } from './http/keepConnectionsAlive';
+import type { OidcSettings } from './ports/oidcSettings';
 
 const repoRoot = join(apiPackageDir, '../..');
 

@@ -3,13 +3,13 @@ import type { LoginThrottle, Principal, SignInRateLimit } from '@tablelock/ident
 import type { WaiterLimit } from '@tablelock/lock';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
-import type { CredentialCache } from './auth/credentialCache';
-import type { OidcProvider } from './auth/oidc/oidcProvider';
-import type { DatabaseAvailability } from './databaseAvailability';
-import type { CredentialChangeFeed } from './live/credentialChangeFeed';
-import type { LockChangeFeed } from './live/lockChangeFeed';
-import type { ApiMetrics } from './metrics/apiMetrics';
-import type { SortIndexes } from './sortIndexes';
+import type { ApiMetrics } from './ports/apiMetrics';
+import type { CredentialCache } from './ports/credentialCache';
+import type { CredentialChangeFeed } from './ports/credentialChangeFeed';
+import type { DatabaseAvailability } from './ports/databaseAvailability';
+import type { LockChangeFeed } from './ports/lockChangeFeed';
+import type { OidcProvider } from './ports/oidcProvider';
+import type { SortIndexes } from './ports/sortIndexes';
 
 export interface LockQueueSettings {
   /** This process's mark on its waiters (see LiveFeeds.queueOwner). */

@@ -1,26 +1,15 @@
 import {
   createPrismaClient,
   explainStartupFailure,
-  loadDemoData,
   type OpenDatabase,
   openDatabase,
   type PrismaClient,
 } from '@tablelock/db';
-import { createLoginThrottle, createSignInRateLimit, ensureDemoUsers } from '@tablelock/identity';
-import { syncTableRegistry, WaiterLimit } from '@tablelock/lock';
 import { pino } from 'pino';
-import { createCredentialCache } from './auth/credentialCache';
-import { discoverOidcProvider, OidcDiscoveryFailed } from './auth/oidc/oidcProvider';
-import { allowedHostsOf, loadConfig, oidcSettingsOf } from './config';
-import { watchDatabaseAvailability } from './databaseAvailability';
-import { startLiveFeeds } from './live/liveFeeds';
-import { startLockSweeper } from './live/lockSweeper';
-import { createApiMetrics } from './metrics/apiMetrics';
-import { createReadinessCheck } from './readiness';
-import { startApiServer } from './server';
-import { createSortIndexes } from './sortIndexes';
-import { startSortIndexSweeper } from './sortIndexSweeper';
-import { stopWithin } from './stopWithin';
+import { OidcDiscoveryFailed } from './auth/oidc/oidcProvider';
+import { loadConfig } from './config';
+import { type RunningApi, startApi } from './process/startApi';
+import { stopWithin } from './process/stopWithin';
 
 const config = loadConfig(process.env);
 // Readable lines for a person at a terminal; JSON, one object a line, for log collectors.
@@ -32,90 +21,10 @@ const logger = pino({
 });
 const embeddedDataDir = `${config.TABLELOCK_DATA_DIR}/postgres`;
 
-async function start(database: OpenDatabase, prisma: PrismaClient) {
-  const oidcSettings = oidcSettingsOf(config);
-  const oidc = oidcSettings && (await discoverOidcProvider(oidcSettings));
-  if (oidc)
-    logger.info({ issuer: oidcSettings?.issuer.href }, 'single sign-on through OpenID Connect');
-  // Demo data and demo users exist only on the embedded database, never on a real one.
-  if (database.embedded) {
-    if (await loadDemoData(database.url, config.MASTER_SCHEMA)) {
-      logger.info({ schema: config.MASTER_SCHEMA }, 'demo master data loaded');
-    }
-    const created = await ensureDemoUsers(prisma, logger);
-    if (created.length > 0) logger.info({ users: created }, 'demo users created');
-  }
-  const sync = await syncTableRegistry(prisma, config.MASTER_SCHEMA);
-  logger.info({ ...sync }, 'table registry in sync with the master schema');
-  const live = await startLiveFeeds(database.directUrl, logger);
-  const metrics = createApiMetrics(prisma, live.lockChanges.activeSubscriptions);
-  const databaseAvailability = watchDatabaseAvailability(prisma, logger);
-  const stopSweeper = startLockSweeper({
-    prisma,
-    logger,
-    onExpired: metrics.recordLeaseExpiries,
-    onUnreachable: databaseAvailability.reportUnreachable,
-  });
-  const sortIndexesEnabled =
-    (config.SORT_INDEXES ?? (database.embedded ? 'auto' : 'off')) === 'auto';
-  const sortIndexes = createSortIndexes({
-    enabled: sortIndexesEnabled,
-    prisma,
-    masterSchema: config.MASTER_SCHEMA,
-    directDatabaseUrl: database.directUrl,
-    logger,
-  });
-  const stopSortIndexSweeper = sortIndexesEnabled
-    ? startSortIndexSweeper({ sortIndexes, logger, unusedDays: config.SORT_INDEX_UNUSED_DAYS })
-    : async () => {};
-  const server = await startApiServer({
-    services: {
-      prisma,
-      masterSchema: config.MASTER_SCHEMA,
-      logger,
-      loginThrottle: createLoginThrottle(),
-      sessionTtlSeconds: config.SESSION_TTL_HOURS * 3600,
-      passwordLogin: config.PASSWORD_LOGIN,
-      oidc,
-      signInRateLimit: createSignInRateLimit(),
-      lockChanges: live.lockChanges,
-      lockQueue: {
-        owner: live.queueOwner,
-        reservationSeconds: config.QUEUE_RESERVATION_SECONDS,
-        waiters: new WaiterLimit(config.MAX_WAITERS_PER_PRINCIPAL),
-      },
-      credentialChanges: live.credentialChanges,
-      minIdleLimitSeconds: config.IDLE_LIMIT_MIN_SECONDS,
-      credentialCache: createCredentialCache(live.credentialChanges),
-      metrics,
-      databaseAvailability,
-      sortIndexes,
-    },
-    port: config.PORT,
-    host: config.HOST,
-    trustProxy: config.TRUST_PROXY,
-    allowedHosts: allowedHostsOf(config),
-    readiness: createReadinessCheck(prisma, live.isListening),
-    drainMs: config.SHUTDOWN_DRAIN_SECONDS * 1000,
-    keepAliveSeconds: config.HTTP_KEEP_ALIVE_SECONDS,
-    ...(config.METRICS_TOKEN ? { metricsToken: config.METRICS_TOKEN } : {}),
-  });
-  return {
-    url: server.url,
-    async stop() {
-      await server.stop();
-      await stopSweeper();
-      await stopSortIndexSweeper();
-      databaseAvailability.stop();
-      await live.close();
-    },
-  };
-}
-
 // What is running so far: a signal or a failed start stops exactly that.
 let database: OpenDatabase | undefined;
 let prisma: PrismaClient | undefined;
-let api: Awaited<ReturnType<typeof start>> | undefined;
+let api: RunningApi | undefined;
 
 /**
  * Every step is bounded (the drain plus 5 s in all): a hung one, say on a vanished database,
@@ -162,7 +71,7 @@ try {
     poolSize: config.DB_POOL_SIZE,
     preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
   });
-  api = await start(database, prisma);
+  api = await startApi(config, database, prisma, logger);
   logger.info({ embeddedPostgres: database.embedded }, `tablelock API ready at ${api.url}/graphql`);
 } catch (error) {
   // A signal during the start makes its steps fail; the shutdown then owns the exit.

@@ -1,5 +1,5 @@
 import type { Role } from '@tablelock/db';
-import { createApiKey, createUser } from '@tablelock/identity';
+import { createApiKey, createUser, roleAtLeast } from '@tablelock/identity';
 import {
   createTestDatabase,
   resetLockRegistry,
@@ -7,6 +7,8 @@ import {
   type TestDatabase,
 } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FIELD_ACCESS, fieldRequirement, type RootType } from '../src/graphql/fieldAccess';
+import { schema } from '../src/graphql/schema';
 import { graphql } from './generated';
 import type { TypedDocumentString } from './generated/graphql';
 import {
@@ -503,6 +505,35 @@ describe('who may do what', () => {
   it('the matrix covers every operation listed and every caller', () => {
     expect(Object.keys(MATRIX).sort()).toEqual(Object.keys(OPERATIONS).sort());
     for (const outcomes of Object.values(MATRIX)) expect(outcomes).toHaveLength(CALLERS.length);
+  });
+
+  it('FIELD_ACCESS names every root field of the schema, and no other', () => {
+    const roots = {
+      Query: schema.getQueryType(),
+      Mutation: schema.getMutationType(),
+      Subscription: schema.getSubscriptionType(),
+    };
+    for (const type of Object.keys(FIELD_ACCESS) as RootType[]) {
+      expect(Object.keys(FIELD_ACCESS[type]).sort(), type).toEqual(
+        Object.keys(roots[type]?.getFields() ?? {}).sort(),
+      );
+    }
+  });
+
+  it('each row of the matrix is what FIELD_ACCESS says of its field', () => {
+    const fromMap = (field: string): Outcome[] => {
+      const requirement = fieldRequirement('Query', field) ?? fieldRequirement('Mutation', field);
+      if (!requirement) throw new Error(`${field} is not in FIELD_ACCESS`);
+      return CALLERS.map(({ principal }) => {
+        if (requirement === 'anyone' || requirement === 'anyoneWhateverTheCredentials') return o;
+        if (!principal) return U;
+        return roleAtLeast(principal.role, requirement) ? o : F;
+      });
+    };
+    for (const [operation, outcomes] of Object.entries(MATRIX)) {
+      if (operation === 'introspection') continue;
+      expect(fromMap(operation), operation).toEqual(outcomes);
+    }
   });
 
   it.each(cells)('%s', async (_name, { caller, operation, expected }) => {

@@ -1,4 +1,4 @@
-import { once } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { createTestDatabase, poll, type TestDatabase } from '@tablelock/test-support';
@@ -17,12 +17,17 @@ afterAll(async () => {
   await database.close();
 });
 
-/** An API with these bounds, and the messages it logs. */
+/**
+ * An API with these bounds, the messages it logs, and `untilLogged`: resolves once a message
+ * has been logged `times` times.
+ */
 async function startApi(exportLimits: { stallMs?: number; maxMs?: number } = {}) {
   const logged: string[] = [];
+  const messages = new EventEmitter();
   const logStream = new Writable({
     write(line, _encoding, done) {
       logged.push(JSON.parse(String(line)).msg);
+      messages.emit('logged');
       done();
     },
   });
@@ -31,7 +36,17 @@ async function startApi(exportLimits: { stallMs?: number; maxMs?: number } = {})
     logger: pino({ level: 'warn' }, logStream),
   });
   apis.push(api);
-  return { api, logged };
+  const untilLogged = (message: string, times: number) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (logged.filter((msg) => msg === message).length < times) return;
+        messages.off('logged', check);
+        resolve();
+      };
+      messages.on('logged', check);
+      check();
+    });
+  return { api, logged, untilLogged };
 }
 
 /**
@@ -103,13 +118,15 @@ describe('export slots', () => {
   });
 
   it('a reader that takes nothing for the stall bound is cut off; its slot and transaction end', async () => {
-    const { api, logged } = await startApi({ stallMs: 200 });
+    const { api, logged, untilLogged } = await startApi({ stallMs: 200 });
     const [carol, bob] = await Promise.all([api.loginAs('carol'), api.loginAs('bob')]);
     const key = await api.withApiKey('stalled-reader', 'viewer');
     const stalled = [await download(api, carol, stall), await download(api, key, stall)];
     try {
       await served(api, bob);
       await noExportTransactions();
+      // The export's transaction ends (its rollback) before the refusal reaches the log line.
+      await untilLogged('export cut off: its reader stalled', 2);
       expect(logged.filter((msg) => msg === 'export cut off: its reader stalled')).toHaveLength(2);
     } finally {
       for (const socket of stalled) socket.destroy();

@@ -1,7 +1,7 @@
 import { expireLeases } from '@tablelock/lock';
 import { pino } from 'pino';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { startLockSweeper } from '../src/live/lockSweeper';
+import { startLockSweeper } from '../src/process/lockSweeper';
 import { graphql } from './generated';
 import { subscribeLockChanges } from './support/lockChanges';
 import {

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { IMPORT_LIMITS } from '@tablelock/master-data';
 import type { Request } from 'express';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { IMPORT_BODY_IDLE_MS, importBody } from '../src/import/readImportBody';
+import { IMPORT_BODY_IDLE_MS, importBody } from '../src/http/import/readImportBody';
 
 beforeEach(() => {
   vi.useFakeTimers();

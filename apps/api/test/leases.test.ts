@@ -2,7 +2,7 @@ import { acquireTableLock, grantedOrConflict } from '@tablelock/lock';
 import { poll } from '@tablelock/test-support';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { startLockSweeper } from '../src/live/lockSweeper';
+import { startLockSweeper } from '../src/process/lockSweeper';
 import { subscribeLockChanges } from './support/lockChanges';
 import {
   acquireTableLockAs,

@@ -1,6 +1,6 @@
 import { buildSchema, printType } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { typeDefs } from '../src/schema';
+import { typeDefs } from '../src/graphql/schema';
 
 // The legacy system's SDL, verbatim: its clients must work unchanged.
 const LEGACY_SDL = `

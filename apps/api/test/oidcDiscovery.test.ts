@@ -2,7 +2,7 @@ import { parseRoleMap } from '@tablelock/identity';
 import { freePort } from '@tablelock/test-support';
 import { describe, expect, it } from 'vitest';
 import { discoverOidcProvider, OidcDiscoveryFailed } from '../src/auth/oidc/oidcProvider';
-import type { OidcSettings } from '../src/auth/oidc/oidcSettings';
+import type { OidcSettings } from '../src/ports/oidcSettings';
 
 const settings = (issuer: string): OidcSettings => ({
   issuer: new URL(issuer),

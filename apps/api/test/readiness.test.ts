@@ -5,8 +5,8 @@ import { createPrismaClient, migrationsDir } from '@tablelock/db';
 import { createTestDatabase, freePort, type TestDatabase } from '@tablelock/test-support';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReadinessCheck } from '../src/http/readiness';
 import { startLiveFeeds } from '../src/live/liveFeeds';
-import { createReadinessCheck } from '../src/readiness';
 import { startTestApi, type TestApi } from './support/testApi';
 
 let database: TestDatabase;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveWebApp } from '../src/serveWebApp';
+import { serveWebApp } from '../src/http/serveWebApp';
 
 let distDir: string;
 let server: Server;

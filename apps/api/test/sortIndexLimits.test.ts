@@ -2,8 +2,8 @@ import { syncTableRegistry } from '@tablelock/lock';
 import { createTestDatabase, MASTER_SCHEMA, type TestDatabase } from '@tablelock/test-support';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSortIndexes } from '../src/sortIndexes';
-import { startSortIndexSweeper } from '../src/sortIndexSweeper';
+import { createSortIndexes } from '../src/sortIndexes/sortIndexes';
+import { startSortIndexSweeper } from '../src/sortIndexes/sortIndexSweeper';
 import { graphql } from './generated';
 import { execute, startTestApi, type TestApi } from './support/testApi';
 

@@ -2,7 +2,8 @@ import { planSortIndex } from '@tablelock/master-data';
 import { createTestDatabase, MASTER_SCHEMA, type TestDatabase } from '@tablelock/test-support';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSortIndexes, type SortIndexes } from '../src/sortIndexes';
+import type { SortIndexes } from '../src/ports/sortIndexes';
+import { createSortIndexes } from '../src/sortIndexes/sortIndexes';
 
 const VIEWER = { actor: 'carol', ip: null, logger: pino({ level: 'silent' }) };
 

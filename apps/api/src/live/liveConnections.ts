@@ -2,7 +2,7 @@ import { type Principal, sessionTimeLeft } from '@tablelock/identity';
 import { CloseCode } from 'graphql-ws';
 import { authenticate, type Credentials } from '../auth/authenticate';
 import type { ApiServices } from '../context';
-import type { CredentialChange } from './credentialChangeFeed';
+import type { CredentialChange } from '../ports/credentialChangeFeed';
 
 /** Per API process: enough for a user's browser tabs and a system's workers, not a flood. */
 export const MAX_CONNECTIONS_PER_PRINCIPAL = 20;

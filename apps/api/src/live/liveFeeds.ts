@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { type CredentialChangeFeed, startCredentialChangeFeed } from './credentialChangeFeed';
+import type { CredentialChangeFeed } from '../ports/credentialChangeFeed';
+import type { LockChangeFeed } from '../ports/lockChangeFeed';
+import { startCredentialChangeFeed } from './credentialChangeFeed';
 import { startDatabaseNotifications } from './databaseNotifications';
-import { type LockChangeFeed, startLockChangeFeed } from './lockChangeFeed';
+import { startLockChangeFeed } from './lockChangeFeed';
 
 export interface LiveFeeds {
   lockChanges: LockChangeFeed;

@@ -1,15 +1,17 @@
 import { connectionPoolUsage, type PrismaClient, statementsSent } from '@tablelock/db';
 import { readLockGauges } from '@tablelock/lock';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-
-export type LockOperationResult = 'granted' | 'refused' | 'error';
+import type { ApiMetrics, LockOperationResult } from '../ports/apiMetrics';
 
 /**
  * What an operator watches (Prometheus, prom-client), every name starting with `tablelock_`.
  * Counters count what this process did; gauges of lock state are read from the database at
  * each scrape, so every instance reports the same, whole picture.
  */
-export function createApiMetrics(prisma: PrismaClient, liveSubscriptions: () => number) {
+export function createApiMetrics(
+  prisma: PrismaClient,
+  liveSubscriptions: () => number,
+): ApiMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'tablelock_' });
   const registers = [registry];
@@ -168,5 +170,3 @@ export function createApiMetrics(prisma: PrismaClient, liveSubscriptions: () => 
     },
   };
 }
-
-export type ApiMetrics = ReturnType<typeof createApiMetrics>;

@@ -1,27 +1,19 @@
 import type { Role } from '@tablelock/db';
 import {
   createApiKey,
-  createLoginThrottle,
-  createSignInRateLimit,
-  DEFAULT_LOGIN_THROTTLE,
-  DEFAULT_SIGN_IN_RATE_LIMIT,
   DEMO_PASSWORD,
   type LoginThrottleOptions,
   type SignInRateLimitOptions,
 } from '@tablelock/identity';
-import { MIN_IDLE_LIMIT_SECONDS, WaiterLimit } from '@tablelock/lock';
+import { MIN_IDLE_LIMIT_SECONDS } from '@tablelock/lock';
 import { TEST_AUDIT, type TestDatabase } from '@tablelock/test-support';
 import { type Logger, pino } from 'pino';
-import { createCredentialCache } from '../../src/auth/credentialCache';
-import type { OidcProvider } from '../../src/auth/oidc/oidcProvider';
-import { watchDatabaseAvailability } from '../../src/databaseAvailability';
-import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from '../../src/export/exportLimits';
-import type { CredentialChange } from '../../src/live/credentialChangeFeed';
-import { startLiveFeeds } from '../../src/live/liveFeeds';
-import { createApiMetrics } from '../../src/metrics/apiMetrics';
-import { createReadinessCheck } from '../../src/readiness';
-import { startApiServer } from '../../src/server';
-import { createSortIndexes, type SortIndexes } from '../../src/sortIndexes';
+import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from '../../src/http/export/exportLimits';
+import { startApiServer } from '../../src/http/server';
+import type { CredentialChange } from '../../src/ports/credentialChangeFeed';
+import type { OidcProvider } from '../../src/ports/oidcProvider';
+import type { SortIndexes } from '../../src/ports/sortIndexes';
+import { createApiServices } from '../../src/process/createApiServices';
 import type { TypedDocumentString } from '../generated/graphql';
 
 export interface GraphQLResponse<T> {
@@ -105,45 +97,30 @@ export async function startTestApi(
   } = {},
 ): Promise<TestApi> {
   const logger = options.logger ?? pino({ level: 'silent' });
-  const live = await startLiveFeeds(database.url, logger);
-  const databaseAvailability = watchDatabaseAvailability(database.prisma, logger);
+  const running = await createApiServices({
+    prisma: database.prisma,
+    directDatabaseUrl: database.url,
+    masterSchema: 'master',
+    logger,
+    sessionTtlSeconds: options.sessionTtlSeconds ?? 3600,
+    passwordLogin: options.passwordLogin ?? true,
+    oidc: options.oidc ?? null,
+    queueReservationSeconds: options.queueReservationSeconds ?? 60,
+    maxWaitersPerPrincipal: options.maxWaitersPerPrincipal ?? 10,
+    minIdleLimitSeconds: options.minIdleLimitSeconds ?? MIN_IDLE_LIMIT_SECONDS,
+    // Off: index builds would only cost the tests time (sortIndexes.test.ts builds its own).
+    sortIndexesEnabled: false,
+    ...(options.sortIndexes ? { sortIndexes: options.sortIndexes } : {}),
+    ...(options.loginThrottle ? { loginThrottle: options.loginThrottle } : {}),
+    ...(options.signInRateLimit ? { signInRateLimit: options.signInRateLimit } : {}),
+  });
   const server = await startApiServer({
-    services: {
-      prisma: database.prisma,
-      masterSchema: 'master',
-      logger,
-      loginThrottle: createLoginThrottle(options.loginThrottle ?? DEFAULT_LOGIN_THROTTLE),
-      sessionTtlSeconds: options.sessionTtlSeconds ?? 3600,
-      passwordLogin: options.passwordLogin ?? true,
-      oidc: options.oidc ?? null,
-      signInRateLimit: createSignInRateLimit(options.signInRateLimit ?? DEFAULT_SIGN_IN_RATE_LIMIT),
-      lockChanges: live.lockChanges,
-      lockQueue: {
-        owner: live.queueOwner,
-        reservationSeconds: options.queueReservationSeconds ?? 60,
-        waiters: new WaiterLimit(options.maxWaitersPerPrincipal ?? 10),
-      },
-      credentialChanges: live.credentialChanges,
-      minIdleLimitSeconds: options.minIdleLimitSeconds ?? MIN_IDLE_LIMIT_SECONDS,
-      credentialCache: createCredentialCache(live.credentialChanges),
-      metrics: createApiMetrics(database.prisma, live.lockChanges.activeSubscriptions),
-      databaseAvailability,
-      // Off: index builds would only cost the tests time (sortIndexes.test.ts builds its own).
-      sortIndexes:
-        options.sortIndexes ??
-        createSortIndexes({
-          enabled: false,
-          prisma: database.prisma,
-          masterSchema: 'master',
-          directDatabaseUrl: database.url,
-          logger,
-        }),
-    },
+    services: running.services,
     port: options.port ?? 0,
     host: '127.0.0.1',
     allowedHosts: options.allowedHosts ?? [],
     trustProxy: options.trustProxy ?? false,
-    readiness: createReadinessCheck(database.prisma, live.isListening),
+    readiness: running.readiness,
     ...(options.keepAliveSeconds ? { keepAliveSeconds: options.keepAliveSeconds } : {}),
     ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
     exportLimits: { ...DEFAULT_EXPORT_LIMITS, ...options.exportLimits },
@@ -188,7 +165,7 @@ export async function startTestApi(
     credentialChangeOf: (principal) =>
       new Promise((resolve) => {
         // The cache subscribed when the API started, so it has heard the change first.
-        const stop = live.credentialChanges.subscribe((change) => {
+        const stop = running.live.credentialChanges.subscribe((change) => {
           if (change.kind !== principal.kind || change.id !== principal.id) return;
           stop();
           resolve();
@@ -196,8 +173,7 @@ export async function startTestApi(
       }),
     async stop() {
       await server.stop();
-      databaseAvailability.stop();
-      await live.close();
+      await running.stop();
     },
   };
 }

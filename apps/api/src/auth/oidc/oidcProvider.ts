@@ -1,11 +1,6 @@
 import * as openid from 'openid-client';
-import type { OidcSettings } from './oidcSettings';
-
-/** The OpenID provider as discovered: its endpoints and keys, with this app's client settings. */
-export interface OidcProvider {
-  settings: OidcSettings;
-  configuration: openid.Configuration;
-}
+import type { OidcProvider } from '../../ports/oidcProvider';
+import type { OidcSettings } from '../../ports/oidcSettings';
 
 /** The provider's discovery document could not be read or is not usable. */
 export class OidcDiscoveryFailed extends Error {}

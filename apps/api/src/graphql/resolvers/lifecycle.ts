@@ -1,0 +1,158 @@
+import {
+  acquireTableLock,
+  acquireTableLocks,
+  grantedOrConflict,
+  leaseSeconds,
+  parseFencingToken,
+  readLockEvents,
+  releaseTableLock,
+  renewTableLock,
+  reviveGrant,
+  reviveGrants,
+  takeOverTableLock,
+} from '@tablelock/lock';
+import { editorRights } from '../../auth/editorRights';
+import type { ApiContext } from '../../context';
+import type { LockGrantResolvers, MutationResolvers, QueryResolvers } from '../generated/graphql';
+import { callerOf } from './callerOf';
+import { idempotentRequest } from './idempotentRequest';
+import { requiredReason } from './requiredReason';
+import { runLockOperation } from './runLockOperation';
+import { tableInfo } from './tables';
+import { waitInLine } from './waitInLine';
+
+/** Only admin API keys (batch jobs) may hold a lock without expiry. */
+const mayBeUnlimited = (context: ApiContext) =>
+  context.principal?.kind === 'apiKey' && context.principal.role === 'admin';
+
+/** Whether the caller asked to wait in line: `wait` seconds, 0 or none meaning not. */
+const waits = (wait: number | null | undefined): wait is number => wait != null && wait !== 0;
+
+export const acquireTableLockResolver: MutationResolvers['acquireTableLock'] = async (
+  _parent,
+  args,
+  context,
+) => {
+  const caller = callerOf(context);
+  const lease = leaseSeconds(args.leaseSeconds, mayBeUnlimited(context));
+  const idempotency = idempotentRequest(caller, args, 'acquireTableLock');
+  if (!waits(args.wait)) {
+    return runLockOperation(
+      context.prisma,
+      idempotency,
+      (db) =>
+        acquireTableLock(db, {
+          tableName: args.table,
+          editor: caller.name,
+          leaseSeconds: lease,
+          rights: editorRights(caller),
+        }),
+      reviveGrant,
+    );
+  }
+  const [grant] = await waitInLine(
+    context,
+    idempotency,
+    {
+      tableNames: [args.table],
+      editor: caller.name,
+      leaseSeconds: lease,
+      rights: editorRights(caller),
+      waitSeconds: args.wait,
+    },
+    reviveGrants,
+  );
+  if (!grant) throw new Error(`${args.table} was not granted.`);
+  return grant;
+};
+
+export const acquireTableLocksResolver: MutationResolvers['acquireTableLocks'] = (
+  _parent,
+  args,
+  context,
+) => {
+  const caller = callerOf(context);
+  const request = {
+    tableNames: args.tables,
+    editor: caller.name,
+    leaseSeconds: leaseSeconds(args.leaseSeconds, mayBeUnlimited(context)),
+    rights: editorRights(caller),
+  };
+  const idempotency = idempotentRequest(caller, args, 'acquireTableLocks');
+  if (!waits(args.wait)) {
+    return runLockOperation(
+      context.prisma,
+      idempotency,
+      (db) => acquireTableLocks(db, request),
+      reviveGrants,
+    );
+  }
+  return waitInLine(context, idempotency, { ...request, waitSeconds: args.wait }, reviveGrants);
+};
+
+export const renewTableLockResolver: MutationResolvers['renewTableLock'] = async (
+  _parent,
+  args,
+  context,
+) => {
+  const caller = callerOf(context);
+  return grantedOrConflict(
+    await renewTableLock(context.prisma, {
+      tableName: args.table,
+      editor: caller.name,
+      token: parseFencingToken(args.token),
+      leaseSeconds: leaseSeconds(args.leaseSeconds, mayBeUnlimited(context)),
+      active: args.active ?? true,
+      rights: editorRights(caller),
+    }),
+  );
+};
+
+export const releaseTableLockResolver: MutationResolvers['releaseTableLock'] = async (
+  _parent,
+  args,
+  context,
+) => {
+  const caller = callerOf(context);
+  const token = parseFencingToken(args.token);
+  await runLockOperation(
+    context.prisma,
+    idempotentRequest(caller, args, 'releaseTableLock'),
+    (db) => releaseTableLock(db, { tableName: args.table, editor: caller.name, token }),
+  );
+  return tableInfo(context.prisma, args.table);
+};
+
+export const takeOverTableLockResolver: MutationResolvers['takeOverTableLock'] = (
+  _parent,
+  args,
+  context,
+) => {
+  const caller = callerOf(context);
+  const lease = leaseSeconds(args.leaseSeconds, mayBeUnlimited(context));
+  return runLockOperation(
+    context.prisma,
+    idempotentRequest(caller, args, 'takeOverTableLock'),
+    (db) =>
+      takeOverTableLock(db, {
+        tableName: args.table,
+        editor: caller.name,
+        reason: requiredReason(args.reason),
+        leaseSeconds: lease,
+        rights: editorRights(caller),
+      }),
+    reviveGrant,
+  );
+};
+
+export const lockEvents: QueryResolvers['lockEvents'] = (_parent, args, context) => {
+  return readLockEvents(context.prisma, args.filter ?? {}, {
+    offset: args.offset ?? 0,
+    limit: args.limit ?? 50,
+  });
+};
+
+export const LockGrant: LockGrantResolvers = {
+  table: (grant) => grant.tableName,
+  token: (grant) => grant.fencingToken,
+};

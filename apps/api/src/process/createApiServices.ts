@@ -1,0 +1,97 @@
+import type { PrismaClient } from '@tablelock/db';
+import {
+  createLoginThrottle,
+  createSignInRateLimit,
+  DEFAULT_LOGIN_THROTTLE,
+  DEFAULT_SIGN_IN_RATE_LIMIT,
+  type LoginThrottleOptions,
+  type SignInRateLimitOptions,
+} from '@tablelock/identity';
+import { WaiterLimit } from '@tablelock/lock';
+import type { Logger } from 'pino';
+import { createCredentialCache } from '../auth/credentialCache';
+import type { ApiServices } from '../context';
+import { createReadinessCheck, type Readiness } from '../http/readiness';
+import { type LiveFeeds, startLiveFeeds } from '../live/liveFeeds';
+import { createApiMetrics } from '../metrics/apiMetrics';
+import type { OidcProvider } from '../ports/oidcProvider';
+import type { SortIndexes } from '../ports/sortIndexes';
+import { createSortIndexes } from '../sortIndexes/sortIndexes';
+import { watchDatabaseAvailability } from './databaseAvailability';
+
+export interface ApiServiceSettings {
+  prisma: PrismaClient;
+  /** The database without a pooler in between: LISTEN and index builds need a session. */
+  directDatabaseUrl: string;
+  masterSchema: string;
+  logger: Logger;
+  sessionTtlSeconds: number;
+  passwordLogin: boolean;
+  oidc: OidcProvider | null;
+  queueReservationSeconds: number;
+  /** MAX_WAITERS_PER_PRINCIPAL. */
+  maxWaitersPerPrincipal: number;
+  /** IDLE_LIMIT_MIN_SECONDS. */
+  minIdleLimitSeconds: number;
+  /** Whether sorts may build indexes (SORT_INDEXES); ignored when `sortIndexes` is given. */
+  sortIndexesEnabled: boolean;
+  /** Sort indexes built elsewhere (a test's own). */
+  sortIndexes?: SortIndexes;
+  loginThrottle?: LoginThrottleOptions;
+  signInRateLimit?: SignInRateLimitOptions;
+}
+
+/** The services, and what the process around them needs to watch and stop them. */
+export interface RunningApiServices {
+  services: ApiServices;
+  live: LiveFeeds;
+  /** What `/readyz` answers. */
+  readiness: () => Promise<Readiness>;
+  stop(): Promise<void>;
+}
+
+/** Starts the shared services of one API process: the one wiring of ApiServices. */
+export async function createApiServices(settings: ApiServiceSettings): Promise<RunningApiServices> {
+  const { prisma, logger } = settings;
+  const live = await startLiveFeeds(settings.directDatabaseUrl, logger);
+  const databaseAvailability = watchDatabaseAvailability(prisma, logger);
+  const services: ApiServices = {
+    prisma,
+    masterSchema: settings.masterSchema,
+    logger,
+    loginThrottle: createLoginThrottle(settings.loginThrottle ?? DEFAULT_LOGIN_THROTTLE),
+    sessionTtlSeconds: settings.sessionTtlSeconds,
+    passwordLogin: settings.passwordLogin,
+    oidc: settings.oidc,
+    signInRateLimit: createSignInRateLimit(settings.signInRateLimit ?? DEFAULT_SIGN_IN_RATE_LIMIT),
+    lockChanges: live.lockChanges,
+    lockQueue: {
+      owner: live.queueOwner,
+      reservationSeconds: settings.queueReservationSeconds,
+      waiters: new WaiterLimit(settings.maxWaitersPerPrincipal),
+    },
+    credentialChanges: live.credentialChanges,
+    minIdleLimitSeconds: settings.minIdleLimitSeconds,
+    credentialCache: createCredentialCache(live.credentialChanges),
+    metrics: createApiMetrics(prisma, live.lockChanges.activeSubscriptions),
+    databaseAvailability,
+    sortIndexes:
+      settings.sortIndexes ??
+      createSortIndexes({
+        enabled: settings.sortIndexesEnabled,
+        prisma,
+        masterSchema: settings.masterSchema,
+        directDatabaseUrl: settings.directDatabaseUrl,
+        logger,
+      }),
+  };
+  return {
+    services,
+    live,
+    readiness: createReadinessCheck(prisma, live.isListening),
+    async stop() {
+      databaseAvailability.stop();
+      await live.close();
+    },
+  };
+}
