@@ -15,7 +15,7 @@ export default defineConfig({
   outputDir: 'test-results',
   globalSetup: './support/globalSetup.ts',
   workers: 2,
-  fullyParallel: false,
+  fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
   timeout: 60_000,
