@@ -7,14 +7,15 @@ if (!executablePath) {
   process.exit(1);
 }
 
-// The system's Chromium (never a browser downloaded by the tests), one worker on a 2-core machine, and the
-// real app started once by the global setup on a throwaway embedded Postgres.
+// The system's Chromium (never a browser downloaded by the tests) and the real app, built once by
+// the global setup and started by each worker on a throwaway embedded Postgres of its own
+// (support/fixtures.ts). Two workers on a 2-core machine: most of a browser test is waiting.
 export default defineConfig({
   testDir: 'tests',
   outputDir: 'test-results',
   globalSetup: './support/globalSetup.ts',
-  workers: 1,
-  fullyParallel: false,
+  workers: 2,
+  fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
   timeout: 60_000,

@@ -1,14 +1,23 @@
-import { test as base, expect, type Page, request } from '@playwright/test';
-import { expectAccessible } from './accessibility';
+import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
+import { startAppUnderTest } from './appUnderTest';
+import { type DemoUser, signedInRequest } from './demoUsers';
 import { graphql } from './graphql';
+import type { RunningApp } from './startApp';
 
-export type DemoUser = 'alice' | 'bob' | 'carol' | 'admin';
-export const DEMO_PASSWORD = 'tablelock-demo';
+export { DEMO_PASSWORD, type DemoUser } from './demoUsers';
+
+type StorageState = Awaited<ReturnType<APIRequestContext['storageState']>>;
 
 interface Fixtures {
-  /** A browser of its own (own cookies, like another person's machine), not signed in yet. */
-  newBrowser: () => Promise<Page>;
-  /** A browser of its own, signed in as `user` through the login page, on the tables page. */
+  /**
+   * A browser of its own (own cookies, like another person's machine), not signed in yet, or
+   * with the cookies of `storageState`.
+   */
+  newBrowser: (storageState?: StorageState) => Promise<Page>;
+  /**
+   * A browser of its own, signed in as `user` through the API (the login page has a spec of
+   * its own: sign-in.spec.ts), on the tables page.
+   */
   signIn: (user: DemoUser) => Promise<Page>;
   /** A screenshot in the test's output folder, attached to its result. */
   snap: (page: Page, name: string) => Promise<void>;
@@ -16,18 +25,36 @@ interface Fixtures {
   releaseAllLocks: undefined;
 }
 
-/** Every test shares one app and database: each one uses tables of its own and cleans up. */
-export const test = base.extend<Fixtures>({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures name what they use by destructuring
-  baseURL: async ({}, use) => use(process.env.TABLELOCK_E2E_URL),
+interface WorkerFixtures {
+  /** The app of this worker (support/appUnderTest.ts), on a database of its own. */
+  app: RunningApp;
+}
+
+/**
+ * Each worker has an app and database of its own, shared by the tests it runs one after
+ * another: each one uses tables of its own and cleans up.
+ */
+export const test = base.extend<Fixtures, WorkerFixtures>({
+  app: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures name what they use by destructuring
+    async ({}, use) => {
+      const app = await startAppUnderTest();
+      await use(app);
+      await app.stop();
+    },
+    { scope: 'worker', timeout: 120_000 },
+  ],
+
+  baseURL: async ({ app }, use) => use(app.url),
 
   newBrowser: async ({ browser, baseURL }, use) => {
     const contexts: Awaited<ReturnType<typeof browser.newContext>>[] = [];
-    await use(async () => {
+    await use(async (storageState) => {
       const context = await browser.newContext({
         baseURL,
         locale: 'en-US',
         viewport: { width: 1440, height: 900 },
+        storageState,
       });
       contexts.push(context);
       return context.newPage();
@@ -35,17 +62,14 @@ export const test = base.extend<Fixtures>({
     for (const context of contexts) await context.close();
   },
 
-  signIn: async ({ newBrowser }, use) => {
+  signIn: async ({ newBrowser, baseURL }, use) => {
     await use(async (user) => {
-      const page = await newBrowser();
-      await page.goto('/login');
-      await expectAccessible(page);
-      await page.getByLabel('User name').fill(user);
-      await page.getByLabel('Password').fill(DEMO_PASSWORD);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      const session = await signedInRequest(baseURL, user);
+      const page = await newBrowser(await session.storageState());
+      await session.dispose();
+      await page.goto('/tables');
       await expect(page.getByTestId('current-user')).toContainText(user);
       await expect(page.getByRole('table')).toBeVisible();
-      await expectAccessible(page);
       return page;
     });
   },
@@ -62,15 +86,7 @@ export const test = base.extend<Fixtures>({
   releaseAllLocks: [
     async ({ baseURL }, use) => {
       await use(undefined);
-      const admin = await request.newContext({ baseURL });
-      await graphql(
-        admin,
-        'mutation($u: String!, $p: String!) { login(username: $u, password: $p) { name } }',
-        {
-          u: 'admin',
-          p: DEMO_PASSWORD,
-        },
-      );
+      const admin = await signedInRequest(baseURL, 'admin');
       const answer = await graphql(admin, '{ tables(status: editing) { name } }');
       const editing = (answer.data?.tables ?? []) as { name: string }[];
       for (const { name } of editing) {

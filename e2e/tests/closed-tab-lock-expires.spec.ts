@@ -10,6 +10,8 @@ test('a lock whose tab was closed expires with its lease; bob sees it free witho
   signIn,
   snap,
 }) => {
+  // The lease runs out on the real clock, on top of the test's own steps.
+  test.setTimeout(test.info().timeout + LEASE_MS);
   const bob = await signIn('bob');
   await expectLive(bob);
   const alice = await signIn('alice');

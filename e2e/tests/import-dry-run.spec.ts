@@ -147,6 +147,7 @@ test('a dry run with errors offers them as a file and cannot be applied', async 
 });
 
 test('a row changed by someone else after the dry run is named, and nothing is written', async ({
+  app,
   signIn,
   snap,
 }) => {
@@ -161,7 +162,7 @@ test('a row changed by someone else after the dry run is named, and nothing is w
   await expect(dialog.getByTestId('import-counts')).toContainText('2 to update');
 
   // Someone writing straight to the database, past the app and its lock (a nightly job).
-  const database = new pg.Client({ connectionString: process.env.TABLELOCK_E2E_DATABASE_URL });
+  const database = new pg.Client({ connectionString: app.databaseUrl });
   await database.connect();
   try {
     await database.query('UPDATE master.products SET weight_kg = 9.999 WHERE id = $1', [FIRST + 1]);

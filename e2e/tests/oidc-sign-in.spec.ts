@@ -3,6 +3,7 @@ import { expect, test } from '../support/fixtures';
 import { SSO_PROVIDER_NAME } from '../support/singleSignOn';
 
 test('a company account signs in through the OpenID provider with its mapped role, and out of both', async ({
+  baseURL,
   newBrowser,
   signIn,
   snap,
@@ -20,7 +21,7 @@ test('a company account signs in through the OpenID provider with its mapped rol
   // oidc-provider's own login page, on the provider's address.
   const providerLogin = page.locator('input[name="login"]');
   await expect(providerLogin).toBeVisible();
-  expect(new URL(page.url()).origin).not.toBe(new URL(process.env.TABLELOCK_E2E_URL ?? '').origin);
+  expect(new URL(page.url()).origin).not.toBe(new URL(baseURL ?? '').origin);
   await providerLogin.fill('sso-erika');
   await page.locator('input[name="password"]').fill('her company password');
   await snap(page, 'provider-login-page');

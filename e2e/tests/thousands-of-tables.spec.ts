@@ -1,8 +1,9 @@
-import { type APIRequestContext, type Page, request } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { manyMasterTablesSql, manyTableName } from '@tablelock/test-support/manyMasterTables';
 import pg from 'pg';
 import { expectAccessible } from '../support/accessibility';
-import { test as base, DEMO_PASSWORD, expect } from '../support/fixtures';
+import { signedInRequest } from '../support/demoUsers';
+import { test as base, expect } from '../support/fixtures';
 import { graphql } from '../support/graphql';
 import { type RunningApp, startApp } from '../support/startApp';
 import { expectLive, tableRow } from '../support/tablePage';
@@ -15,17 +16,6 @@ interface PageGlobals {
 // more tables than the demo data (two FKs each), so the other tests keep their short list.
 const MANY = 10_000;
 
-async function signedInRequest(app: RunningApp, user: string): Promise<APIRequestContext> {
-  const context = await request.newContext({ baseURL: app.url });
-  const answer = await graphql(
-    context,
-    'mutation($u: String!, $p: String!) { login(username: $u, password: $p) { name } }',
-    { u: user, p: DEMO_PASSWORD },
-  );
-  expect(answer.errors).toBeUndefined();
-  return context;
-}
-
 /** The app of this file: the demo data, MANY more tables, and the registry synced through the API. */
 async function startAppWithManyTables(): Promise<RunningApp> {
   const app = await startApp();
@@ -37,7 +27,7 @@ async function startAppWithManyTables(): Promise<RunningApp> {
     } finally {
       await client.end();
     }
-    const admin = await signedInRequest(app, 'admin');
+    const admin = await signedInRequest(app.url, 'admin');
     const synced = await graphql(admin, 'mutation { syncTableRegistry { added } }');
     await admin.dispose();
     const sync = synced.data?.syncTableRegistry as { added: string[] } | undefined;
@@ -117,7 +107,7 @@ test('the Tables page with thousands of tables', async ({ signIn, snap, manyTabl
     '0',
   );
   const operations = recordOperations(bob);
-  const alice = await signedInRequest(manyTablesApp, 'alice');
+  const alice = await signedInRequest(manyTablesApp.url, 'alice');
   const acquired = await graphql(
     alice,
     'mutation($t: String!) { acquireTableLock(table: $t) { token } }',

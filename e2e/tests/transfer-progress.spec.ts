@@ -43,6 +43,22 @@ async function networkOf(page: Page) {
         downloadThroughput: bytesPerSecond.down ?? -1,
       });
     },
+    /**
+     * Holds the answer of the next request to `urlPattern` (a DevTools glob) once it has
+     * arrived, sent and answered over the slowed network as any other, until the test lets it
+     * go: the phase that waits for it lasts until the test has seen it, however long the steps
+     * before took.
+     */
+    async holdAnswer(urlPattern: string): Promise<() => Promise<void>> {
+      const arrived = new Promise<string>((resolve) =>
+        devtools.once('Fetch.requestPaused', (paused) => resolve(paused.requestId)),
+      );
+      await devtools.send('Fetch.enable', { patterns: [{ urlPattern, requestStage: 'Response' }] });
+      return async () => {
+        await devtools.send('Fetch.continueRequest', { requestId: await arrived });
+        await devtools.send('Fetch.disable');
+      };
+    },
   };
 }
 
@@ -127,8 +143,10 @@ for (const [language, words] of [
     await dialog
       .getByLabel(words.fileLabel)
       .setInputFiles({ name: 'progress.csv', mimeType: 'text/csv', buffer: file });
-    // About 4 s to send the file; the answer starts 2 s after the server has sent it.
+    // About 4 s to send the file; the answer starts 2 s after the server has sent it, and is
+    // held until the checking phase has been seen.
     await network.slow({ up: file.length / 4 }, 2000);
+    const releaseDryRun = await network.holdAnswer('*/import/products?*dryRun=1*');
     await dialog.getByRole('button', { name: words.dryRun }).click();
 
     const uploading = dialog.getByRole('progressbar', { name: words.uploading });
@@ -141,6 +159,7 @@ for (const [language, words] of [
     await expect(checking).toBeVisible();
     await expect(checking).not.toHaveAttribute('aria-valuenow');
     await snap(alice, `progress-checking-${language}`);
+    await releaseDryRun();
     await expect(dialog.getByTestId('import-counts')).toContainText('7,999');
     await expect(dialog.getByRole('progressbar')).toHaveCount(0);
 
@@ -152,8 +171,9 @@ for (const [language, words] of [
     release();
     await expect(alice.getByText(words.applied)).toBeVisible();
 
-    // About 3 s for the 10,000 rows (0.9 MB), without the upload's latency.
-    await network.slow({ down: 300_000 });
+    // The 10,000 rows (0.9 MB) trickle in at 10 kB/s, without the upload's latency, until the
+    // test has seen their progress; then they come at full speed.
+    await network.slow({ down: 10_000 });
     const [download] = await Promise.all([
       alice.waitForEvent('download'),
       (async () => {
@@ -164,6 +184,7 @@ for (const [language, words] of [
         await expect(downloading).toHaveAttribute('aria-valuetext', /[1-9]/);
         await expect(downloading).not.toHaveAttribute('aria-valuenow');
         await snap(alice, `progress-download-${language}`);
+        await network.slow({});
       })(),
     ]);
     expect(download.suggestedFilename()).toBe('products.csv');
