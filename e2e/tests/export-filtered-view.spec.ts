@@ -1,8 +1,14 @@
 import { readFile } from 'node:fs/promises';
+import type { Request } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
 import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
 import { openTable } from '../support/tablePage';
+
+interface RowSort {
+  column: string;
+  direction: 'asc' | 'desc';
+}
 
 test('a viewer exports the filtered, sorted grid as CSV: every matching row, in the grid’s order', async ({
   signIn,
@@ -52,4 +58,46 @@ test('scrolling the sorted grid reads the next block after the last one’s curs
   await carol.mouse.wheel(0, 34 * 105);
   await nextBlock;
   await expect(carol.locator('.ag-grid-scrolling-container [row-index="110"]')).toBeVisible();
+});
+
+test('a late answer for the sort before does not take the export link back to it', async ({
+  signIn,
+}) => {
+  const carol = await signIn('carol');
+  await openTable(carol, 'products');
+  const priceSortOf = (request: Request) =>
+    (request.postDataJSON() as { variables?: { sort?: RowSort[] } } | null)?.variables?.sort?.find(
+      (sort) => sort.column === 'unit_price',
+    )?.direction;
+  // The rows of the ascending sort are held until those of the descending one have arrived, as
+  // a slow answer on a busy network would be.
+  let descendingArrived = () => {};
+  const descendingAnswered = new Promise<void>((resolve) => {
+    descendingArrived = resolve;
+  });
+  await carol.route('**/graphql', async (route) => {
+    const direction = priceSortOf(route.request());
+    if (direction === undefined) return route.continue();
+    const answer = await route.fetch();
+    if (direction === 'asc') await descendingAnswered;
+    await route.fulfill({ response: answer });
+    if (direction === 'desc') descendingArrived();
+  });
+  const ascendingAnswered = carol.waitForResponse(
+    (response) => priceSortOf(response.request()) === 'asc',
+  );
+  const priceHeader = carol.getByRole('columnheader', { name: 'unit_price', exact: true });
+  const ascendingAsked = carol.waitForRequest((request) => priceSortOf(request) === 'asc');
+  await priceHeader.click();
+  await ascendingAsked;
+  await priceHeader.click();
+  await expect(priceHeader).toHaveAttribute('aria-sort', 'descending');
+  const exportCsv = carol.getByRole('link', { name: 'Export CSV' });
+  await expect(exportCsv).toHaveAttribute('href', /unit_price.+desc/);
+  await ascendingAnswered;
+  // Once the page has handled that answer and drawn a frame, the link must still be the grid's.
+  await carol.evaluate(
+    'new Promise((done) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(done))))',
+  );
+  await expect(exportCsv).toHaveAttribute('href', /unit_price.+desc/);
 });

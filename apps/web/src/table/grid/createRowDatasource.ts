@@ -29,6 +29,9 @@ interface RowDatasourceOptions {
 export function createRowDatasource(options: RowDatasourceOptions): IDatasource {
   const { table, keyColumns, pending, onPage, onError } = options;
   const cursors = new BlockCursors();
+  // A sort or filter change does not cancel the reads of the view before it; their late answers
+  // still fill the cursors but must not speak for the grid (its count, the export link).
+  let shownViewKey: string | undefined;
   return {
     getRows(params) {
       const view: RowView = {
@@ -36,6 +39,7 @@ export function createRowDatasource(options: RowDatasourceOptions): IDatasource 
         filter: toRowFilters(params.filterModel),
       };
       const viewKey = JSON.stringify(view);
+      shownViewKey = viewKey;
       const { startRow, endRow } = params;
       const variables: RowPageQueryVariables = {
         table,
@@ -56,7 +60,7 @@ export function createRowDatasource(options: RowDatasourceOptions): IDatasource 
               }),
           );
           params.successCallback(rows, page.total);
-          onPage(page.total, view);
+          if (viewKey === shownViewKey) onPage(page.total, view);
         },
         (error: unknown) => {
           params.failCallback();
