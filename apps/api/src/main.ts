@@ -86,6 +86,7 @@ async function start(database: OpenDatabase, prisma: PrismaClient) {
       },
       credentialChanges: live.credentialChanges,
       minIdleLimitSeconds: config.IDLE_LIMIT_MIN_SECONDS,
+      minLeaseSeconds: config.LEASE_MIN_SECONDS,
       credentialCache: createCredentialCache(live.credentialChanges),
       metrics,
       databaseAvailability,

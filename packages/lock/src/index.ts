@@ -29,7 +29,7 @@ export {
 } from './idleLimitSettings';
 export { IDLE_REASON } from './idleLimitSql';
 export { isRegisteredTable } from './isRegisteredTable';
-export { leaseSeconds } from './lease';
+export { leaseSeconds, MAX_LEASE_SECONDS, MIN_LEASE_SECONDS } from './lease';
 export { lineAheadOf, lineBlockers } from './lineForTable';
 export { grantedOrConflict, isGranted, type LockAnswer } from './lockAnswer';
 export type { LockChanges } from './lockChangeWatch';

@@ -24,6 +24,10 @@ import { waitInLine } from './waitInLine';
 const mayBeUnlimited = (context: ApiContext) =>
   context.principal?.kind === 'apiKey' && context.principal.role === 'admin';
 
+/** The lease a caller gets for what it asked, within this process's bounds. */
+const leaseFor = (asked: number | null | undefined, context: ApiContext) =>
+  leaseSeconds(asked, mayBeUnlimited(context), context.minLeaseSeconds);
+
 // Stored answers come back as JSON: dates as strings.
 const reviveDate = (date: string | null | undefined) => (date ? new Date(date) : null);
 const reviveGrant = (stored: unknown): LockGrantModel => {
@@ -51,7 +55,7 @@ export const acquireTableLockResolver: MutationResolvers['acquireTableLock'] = a
   context,
 ) => {
   const caller = requireRole(context, 'editor');
-  const lease = leaseSeconds(args.leaseSeconds, mayBeUnlimited(context));
+  const lease = leaseFor(args.leaseSeconds, context);
   const idempotency = idempotentRequest(caller, args, 'acquireTableLock');
   if (!waits(args.wait)) {
     return runLockOperation(
@@ -92,7 +96,7 @@ export const acquireTableLocksResolver: MutationResolvers['acquireTableLocks'] =
   const request = {
     tableNames: args.tables,
     editor: caller.name,
-    leaseSeconds: leaseSeconds(args.leaseSeconds, mayBeUnlimited(context)),
+    leaseSeconds: leaseFor(args.leaseSeconds, context),
     rights: editorRights(caller),
   };
   const idempotency = idempotentRequest(caller, args, 'acquireTableLocks');
@@ -118,7 +122,7 @@ export const renewTableLockResolver: MutationResolvers['renewTableLock'] = async
       tableName: args.table,
       editor: caller.name,
       token: parseFencingToken(args.token),
-      leaseSeconds: leaseSeconds(args.leaseSeconds, mayBeUnlimited(context)),
+      leaseSeconds: leaseFor(args.leaseSeconds, context),
       active: args.active ?? true,
       rights: editorRights(caller),
     }),
@@ -146,7 +150,7 @@ export const takeOverTableLockResolver: MutationResolvers['takeOverTableLock'] =
   context,
 ) => {
   const caller = requireRole(context, 'editor');
-  const lease = leaseSeconds(args.leaseSeconds, mayBeUnlimited(context));
+  const lease = leaseFor(args.leaseSeconds, context);
   return runLockOperation(
     context.prisma,
     idempotentRequest(caller, args, 'takeOverTableLock'),

@@ -9,7 +9,7 @@ import {
   type LoginThrottleOptions,
   type SignInRateLimitOptions,
 } from '@tablelock/identity';
-import { MIN_IDLE_LIMIT_SECONDS, WaiterLimit } from '@tablelock/lock';
+import { MIN_IDLE_LIMIT_SECONDS, MIN_LEASE_SECONDS, WaiterLimit } from '@tablelock/lock';
 import { TEST_AUDIT, type TestDatabase } from '@tablelock/test-support';
 import { type Logger, pino } from 'pino';
 import { createCredentialCache } from '../../src/auth/credentialCache';
@@ -98,6 +98,8 @@ export async function startTestApi(
     port?: number;
     /** The shortest idle limit admins may set (IDLE_LIMIT_MIN_SECONDS); 60 by default. */
     minIdleLimitSeconds?: number;
+    /** The shortest lease a caller may ask for (LEASE_MIN_SECONDS); 15 by default. */
+    minLeaseSeconds?: number;
     /** How long idle keep-alive connections stay open (HTTP_KEEP_ALIVE_SECONDS). */
     keepAliveSeconds?: number;
     /** Bounds on exports shorter than the defaults, for tests of them. */
@@ -125,6 +127,7 @@ export async function startTestApi(
       },
       credentialChanges: live.credentialChanges,
       minIdleLimitSeconds: options.minIdleLimitSeconds ?? MIN_IDLE_LIMIT_SECONDS,
+      minLeaseSeconds: options.minLeaseSeconds ?? MIN_LEASE_SECONDS,
       credentialCache: createCredentialCache(live.credentialChanges),
       metrics: createApiMetrics(database.prisma, live.lockChanges.activeSubscriptions),
       databaseAvailability,
