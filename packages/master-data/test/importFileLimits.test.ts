@@ -82,15 +82,11 @@ describe('XLSX imports under attack', () => {
   });
 
   it('refuses elements nested deeper than a sheet needs', async () => {
-    const nested = await handmadeXlsx(
-      [
-        `<row r="1">${inlineCell('A1', 'id')}</row>`,
-        (function* () {
-          for (let i = 0; i < 200_000; i++) yield '<x>';
-          for (let i = 0; i < 200_000; i++) yield '</x>';
-        })(),
-      ].flatMap((part) => (typeof part === 'string' ? [part] : [...part])),
-    );
+    const nested = await handmadeXlsx([
+      `<row r="1">${inlineCell('A1', 'id')}</row>`,
+      '<x>'.repeat(200_000),
+      '</x>'.repeat(200_000),
+    ]);
     await expect(dryRun(nested)).rejects.toMatchObject({
       code: 'IMPORT_BAD_FILE',
       message: expect.stringContaining('nests elements'),
