@@ -16,6 +16,8 @@ import { dryRunImport, IMPORT_LIMITS, type ImportLimits, readImportRows } from '
 
 // Temp files go to a folder of this file's own, so that it can be seen to stay empty.
 const tempFolder = mkdtempSync(join(tmpdir(), 'import-limits-'));
+// Restored after the file: later files in the same worker need a folder that exists.
+const tmpdirBefore = process.env.TMPDIR;
 process.env.TMPDIR = tempFolder;
 
 let database: TestDatabase;
@@ -26,6 +28,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await database.close();
+  if (tmpdirBefore === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = tmpdirBefore;
   rmSync(tempFolder, { recursive: true, force: true });
 });
 beforeEach(async () => {
