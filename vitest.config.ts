@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 // Node resolves `graphql` (it has no exports map) to its CommonJS build, for our code and for the
 // libraries that use it (Apollo, graphql-ws, graphql-armor). Vite would give our code the ES
@@ -9,16 +9,71 @@ const graphqlAsNodeResolvesIt = createRequire(
   new URL('apps/api/package.json', import.meta.url),
 ).resolve('graphql');
 
-export default defineConfig({
+const TEST_FILES = '{apps,packages}/*/test/**/*.test.ts';
+
+/**
+ * Files whose outcome depends on getting the machine's time when they ask for it: a process
+ * stopped or killed within a bound, Postgres stopped under load, many parallel clients racing
+ * whose rounds must interleave. Starved by other files, they would measure the other files.
+ */
+const TIMING_SENSITIVE = [
+  'apps/api/test/processLifecycle.test.ts',
+  'apps/api/test/embeddedPostgresFaults.test.ts',
+  'apps/api/test/databaseOutage.test.ts',
+  'apps/api/test/externalOutage.test.ts',
+  'apps/api/test/pausedHolder.test.ts',
+  'apps/api/test/multiProcess.test.ts',
+  'apps/api/test/pgbouncer.test.ts',
+  'apps/api/test/races.test.ts',
+  'apps/api/test/takeOverRace.test.ts',
+  'apps/api/test/freezeRace.test.ts',
+  'apps/api/test/lockQueueFairness.test.ts',
+];
+
+/**
+ * Most files wait on Postgres, the API's processes and sockets rather than on the CPU, and each
+ * has a database of its own (createTestDatabase), so more of them run at once than there are cores.
+ */
+const PARALLEL_WORKERS = 3;
+
+/**
+ * A project of this config. Projects do not inherit the root config: its global setups run
+ * once for the whole run (one Postgres, one build), and what they provide reaches every project.
+ */
+const project = (
+  name: string,
+  files: { include: string[]; exclude?: string[] },
+  workers: { maxWorkers: number; groupOrder: number },
+): TestProjectInlineConfiguration => ({
   resolve: { alias: [{ find: /^graphql$/, replacement: graphqlAsNodeResolvesIt }] },
   test: {
-    include: ['{apps,packages}/*/test/**/*.test.ts'],
+    name,
+    ...files,
+    maxWorkers: workers.maxWorkers,
+    // A worker keeps the modules it loaded for its next file (the API, Prisma, graphql): loading
+    // them again for every file took longer than most files' tests. Files leave no global state.
+    isolate: false,
+    sequence: { groupOrder: workers.groupOrder },
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
+
+export default defineConfig({
+  test: {
     globalSetup: [
       'packages/test-support/src/globalSetup.ts',
       'packages/test-support/src/compiledApi.ts',
       'packages/client/test/support/compiledClient.ts',
     ],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    projects: [
+      project(
+        'parallel',
+        { include: [TEST_FILES], exclude: [...configDefaults.exclude, ...TIMING_SENSITIVE] },
+        { maxWorkers: PARALLEL_WORKERS, groupOrder: 0 },
+      ),
+      // After the others, one file at a time.
+      project('timing', { include: TIMING_SENSITIVE }, { maxWorkers: 1, groupOrder: 1 }),
+    ],
   },
 });

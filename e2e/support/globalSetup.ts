@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { testsUseBuild } from '@tablelock/test-support/testsUseBuild';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const webDir = join(repoRoot, 'apps/web');
@@ -12,7 +13,7 @@ const apiDir = join(repoRoot, 'apps/api');
  * TABLELOCK_TESTS_USE_BUILD=1: then the build is used as it is.
  */
 export default function globalSetup(): void {
-  if (process.env.TABLELOCK_TESTS_USE_BUILD === '1') return;
+  if (testsUseBuild()) return;
   execFileSync(join(webDir, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], {
     cwd: webDir,
     stdio: 'inherit',

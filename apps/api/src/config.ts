@@ -1,6 +1,11 @@
 import { join } from 'node:path';
 import { parseRoleMap } from '@tablelock/identity';
-import { MAX_IDLE_LIMIT_SECONDS, MIN_IDLE_LIMIT_SECONDS } from '@tablelock/lock';
+import {
+  MAX_IDLE_LIMIT_SECONDS,
+  MAX_LEASE_SECONDS,
+  MIN_IDLE_LIMIT_SECONDS,
+  MIN_LEASE_SECONDS,
+} from '@tablelock/lock';
 import { z } from 'zod';
 import { apiPackageDir } from './apiPackageDir';
 import { DEFAULT_KEEP_ALIVE_SECONDS } from './http/keepConnectionsAlive';
@@ -105,6 +110,16 @@ const environment = z.object({
     .min(10)
     .max(MAX_IDLE_LIMIT_SECONDS)
     .default(MIN_IDLE_LIMIT_SECONDS),
+  /**
+   * The shortest lease a caller may ask for. Below the usual 15 s only for tests, which need
+   * renewals and lost leases within seconds.
+   */
+  LEASE_MIN_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_LEASE_SECONDS)
+    .default(MIN_LEASE_SECONDS),
   /** When set, `/metrics` answers only `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -44,6 +44,8 @@ export interface ApiServices {
   sortIndexes: SortIndexes;
   /** The shortest idle limit admins may set (IDLE_LIMIT_MIN_SECONDS). */
   minIdleLimitSeconds: number;
+  /** The shortest lease a caller may ask for (LEASE_MIN_SECONDS). */
+  minLeaseSeconds: number;
 }
 
 /** What every resolver gets: the services, and who is calling. */

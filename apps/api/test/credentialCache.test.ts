@@ -1,5 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CredentialChange } from '../src/ports/credentialChangeFeed';
 import { tableNamesQuery } from './support/identityOperations';
 import { isProbe, openLiveSocket, probeUntil } from './support/liveSocket';
 import { execute, startTestApi, type TestApi, type TestClient } from './support/testApi';
@@ -25,6 +26,16 @@ const codeOf = async (client: TestClient) =>
 const revokeInDatabase = (name: string) => database.prisma.$executeRaw`
   UPDATE tablelock.api_key SET revoked_at = now() WHERE name = ${name}`;
 
+/**
+ * Makes `change` and waits until the API has heard the database announce it: the announcement
+ * arrives over the LISTEN connection, a moment after the change commits.
+ */
+async function announced(principal: CredentialChange, change: () => Promise<unknown>) {
+  const heard = api.credentialChangeOf(principal);
+  await change();
+  await heard;
+}
+
 describe('remembered credentials', () => {
   it('a key is served from memory: a revocation the database does not announce goes unseen', async () => {
     const key = await api.withApiKey('remembered', 'viewer');
@@ -43,15 +54,23 @@ describe('remembered credentials', () => {
   it('a key revoked in the database by another process (the CLI) is refused on its next request', async () => {
     const key = await api.withApiKey('revoked-elsewhere', 'viewer');
     expect(await codeOf(key)).toBe('OK');
-    await revokeInDatabase('revoked-elsewhere');
+    const { id } = await database.prisma.apiKey.findUniqueOrThrow({
+      where: { name: 'revoked-elsewhere' },
+    });
+    await announced({ kind: 'apiKey', id }, () => revokeInDatabase('revoked-elsewhere'));
     expect(await codeOf(key)).toBe('UNAUTHENTICATED');
   });
 
   it('a user disabled in the database loses its remembered session', async () => {
     const carol = await api.loginAs('carol');
     expect(await codeOf(carol)).toBe('OK');
-    await database.prisma
-      .$executeRaw`UPDATE tablelock."user" SET disabled = true WHERE username = 'carol'`;
+    const { id } = await database.prisma.user.findUniqueOrThrow({ where: { username: 'carol' } });
+    await announced(
+      { kind: 'user', id },
+      () =>
+        database.prisma
+          .$executeRaw`UPDATE tablelock."user" SET disabled = true WHERE username = 'carol'`,
+    );
     try {
       expect(await codeOf(carol)).toBe('UNAUTHENTICATED');
     } finally {

@@ -17,6 +17,8 @@ import { startTestApi, type TestApi, type TestClient } from './support/testApi';
 
 // Temp files go to a folder of this file's own, so that it can be seen to stay empty.
 const tempFolder = mkdtempSync(join(tmpdir(), 'import-uploads-'));
+// Restored after the file: later files in the same worker need a folder that exists.
+const tmpdirBefore = process.env.TMPDIR;
 process.env.TMPDIR = tempFolder;
 
 let database: TestDatabase;
@@ -38,6 +40,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await api.stop();
   await database.close();
+  if (tmpdirBefore === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = tmpdirBefore;
   rmSync(tempFolder, { recursive: true, force: true });
 });
 beforeEach(async () => {

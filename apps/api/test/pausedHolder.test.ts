@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi, type TestClient } from './support/testApi';
 
 const HOLDER = new URL('./support/pausableHolder.mjs', import.meta.url).pathname;
+/** The holder's lease: below production's 15 s minimum (LEASE_MIN_SECONDS), so it runs out soon. */
+const HOLDER_LEASE_SECONDS = 5;
 
 let database: TestDatabase;
 let api: TestApi;
@@ -12,7 +14,7 @@ let holder: ChildProcessWithoutNullStreams | undefined;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  api = await startTestApi(database);
+  api = await startTestApi(database, { minLeaseSeconds: HOLDER_LEASE_SECONDS });
   await resetLockRegistry(database.prisma);
 });
 afterAll(async () => {
@@ -57,6 +59,7 @@ describe('a lock holder paused past its lease', () => {
       job.headers.authorization as string,
       'regions',
       JSON.stringify({ id: '9101', code: 'LATE', name: 'Written after the lease' }),
+      String(HOLDER_LEASE_SECONDS),
     ]);
     const next = linesOf(holder);
     const { token } = await next('acquired');

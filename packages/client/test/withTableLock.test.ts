@@ -10,7 +10,11 @@ import {
   type TablelockClient,
   TablelockError,
 } from '../src';
-import { type ClientTestApi, startClientTestApi } from './support/clientTestApi';
+import {
+  type ClientTestApi,
+  SHORT_LEASE_SECONDS,
+  startClientTestApi,
+} from './support/clientTestApi';
 import { eventsOf, lockOf, waitingInLine } from './support/lockRecords';
 import {
   acquireTableLockMutation,
@@ -20,7 +24,8 @@ import {
 } from './support/testOperations';
 
 const HOLD_LOCK = new URL('./support/holdLock.mjs', import.meta.url).pathname;
-const SHORT_LEASE_SECONDS = 15;
+/** A lease that outlasts a restart of the API on a busy machine. */
+const RESTART_PROOF_LEASE_SECONDS = 15;
 
 let api: ClientTestApi;
 let etlKey: string;
@@ -74,7 +79,7 @@ describe('withTableLock', () => {
           token: lock.tokens.currencies,
         });
         const firstLeaseEnd = acquired.leaseExpiresAt?.getTime() ?? 0;
-        // Renewals every 5 s move the lease's end; the first lease would have run out by now.
+        // Renewals every third of the lease move its end; the first lease would have run out by now.
         const leaseEnds = new Set<number>();
         await poll('three renewals, past the first lease', 30_000, async () => {
           const { leaseExpiresAt } = await lockOf(api.database, 'currencies');
@@ -233,7 +238,7 @@ describe('withTableLock', () => {
           token: lock.tokens.currencies,
         });
       },
-      { leaseSeconds: SHORT_LEASE_SECONDS },
+      { leaseSeconds: RESTART_PROOF_LEASE_SECONDS },
     );
     expect(await currenciesCoded('XTC')).toBe(1);
     expect(await lockOf(api.database, 'currencies')).toMatchObject({ status: 'normal' });

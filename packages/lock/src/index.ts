@@ -1,7 +1,7 @@
 export type { Blocker } from './core/blocker';
 export { type EditBlock, editBlockFor, policyBlockOf } from './core/editBlock';
 export { parseFencingToken } from './core/fencingToken';
-export { leaseSeconds } from './core/lease';
+export { leaseSeconds, MAX_LEASE_SECONDS, MIN_LEASE_SECONDS } from './core/lease';
 export { lineAheadOf, lineBlockers } from './core/lineForTable';
 export { grantedOrConflict, isGranted, type LockAnswer } from './core/lockAnswer';
 export { LockError, type LockErrorCode } from './core/lockError';

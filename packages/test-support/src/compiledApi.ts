@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { testsUseBuild } from './testsUseBuild';
 
 /** apps/api: tests start the compiled API as its own process, never import it. */
 export const API_DIR = new URL('../../../apps/api/', import.meta.url).pathname;
@@ -12,9 +13,11 @@ export const COMPILED_CLI = ['--enable-source-maps', 'dist/cli.js'];
 
 /**
  * Vitest global setup: compiles the API once per run, before any test starts one of its
- * processes, so that those run what ships, built from the source under test.
+ * processes, so that those run what ships, built from the source under test. Under `test:all`,
+ * which has just built it, it uses that build (testsUseBuild).
  */
 export default function buildApi(): void {
+  if (testsUseBuild()) return;
   execFileSync(join(API_DIR, 'node_modules/.bin/tsup'), ['--silent'], {
     cwd: API_DIR,
     stdio: 'inherit',

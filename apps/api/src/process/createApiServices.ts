@@ -33,6 +33,8 @@ export interface ApiServiceSettings {
   maxWaitersPerPrincipal: number;
   /** IDLE_LIMIT_MIN_SECONDS. */
   minIdleLimitSeconds: number;
+  /** LEASE_MIN_SECONDS. */
+  minLeaseSeconds: number;
   /** Whether sorts may build indexes (SORT_INDEXES); ignored when `sortIndexes` is given. */
   sortIndexesEnabled: boolean;
   /** Sort indexes built elsewhere (a test's own). */
@@ -72,6 +74,7 @@ export async function createApiServices(settings: ApiServiceSettings): Promise<R
     },
     credentialChanges: live.credentialChanges,
     minIdleLimitSeconds: settings.minIdleLimitSeconds,
+    minLeaseSeconds: settings.minLeaseSeconds,
     credentialCache: createCredentialCache(live.credentialChanges),
     metrics: createApiMetrics(prisma, live.lockChanges.activeSubscriptions),
     databaseAvailability,

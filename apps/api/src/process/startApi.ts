@@ -43,6 +43,7 @@ export async function startApi(
     queueReservationSeconds: config.QUEUE_RESERVATION_SECONDS,
     maxWaitersPerPrincipal: config.MAX_WAITERS_PER_PRINCIPAL,
     minIdleLimitSeconds: config.IDLE_LIMIT_MIN_SECONDS,
+    minLeaseSeconds: config.LEASE_MIN_SECONDS,
     sortIndexesEnabled,
   });
   const { services } = running;

@@ -1,7 +1,8 @@
 // A lock holder in a process of its own, as another system's job would be: it acquires
-// `table`, renews the lease every 5 s, and saves one row when told to on stdin. A test pauses
-// it (SIGSTOP) to show what happens to a holder that stops renewing. Prints one JSON line per step.
-const [url, authorization, table, rowJson] = process.argv.slice(2);
+// `table` for `leaseSeconds`, renews the lease every third of it, and saves one row when told
+// to on stdin. A test pauses it (SIGSTOP) to show what happens to a holder that stops renewing.
+// Prints one JSON line per step.
+const [url, authorization, table, rowJson, leaseSeconds] = process.argv.slice(2);
 
 // A keep-alive connection the server closed while this process was paused fails the first
 // request sent on it, before the server sees it: such a request is sent once more.
@@ -23,19 +24,22 @@ async function graphql(query, variables, attempt = 1) {
 const say = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
 
 const acquired = await graphql(
-  'mutation($t: String!) { acquireTableLock(table: $t, leaseSeconds: 15) { token } }',
-  { t: table },
+  'mutation($t: String!, $l: Int!) { acquireTableLock(table: $t, leaseSeconds: $l) { token } }',
+  { t: table, l: Number(leaseSeconds) },
 );
 const token = acquired.data?.acquireTableLock?.token;
 say({ step: 'acquired', token, errors: acquired.errors });
 
-const renewal = setInterval(async () => {
-  const renewed = await graphql(
-    'mutation($t: String!, $k: String!) { renewTableLock(table: $t, token: $k, leaseSeconds: 15) { token } }',
-    { t: table, k: token },
-  );
-  say({ step: 'renewed', code: renewed.errors?.[0]?.extensions?.code ?? null });
-}, 5_000);
+const renewal = setInterval(
+  async () => {
+    const renewed = await graphql(
+      'mutation($t: String!, $k: String!, $l: Int!) { renewTableLock(table: $t, token: $k, leaseSeconds: $l) { token } }',
+      { t: table, k: token, l: Number(leaseSeconds) },
+    );
+    say({ step: 'renewed', code: renewed.errors?.[0]?.extensions?.code ?? null });
+  },
+  (Number(leaseSeconds) * 1000) / 3,
+);
 
 process.stdin.setEncoding('utf8');
 for await (const chunk of process.stdin) {

@@ -5,7 +5,7 @@ import {
   type LoginThrottleOptions,
   type SignInRateLimitOptions,
 } from '@tablelock/identity';
-import { MIN_IDLE_LIMIT_SECONDS } from '@tablelock/lock';
+import { MIN_IDLE_LIMIT_SECONDS, MIN_LEASE_SECONDS } from '@tablelock/lock';
 import { TEST_AUDIT, type TestDatabase } from '@tablelock/test-support';
 import { type Logger, pino } from 'pino';
 import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from '../../src/http/export/exportLimits';
@@ -90,6 +90,8 @@ export async function startTestApi(
     port?: number;
     /** The shortest idle limit admins may set (IDLE_LIMIT_MIN_SECONDS); 60 by default. */
     minIdleLimitSeconds?: number;
+    /** The shortest lease a caller may ask for (LEASE_MIN_SECONDS); 15 by default. */
+    minLeaseSeconds?: number;
     /** How long idle keep-alive connections stay open (HTTP_KEEP_ALIVE_SECONDS). */
     keepAliveSeconds?: number;
     /** Bounds on exports shorter than the defaults, for tests of them. */
@@ -108,6 +110,7 @@ export async function startTestApi(
     queueReservationSeconds: options.queueReservationSeconds ?? 60,
     maxWaitersPerPrincipal: options.maxWaitersPerPrincipal ?? 10,
     minIdleLimitSeconds: options.minIdleLimitSeconds ?? MIN_IDLE_LIMIT_SECONDS,
+    minLeaseSeconds: options.minLeaseSeconds ?? MIN_LEASE_SECONDS,
     // Off: index builds would only cost the tests time (sortIndexes.test.ts builds its own).
     sortIndexesEnabled: false,
     ...(options.sortIndexes ? { sortIndexes: options.sortIndexes } : {}),

@@ -25,6 +25,10 @@ import { waitInLine } from './waitInLine';
 const mayBeUnlimited = (context: ApiContext) =>
   context.principal?.kind === 'apiKey' && context.principal.role === 'admin';
 
+/** The lease a caller gets for what it asked, within this process's bounds. */
+const leaseFor = (asked: number | null | undefined, context: ApiContext) =>
+  leaseSeconds(asked, mayBeUnlimited(context), context.minLeaseSeconds);
+
 /** Whether the caller asked to wait in line: `wait` seconds, 0 or none meaning not. */
 const waits = (wait: number | null | undefined): wait is number => wait != null && wait !== 0;
 
@@ -34,7 +38,7 @@ export const acquireTableLockResolver: MutationResolvers['acquireTableLock'] = a
   context,
 ) => {
   const caller = callerOf(context);
-  const lease = leaseSeconds(args.leaseSeconds, mayBeUnlimited(context));
+  const lease = leaseFor(args.leaseSeconds, context);
   const idempotency = idempotentRequest(caller, args, 'acquireTableLock');
   if (!waits(args.wait)) {
     return runLockOperation(
@@ -75,7 +79,7 @@ export const acquireTableLocksResolver: MutationResolvers['acquireTableLocks'] =
   const request = {
     tableNames: args.tables,
     editor: caller.name,
-    leaseSeconds: leaseSeconds(args.leaseSeconds, mayBeUnlimited(context)),
+    leaseSeconds: leaseFor(args.leaseSeconds, context),
     rights: editorRights(caller),
   };
   const idempotency = idempotentRequest(caller, args, 'acquireTableLocks');
@@ -101,7 +105,7 @@ export const renewTableLockResolver: MutationResolvers['renewTableLock'] = async
       tableName: args.table,
       editor: caller.name,
       token: parseFencingToken(args.token),
-      leaseSeconds: leaseSeconds(args.leaseSeconds, mayBeUnlimited(context)),
+      leaseSeconds: leaseFor(args.leaseSeconds, context),
       active: args.active ?? true,
       rights: editorRights(caller),
     }),
@@ -129,7 +133,7 @@ export const takeOverTableLockResolver: MutationResolvers['takeOverTableLock'] =
   context,
 ) => {
   const caller = callerOf(context);
-  const lease = leaseSeconds(args.leaseSeconds, mayBeUnlimited(context));
+  const lease = leaseFor(args.leaseSeconds, context);
   return runLockOperation(
     context.prisma,
     idempotentRequest(caller, args, 'takeOverTableLock'),
