@@ -25,7 +25,7 @@ const TOP_FOLDERS = [
   '.ci/',
 ];
 // What builds and runs produce: not in a clone until then.
-const BUILD_OUTPUTS = /(^|\/)(dist|test-results|results)\//;
+const BUILD_OUTPUTS = /(^|\/)(dist|test-results|results)(\/|$)/;
 const FILE_NAME = /^[\w./-]+\.(ts|tsx|mts|mjs|cjs|js|sql|graphql|prisma|json|md)$/;
 
 function filesUnder(folder) {
