@@ -23,6 +23,12 @@ export default defineConfig({
   // poll only every 30 s, so these timeouts also catch live updates that silently stopped.
   expect: { timeout: 12_000 },
   reporter: [['list']],
+  // thousands-of-tables.spec.ts runs an app of its own, slow to start (10,000 more tables): as
+  // a project listed first it starts beside the other tests instead of alone after them.
+  projects: [
+    { name: 'many-tables', testMatch: 'thousands-of-tables.spec.ts' },
+    { name: 'app', testIgnore: 'thousands-of-tables.spec.ts' },
+  ],
   use: {
     launchOptions: {
       executablePath,
