@@ -28,10 +28,6 @@ const TIMING_SENSITIVE = [
   'apps/api/test/takeOverRace.test.ts',
   'apps/api/test/freezeRace.test.ts',
   'apps/api/test/lockQueueFairness.test.ts',
-  // Its signal tests kill `tablelock lock` just after the lock shows in the database. A signal
-  // that arrives before the CLI has read the acquisition's answer aborts that answer and leaves
-  // the lock held until its lease ends (an open bug); a busy machine widens that window.
-  'packages/client/test/cli.test.ts',
 ];
 
 /**

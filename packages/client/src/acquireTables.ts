@@ -19,7 +19,13 @@ export async function acquireTables(
   signal: AbortSignal,
 ): Promise<HeldTable[]> {
   const request = { leaseSeconds, wait, idempotencyKey: randomUUID() };
-  const options = { retryForMs: (wait ?? 0) * 1000 + ACQUIRE_RETRY_MS, signal };
+  // A stop while waiting in line cuts the wait off; an acquisition that answers at once is
+  // heard out, so that a grant it brings can be released (withTableLock).
+  const options = {
+    retryForMs: (wait ?? 0) * 1000 + ACQUIRE_RETRY_MS,
+    signal,
+    letAnswerArrive: !wait,
+  };
   const [table, ...more] = tables;
   if (table !== undefined && more.length === 0) {
     const { acquireTableLock } = await api.request(

@@ -15,6 +15,11 @@ export interface RequestOptions {
   retryForMs: number;
   /** Aborts the request (and its retries), rejecting with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * With `signal`: an answer already on its way is waited for instead of cut off; only the
+   * retries stop. For a change that answers at once: cut off, it would still happen, unseen.
+   */
+  letAnswerArrive?: boolean;
 }
 
 /** The API as the client's parts use it: operations over HTTP, and where subscriptions go. */
@@ -37,9 +42,9 @@ export function connectToApi(config: TablelockClientConfig): TablelockApi {
   const liveUrl = new URL(url);
   liveUrl.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   return {
-    request: (document, variables, { retryForMs, signal }) =>
+    request: (document, variables, { retryForMs, signal, letAnswerArrive }) =>
       retryTransient(
-        () => postOperation(endpoint, document, variables, signal),
+        () => postOperation(endpoint, document, variables, letAnswerArrive ? undefined : signal),
         Date.now() + retryForMs,
         signal,
       ),

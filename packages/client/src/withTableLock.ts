@@ -1,6 +1,7 @@
 import { acquireTables } from './acquireTables';
 import { onExitSignal } from './exitSignals';
 import { holdTableLocks, type TableLockHold } from './holdTableLocks';
+import type { HeldTable } from './renewLeases';
 import type { TableLock } from './TableLock';
 import type { TablelockApi } from './tablelockApi';
 
@@ -45,14 +46,24 @@ export async function withTableLock<T>(
   const stopWithCaller = () => stop.abort(options.signal?.reason);
   options.signal?.addEventListener('abort', stopWithCaller, { once: true });
   let hold: TableLockHold | undefined;
+  let acquisition: Promise<HeldTable[]> | undefined;
   const stopListening = onExitSignal(async (signal, processEnds) => {
     stop.abort(new DOMException(`Received ${signal}.`, 'AbortError'));
     // Otherwise the process goes on: the work decides when to end, and then releases.
-    if (processEnds) await hold?.release(RELEASE_BEFORE_EXIT_RETRY_MS).catch(() => {});
+    if (!processEnds) return;
+    // An answer on its way may still grant the lock: it is released too before the process ends.
+    await acquisition?.catch(() => {});
+    await hold?.release(RELEASE_BEFORE_EXIT_RETRY_MS).catch(() => {});
   });
   try {
-    const held = await acquireTables(api, names, leaseSeconds, options.wait, stop.signal);
+    acquisition = acquireTables(api, names, leaseSeconds, options.wait, stop.signal);
+    const held = await acquisition;
     hold = holdTableLocks(api, held, leaseSeconds, stop);
+    // Stopped while the grant was on its way: nothing runs, and the lock is given back at once.
+    if (stop.signal.aborted) {
+      await hold.release(RELEASE_BEFORE_EXIT_RETRY_MS).catch(() => {});
+      throw stop.signal.reason;
+    }
     let result: T;
     try {
       result = await work(hold.lock);
