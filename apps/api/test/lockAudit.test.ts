@@ -16,13 +16,16 @@ const signedIn = useSignedInApi();
 
 describe('audit history', () => {
   it('records a denied acquisition, naming the requester and the holder', async () => {
-    await acquireTableLockAs(signedIn.alice, 'customers');
+    // Listening before alice's acquisition: its announcement reaches the API a moment after her
+    // answer, so a subscriber that came after the answer could still hear it.
     const changes = await subscribeLockChanges({
       url: signedIn.api.url,
       headers: signedIn.admin.headers,
       prisma: signedIn.database.prisma,
     });
     try {
+      await acquireTableLockAs(signedIn.alice, 'customers');
+      await changes.waitFor((change) => change.table === 'customers');
       const denied = refusal(
         await execute(signedIn.bob, acquireTableLockMutation, { table: 'customers' }),
       );
@@ -32,11 +35,15 @@ describe('audit history', () => {
       expect(events[0]).toMatchObject({ action: 'denied', actor: 'bob', editor: 'bob' });
       expect(events[0]?.reason).toContain('alice');
 
-      // Denied attempts change nothing, so they are not announced: the release that follows
-      // is the first thing the subscriber hears about customers (changes arrive in order).
+      // Denied attempts change nothing, so they are not announced: after the acquisition, the
+      // release that follows is the next thing the subscriber hears about customers (changes
+      // arrive in order).
       await forceReleaseAs(signedIn.admin, 'customers', 'end of test');
-      await changes.waitFor((change) => change.table === 'customers');
+      await changes.waitFor(
+        (change) => change.table === 'customers' && change.action !== 'acquire',
+      );
       expect(changes.received.filter((change) => change.table === 'customers')).toMatchObject([
+        { action: 'acquire' },
         { action: 'force_release' },
       ]);
     } finally {
