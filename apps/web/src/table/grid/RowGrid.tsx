@@ -136,6 +136,9 @@ export function RowGrid(props: RowGridProps) {
           setApi(event.api);
           onReady(event.api);
         }}
+        // A new language replaces the grid: until the new one is ready, the effects above must
+        // not call the old one's API (a destroyed grid answers undefined; the page crashed on it).
+        onGridPreDestroyed={() => setApi(null)}
         onSelectionChanged={(event) => onSelectionCount(event.api.getSelectedNodes().length)}
         onPinnedRowDataChanged={({ api: grid }) => {
           // A row just added (new rows go on top) opens for typing at its first editable cell.
