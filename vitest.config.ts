@@ -25,8 +25,6 @@ const TIMING_SENSITIVE = [
   'apps/api/test/multiProcess.test.ts',
   'apps/api/test/pgbouncer.test.ts',
   'apps/api/test/races.test.ts',
-  'apps/api/test/takeOverRace.test.ts',
-  'apps/api/test/freezeRace.test.ts',
   'apps/api/test/lockQueueFairness.test.ts',
 ];
 
