@@ -1,10 +1,13 @@
 // `npm start` and `npm test` must work on a machine that has only Node.js: this installs the
 // workspace with the pinned pnpm (fetched by npx when pnpm is not the caller) and then runs
-// the named root script with it.
+// the named root script with it. TABLELOCK_SKIP_INSTALL=1 leaves out the install, for the tests
+// that run this in a workspace already installed.
 import { spawn } from 'node:child_process';
 
 const script = process.argv[2];
-const calledByPnpm = process.env.npm_config_user_agent?.startsWith('pnpm/');
+// `pnpm run` says where its own script is; `pnpm exec` and its children do not.
+const calledByPnpm =
+  process.env.npm_config_user_agent?.startsWith('pnpm/') && Boolean(process.env.npm_execpath);
 const pnpm = calledByPnpm
   ? [process.execPath, process.env.npm_execpath]
   : ['npx', '--yes', 'pnpm@10.34.9'];
@@ -15,7 +18,13 @@ let stopRequested = false;
 
 function run(args) {
   const [command, ...rest] = [...pnpm, ...args];
-  const child = spawn(command, rest, { stdio: 'inherit', detached: ownGroup });
+  const child = spawn(command, rest, {
+    stdio: 'inherit',
+    detached: ownGroup,
+    // A SIGKILL of this process's group cannot be forwarded: the app watches this pid instead
+    // and stops itself, its Postgres with it, when this process is gone.
+    env: { ...process.env, TABLELOCK_STOP_WITH_PID: String(process.pid) },
+  });
   // A stop (Ctrl+C, SIGTERM, a closed terminal) goes to the step's whole process group as the
   // SIGINT of a Ctrl+C: the app then stops its servers (embedded Postgres included) and every
   // layer in between (pnpm, sh) waits for it. pnpm itself, sent SIGTERM, would exit at once
@@ -41,7 +50,8 @@ function run(args) {
   });
 }
 
-for (const args of [['install'], ['run', script, ...process.argv.slice(3)]]) {
+const steps = [['install'], ['run', script, ...process.argv.slice(3)]];
+for (const args of process.env.TABLELOCK_SKIP_INSTALL === '1' ? steps.slice(1) : steps) {
   const code = await run(args);
   // After a stop, the next step does not start.
   if (code !== 0 || stopRequested) process.exit(code);

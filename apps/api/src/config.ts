@@ -76,6 +76,11 @@ const environment = z.object({
   /** Sort indexes no sort asked for in this many days are dropped. */
   SORT_INDEX_UNUSED_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   TABLELOCK_DATA_DIR: z.string().default(join(repoRoot, '.data')),
+  /**
+   * Set by the start command (scripts/with-deps.mjs) to its own pid: the app stops itself when
+   * that process is gone, killed with a signal that cannot be caught.
+   */
+  TABLELOCK_STOP_WITH_PID: z.coerce.number().int().min(1).optional(),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /**

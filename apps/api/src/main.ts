@@ -10,6 +10,7 @@ import { OidcDiscoveryFailed } from './auth/oidc/oidcProvider';
 import { loadConfig } from './config';
 import { type RunningApi, startApi } from './process/startApi';
 import { stopWithin } from './process/stopWithin';
+import { whenProcessEnds } from './process/whenProcessEnds';
 
 const config = loadConfig(process.env);
 // Readable lines for a person at a terminal; JSON, one object a line, for log collectors.
@@ -40,16 +41,20 @@ async function stop() {
 // This process stops its servers itself, embedded Postgres included, from the very start
 // (@tablelock/db leaves signals and exit codes to it).
 let stopping = false;
-async function shutdown(signal: NodeJS.Signals) {
+async function shutdown(cause: NodeJS.Signals | 'start command gone') {
   if (stopping) return;
   stopping = true;
-  logger.info({ signal }, 'shutting down');
+  logger.info({ cause }, 'shutting down');
   await stop();
   logger.info('stopped');
   process.exit(0);
 }
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);
+process.on('SIGHUP', shutdown);
+if (config.TABLELOCK_STOP_WITH_PID) {
+  whenProcessEnds(config.TABLELOCK_STOP_WITH_PID, () => shutdown('start command gone'));
+}
 
 try {
   database = await openDatabase({

@@ -33,4 +33,5 @@ export {
 export { loadDemoData } from './runtime/loadDemoData';
 export { type OpenDatabase, openDatabase } from './runtime/openDatabase';
 export type { PostgresSupervision } from './runtime/postgresSupervisor';
+export { type RunningProcess, runningProcess } from './runtime/runningProcess';
 export { explainStartupFailure, StartupError } from './runtime/startupError';
