@@ -1,8 +1,8 @@
 import { startApiProcess } from '@tablelock/test-support';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { findPgBouncer, NO_PGBOUNCER } from '../../../scripts/test-prerequisites.mjs';
 import {
-  findPgBouncer,
   PGBOUNCER_POOL_SIZE,
   type PgBouncer,
   pgBouncerVersion,
@@ -13,11 +13,7 @@ import { describeTwoApiProcesses } from './support/twoApiProcesses';
 // Large installations run the API behind PgBouncer; CI installs it (.ci/run), so a machine
 // without it fails here rather than passing untested.
 const program = findPgBouncer();
-if (!program) {
-  throw new Error(
-    'PgBouncer is not installed, so the tests behind a connection pooler cannot run: install it (Debian/Ubuntu: apt-get install pgbouncer).',
-  );
-}
+if (!program) throw new Error(NO_PGBOUNCER);
 
 let pgBouncer: PgBouncer;
 let databaseName: string;

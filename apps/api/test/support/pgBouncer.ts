@@ -1,9 +1,8 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { withDatabase } from '@tablelock/db';
 import { freePort } from '@tablelock/test-support';
 import pg from 'pg';
@@ -20,15 +19,6 @@ export interface PgBouncer {
   /** PgBouncer's admin console (`SHOW CLIENTS`, ...), as the Postgres superuser. */
   consoleUrl: string;
   stop(): Promise<void>;
-}
-
-/** The pgbouncer program on PATH or where Debian's package puts it (/usr/sbin, often not on PATH). */
-export function findPgBouncer(): string | undefined {
-  const directories = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin'];
-  return directories
-    .filter((directory) => directory !== '')
-    .map((directory) => join(directory, 'pgbouncer'))
-    .find((path) => existsSync(path));
 }
 
 /** What `pgbouncer --version` says first, e.g. "PgBouncer 1.18.0". */
