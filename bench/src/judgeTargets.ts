@@ -30,7 +30,8 @@ export function judgeTargets(report: Omit<BenchReport, 'targets'>): Target[] {
         level.rawSql.errors +
         level.graphql.errors +
         level.advisoryLock.errors +
-        (level.redis?.errors ?? 0),
+        (level.redis?.errors ?? 0) +
+        (level.etcd?.errors ?? 0),
       0,
     ) +
     report.reads.reduce((sum, result) => sum + result.errors, 0) +

@@ -1,12 +1,14 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { freePort } from '@tablelock/test-support';
+import type { Etcd3 } from 'etcd3';
 import pg from 'pg';
 import type { RedisClientType } from 'redis';
 import { startApiProcess } from './apiProcess';
 import { connectApiProfiler } from './apiProfiler';
 import { createBenchCredentials, createFanOutSubscribers } from './benchCredentials';
 import { openBenchDatabase } from './benchDatabase';
+import { startEtcdServer } from './etcdServer';
 import { createGraphQLClient } from './graphqlClient';
 import { judgeTargets } from './judgeTargets';
 import { type CpuProfile, profileSteps } from './profileSteps';
@@ -17,6 +19,7 @@ import { advisoryLockCycle } from './scenarios/advisoryLockCycle';
 import { measureBigImports } from './scenarios/bigImports';
 import { runContention } from './scenarios/contention';
 import { measureDeepPages } from './scenarios/deepPages';
+import { etcdLockCycle } from './scenarios/etcdLockCycle';
 import { measureExports } from './scenarios/exportProducts';
 import { measureFanOut } from './scenarios/fanOut';
 import { graphqlLockCycle } from './scenarios/graphqlLockCycle';
@@ -74,6 +77,7 @@ const credentials = await createBenchCredentials(
   CONTENTION.clients,
 );
 const redis = await startRedisServer();
+const etcd = await startEtcdServer();
 const inspectPort = profile ? await freePort() : undefined;
 const api = await startApiProcess(database.url, {
   poolSize: API_POOL_SIZE,
@@ -129,6 +133,17 @@ const lockSubjects = {
           },
         ),
       }),
+  ...('skipped' in etcd
+    ? {}
+    : {
+        etcd: subject(
+          (clients) => Promise.all(Array.from({ length: clients }, () => etcd.connect())),
+          etcdLockCycle,
+          async (clients: Etcd3[]) => {
+            for (const client of clients) client.close();
+          },
+        ),
+      }),
 };
 
 let report: BenchReport;
@@ -155,10 +170,12 @@ try {
         graphql: summarizeWindows(of('graphql')),
         advisoryLock: summarizeWindows(of('advisoryLock')),
         redis: measured.redis ? summarizeWindows(measured.redis) : null,
+        etcd: measured.etcd ? summarizeWindows(measured.etcd) : null,
         graphqlVs: {
           rawSql: ratioOf(of('graphql'), of('rawSql')),
           advisoryLock: ratioOf(of('graphql'), of('advisoryLock')),
           redis: measured.redis ? ratioOf(of('graphql'), measured.redis) : null,
+          etcd: measured.etcd ? ratioOf(of('graphql'), measured.etcd) : null,
         },
       });
     }
@@ -234,7 +251,10 @@ try {
     database: database.server,
     machine,
     windows,
-    peers: { redis: { skipped: 'skipped' in redis ? redis.skipped : null } },
+    peers: {
+      redis: { skipped: 'skipped' in redis ? redis.skipped : null },
+      etcd: { skipped: 'skipped' in etcd ? etcd.skipped : null },
+    },
     lockCycle,
     roundTrips,
     reads,
@@ -251,6 +271,7 @@ try {
   profiler?.close();
   await api.stop();
   if (!('skipped' in redis)) await redis.stop();
+  if (!('skipped' in etcd)) await etcd.stop();
   await database.close();
 }
 

@@ -41,9 +41,23 @@ export function readmeTable(report: BenchReport): string {
       row('tablelock GraphQL / Redis', (l) =>
         l.graphqlVs.redis ? formatSpread(l.graphqlVs.redis.throughput, percent) : 'skipped',
       ),
+      row('peer: etcd lock (durable), ops/s', (l) => ops(l.etcd ?? null)),
+      row('tablelock GraphQL / etcd', (l) =>
+        l.graphqlVs.etcd ? formatSpread(l.graphqlVs.etcd.throughput, percent) : 'skipped',
+      ),
+      row('tablelock GraphQL p50 / etcd p50', (l) =>
+        l.graphqlVs.etcd
+          ? formatSpread(l.graphqlVs.etcd.latencyP50, (v) => `${v.toFixed(2)}×`)
+          : 'skipped',
+      ),
       row('tablelock GraphQL p50, ms', (l) => p50(l.graphql)),
-      row('raw SQL / advisory lock / Redis p50, ms', (l) =>
-        [medianP50(l.rawSql), medianP50(l.advisoryLock), medianP50(l.redis)].join(' / '),
+      row('raw SQL / advisory lock / Redis / etcd p50, ms', (l) =>
+        [
+          medianP50(l.rawSql),
+          medianP50(l.advisoryLock),
+          medianP50(l.redis),
+          medianP50(l.etcd ?? null),
+        ].join(' / '),
       ),
       row('`tables` query, requests/s', (_, i) => ops(report.reads[i] ?? null)),
     ]),
@@ -64,6 +78,7 @@ export function readmeTable(report: BenchReport): string {
     ...(report.peers.redis.skipped
       ? ['', `Redis peer skipped: ${report.peers.redis.skipped}.`]
       : []),
+    ...(report.peers.etcd?.skipped ? ['', `etcd peer skipped: ${report.peers.etcd.skipped}.`] : []),
   ].join('\n');
 }
 

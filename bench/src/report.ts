@@ -20,8 +20,10 @@ export interface LockCycleLevel {
   advisoryLock: ThroughputResult;
   /** Peer: Redis SET NX PX + compare-and-delete; null when skipped (see `peers`). */
   redis: ThroughputResult | null;
+  /** Durable peer: etcd's lock (lease + transaction, etcd3's Lock); null when skipped. */
+  etcd?: ThroughputResult | null;
   /** tablelock's figures over each other subject's, window by window of the same round. */
-  graphqlVs: { rawSql: Ratio; advisoryLock: Ratio; redis: Ratio | null };
+  graphqlVs: { rawSql: Ratio; advisoryLock: Ratio; redis: Ratio | null; etcd?: Ratio | null };
 }
 
 export interface Target {
@@ -44,7 +46,7 @@ export interface BenchReport {
   machine: { cpus: number; loadAverage1m: number };
   windows: WindowPlan;
   /** Why a peer was not measured, or null when it was. */
-  peers: { redis: { skipped: string | null } };
+  peers: { redis: { skipped: string | null }; etcd?: { skipped: string | null } };
   lockCycle: LockCycleLevel[];
   /** Null when the API measured has no statement counter (an older version). */
   roundTrips: RoundTripsResult | null;
@@ -89,9 +91,11 @@ export function formatReport(report: BenchReport): string {
     lines.push(row('tablelock GraphQL', level.graphql));
     lines.push(row('peer: advisory lock', level.advisoryLock));
     if (level.redis) lines.push(row('peer: Redis SET NX', level.redis));
+    if (level.etcd) lines.push(row('peer: etcd lock', level.etcd));
   }
   for (const result of report.reads) lines.push(row('GraphQL tables query', result));
   if (report.peers.redis.skipped) lines.push(`peer: Redis skipped: ${report.peers.redis.skipped}`);
+  if (report.peers.etcd?.skipped) lines.push(`peer: etcd skipped: ${report.peers.etcd.skipped}`);
   lines.push('', 'tablelock GraphQL over each subject (throughput ratio; p50 latency ratio):');
   for (const level of report.lockCycle) {
     const vs = (name: string, ratio: Ratio | null) =>
@@ -100,7 +104,8 @@ export function formatReport(report: BenchReport): string {
         : `${name} skipped`;
     lines.push(
       `  ${String(level.clients).padStart(2)} clients: ${vs('raw SQL', level.graphqlVs.rawSql)} | ` +
-        `${vs('advisory lock', level.graphqlVs.advisoryLock)} | ${vs('Redis', level.graphqlVs.redis)}`,
+        `${vs('advisory lock', level.graphqlVs.advisoryLock)} | ${vs('Redis', level.graphqlVs.redis)} | ` +
+        `${vs('etcd', level.graphqlVs.etcd ?? null)}`,
     );
   }
   const c = report.contention;
@@ -160,6 +165,7 @@ export function formatReport(report: BenchReport): string {
       level.graphql,
       level.advisoryLock,
       level.redis,
+      level.etcd ?? null,
     ]),
     ...report.reads,
     c,
