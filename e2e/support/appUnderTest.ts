@@ -3,6 +3,11 @@ import { startTestOidcProvider } from '@tablelock/test-support/oidcProvider';
 import { SSO_ACCOUNTS, SSO_PROVIDER_NAME } from './singleSignOn';
 import { type RunningApp, startApp } from './startApp';
 
+/** The shortest idle limit an admin may set in the app under test (production's: 60 s). */
+export const SHORTEST_IDLE_LIMIT_SECONDS = 10;
+/** The lease the app's pages ask for in the app under test (production's: 30 s). */
+export const PAGE_LEASE_SECONDS = 10;
+
 /**
  * The real app (startApp) with single sign-on through a real OpenID provider (oidc-provider,
  * in this process) that knows only this app's redirect URI: one of each per Playwright worker,
@@ -30,7 +35,11 @@ export async function startAppUnderTest(): Promise<RunningApp> {
       OIDC_ROLE_MAP: 'tablelock-admins=admin,tablelock-editors=editor,*=viewer',
       // Idle limits of seconds, so that idle-release.spec.ts sees a lock released for
       // inactivity without waiting a minute (the tables it does not set keep 15 minutes).
-      IDLE_LIMIT_MIN_SECONDS: '10',
+      IDLE_LIMIT_MIN_SECONDS: String(SHORTEST_IDLE_LIMIT_SECONDS),
+      // Pages ask for a lease of seconds, so that closed-tab-lock-expires.spec.ts sees a closed
+      // tab's lock end without waiting out production's 30 s.
+      LEASE_MIN_SECONDS: String(PAGE_LEASE_SECONDS),
+      WEB_LEASE_SECONDS: String(PAGE_LEASE_SECONDS),
     },
   }).catch(async (error: unknown) => {
     await provider.stop();
