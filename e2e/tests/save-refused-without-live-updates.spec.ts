@@ -18,15 +18,14 @@ test('without live updates a save after a force release is refused, and the edit
   const edited = cell(alice, rowId('1'), 'name');
   await editCell(edited, 'Renamed while offline');
 
-  const admin = await signIn('admin');
   // The save is to find out, not the next renewal (every few seconds): from here on each
   // renewal is lost on the way, as in a network blip, which the page retries and otherwise
-  // ignores. The admin ends the lock at once, well within its lease (10 s in the app under
-  // test), so that it is the force release the save finds out about, not an expiry.
+  // ignores.
   await alice.route('**/graphql', async (route) => {
     if (route.request().postData()?.includes('RenewTableLock')) await route.abort();
     else await route.continue();
   });
+  const admin = await signIn('admin');
   const answer = await graphql(
     admin.request,
     'mutation { forceRelease(table: "suppliers", reason: "supplier audit") { status } }',
