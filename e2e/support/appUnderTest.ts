@@ -5,15 +5,16 @@ import { type RunningApp, startApp } from './startApp';
 
 /** The shortest idle limit an admin may set in the app under test (production's: 60 s). */
 export const SHORTEST_IDLE_LIMIT_SECONDS = 10;
-/** The lease the app's pages ask for in the app under test (production's: 30 s). */
-export const PAGE_LEASE_SECONDS = 10;
 
 /**
  * The real app (startApp) with single sign-on through a real OpenID provider (oidc-provider,
  * in this process) that knows only this app's redirect URI: one of each per Playwright worker,
- * so workers never share a database. Stopping it stops both.
+ * so workers never share a database. Stopping it stops both. `settings`: more of the app's
+ * settings (the project's `appSettings`: support/shortClocks.ts).
  */
-export async function startAppUnderTest(): Promise<RunningApp> {
+export async function startAppUnderTest(
+  settings: Record<string, string> = {},
+): Promise<RunningApp> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   // Single sign-on beside the password form (which the other tests use): the provider's
@@ -36,10 +37,7 @@ export async function startAppUnderTest(): Promise<RunningApp> {
       // Idle limits of seconds, so that idle-release.spec.ts sees a lock released for
       // inactivity without waiting a minute (the tables it does not set keep 15 minutes).
       IDLE_LIMIT_MIN_SECONDS: String(SHORTEST_IDLE_LIMIT_SECONDS),
-      // Pages ask for a lease of seconds, so that closed-tab-lock-expires.spec.ts sees a closed
-      // tab's lock end without waiting out production's 30 s.
-      LEASE_MIN_SECONDS: String(PAGE_LEASE_SECONDS),
-      WEB_LEASE_SECONDS: String(PAGE_LEASE_SECONDS),
+      ...settings,
     },
   }).catch(async (error: unknown) => {
     await provider.stop();

@@ -15,7 +15,8 @@ import {
 
 // warehouses gets the shortest idle limit the app under test allows (10 s; 60 s in production)
 // for these tests: the countdown starts halfway, after 5 s without activity, and the server
-// ends the lock at 10 s.
+// ends the lock at 10 s. The page learns its deadline from renewals, which come every few
+// seconds on the short-clocks app this spec runs against (support/shortClocks.ts).
 const TABLE = 'warehouses';
 const IDLE_LIMIT_SECONDS = SHORTEST_IDLE_LIMIT_SECONDS;
 // Past the limit, the server's sweeper (every second) or the page's last renewal ends the lock.
@@ -59,6 +60,8 @@ const test = base.extend<{ admin: Page; alice: Page }>({
 });
 
 test.describe('idle release', () => {
+  // One after the other, on the worker that has the short-clocks app already.
+  test.describe.configure({ mode: 'default' });
   // Each test waits out the idle limit on the real clocks of the page and the database.
   test.setTimeout(120_000);
 
