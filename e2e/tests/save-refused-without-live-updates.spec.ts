@@ -18,9 +18,8 @@ test('without live updates a save after a force release is refused, and the edit
   const edited = cell(alice, rowId('1'), 'name');
   await editCell(edited, 'Renamed while offline');
 
-  // The save is to find out, not the next renewal (every few seconds): from here on each
-  // renewal is lost on the way, as in a network blip, which the page retries and otherwise
-  // ignores.
+  // The save is to find out, not the next renewal (every 10 s): from here on each renewal is
+  // lost on the way, as in a network blip, which the page retries and otherwise ignores.
   await alice.route('**/graphql', async (route) => {
     if (route.request().postData()?.includes('RenewTableLock')) await route.abort();
     else await route.continue();
