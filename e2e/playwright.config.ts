@@ -1,5 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import { findChromium, NO_BROWSER } from './support/findChromium';
+import type { WorkerFixtures } from './support/fixtures';
+import { SHORT_CLOCK_SETTINGS, SHORT_CLOCK_SPECS } from './support/shortClocks';
 
 const executablePath = findChromium();
 if (!executablePath) {
@@ -10,7 +12,7 @@ if (!executablePath) {
 // The system's Chromium (never a browser downloaded by the tests) and the real app, built once by
 // the global setup and started by each worker on a throwaway embedded Postgres of its own
 // (support/fixtures.ts). Two workers on a 2-core machine: most of a browser test is waiting.
-export default defineConfig({
+export default defineConfig<object, Pick<WorkerFixtures, 'appSettings'>>({
   testDir: 'tests',
   outputDir: 'test-results',
   globalSetup: './support/globalSetup.ts',
@@ -24,10 +26,17 @@ export default defineConfig({
   expect: { timeout: 12_000 },
   reporter: [['list']],
   // thousands-of-tables.spec.ts runs an app of its own, slow to start (10,000 more tables): as
-  // a project listed first it starts beside the other tests instead of alone after them.
+  // a project listed first it starts beside the other tests instead of alone after them. The
+  // specs that wait out a lease or an idle limit run next, on an app with short clocks, while
+  // the other worker works through the rest.
   projects: [
     { name: 'many-tables', testMatch: 'thousands-of-tables.spec.ts' },
-    { name: 'app', testIgnore: 'thousands-of-tables.spec.ts' },
+    {
+      name: 'short-clocks',
+      testMatch: SHORT_CLOCK_SPECS,
+      use: { appSettings: SHORT_CLOCK_SETTINGS },
+    },
+    { name: 'app', testIgnore: ['thousands-of-tables.spec.ts', ...SHORT_CLOCK_SPECS] },
   ],
   use: {
     launchOptions: {

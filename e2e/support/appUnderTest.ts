@@ -3,12 +3,18 @@ import { startTestOidcProvider } from '@tablelock/test-support/oidcProvider';
 import { SSO_ACCOUNTS, SSO_PROVIDER_NAME } from './singleSignOn';
 import { type RunningApp, startApp } from './startApp';
 
+/** The shortest idle limit an admin may set in the app under test (production's: 60 s). */
+export const SHORTEST_IDLE_LIMIT_SECONDS = 10;
+
 /**
  * The real app (startApp) with single sign-on through a real OpenID provider (oidc-provider,
  * in this process) that knows only this app's redirect URI: one of each per Playwright worker,
- * so workers never share a database. Stopping it stops both.
+ * so workers never share a database. Stopping it stops both. `settings`: more of the app's
+ * settings (the project's `appSettings`: support/shortClocks.ts).
  */
-export async function startAppUnderTest(): Promise<RunningApp> {
+export async function startAppUnderTest(
+  settings: Record<string, string> = {},
+): Promise<RunningApp> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   // Single sign-on beside the password form (which the other tests use): the provider's
@@ -30,7 +36,8 @@ export async function startAppUnderTest(): Promise<RunningApp> {
       OIDC_ROLE_MAP: 'tablelock-admins=admin,tablelock-editors=editor,*=viewer',
       // Idle limits of seconds, so that idle-release.spec.ts sees a lock released for
       // inactivity without waiting a minute (the tables it does not set keep 15 minutes).
-      IDLE_LIMIT_MIN_SECONDS: '10',
+      IDLE_LIMIT_MIN_SECONDS: String(SHORTEST_IDLE_LIMIT_SECONDS),
+      ...settings,
     },
   }).catch(async (error: unknown) => {
     await provider.stop();

@@ -25,7 +25,9 @@ interface Fixtures {
   releaseAllLocks: undefined;
 }
 
-interface WorkerFixtures {
+export interface WorkerFixtures {
+  /** More settings for the app of each worker: an option of the project (playwright.config.ts). */
+  appSettings: Record<string, string>;
   /** The app of this worker (support/appUnderTest.ts), on a database of its own. */
   app: RunningApp;
 }
@@ -35,10 +37,11 @@ interface WorkerFixtures {
  * another: each one uses tables of its own and cleans up.
  */
 export const test = base.extend<Fixtures, WorkerFixtures>({
+  appSettings: [{}, { scope: 'worker', option: true }],
+
   app: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures name what they use by destructuring
-    async ({}, use) => {
-      const app = await startAppUnderTest();
+    async ({ appSettings }, use) => {
+      const app = await startAppUnderTest(appSettings);
       await use(app);
       await app.stop();
     },

@@ -2,18 +2,28 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { testsUseBuild } from '@tablelock/test-support/testsUseBuild';
+import { makeDataTemplate } from './dataTemplate';
+import { startApp } from './startApp';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const webDir = join(repoRoot, 'apps/web');
 const apiDir = join(repoRoot, 'apps/api');
 
 /**
- * Builds the web app and the API that each worker's app (support/appUnderTest.ts) runs.
+ * Builds the web app and the API that each worker's app (support/appUnderTest.ts) runs, and
+ * starts it once to make the data directory those apps start from (support/dataTemplate.ts).
  * `pnpm test:all` builds once before Vitest and Playwright and says so with
- * TABLELOCK_TESTS_USE_BUILD=1: then the build is used as it is.
+ * TABLELOCK_TESTS_USE_BUILD=1: then the build is used as it is. Answers the global teardown.
  */
-export default function globalSetup(): void {
-  if (testsUseBuild()) return;
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  if (!testsUseBuild()) build();
+  return makeDataTemplate(async (dataDir) => {
+    const app = await startApp({ dataDir });
+    await app.stop();
+  });
+}
+
+function build(): void {
   execFileSync(join(webDir, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], {
     cwd: webDir,
     stdio: 'inherit',

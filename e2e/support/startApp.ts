@@ -1,10 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@tablelock/test-support/freePort';
+import { copyDataTemplate, newDataDir } from './dataTemplate';
 
 const apiDir = fileURLToPath(new URL('../../apps/api', import.meta.url));
 const START_TIMEOUT_MS = 90_000;
@@ -32,18 +31,19 @@ async function waitUntilHealthy(url: string, server: ChildProcess): Promise<void
 }
 
 /**
- * Starts the compiled app (built already: see globalSetup) as `npm start` runs it, on a fresh
- * embedded Postgres in a temporary directory, on free ports, so a run never touches a
- * developer's data or a running instance. `port`: where to listen when the caller needs to know
- * it first (a redirect URL registered at an OpenID provider); `env`: more settings.
+ * Starts the compiled app (built already: see globalSetup) as `npm start` runs it, on an
+ * embedded Postgres of its own in a temporary directory (a copy of the run's data template,
+ * support/dataTemplate.ts), on free ports, so a run never touches a developer's data or a
+ * running instance. `port`: where to listen when the caller needs to know it first (a redirect
+ * URL registered at an OpenID provider); `env`: more settings; `dataDir`: a directory of the
+ * caller's to start on as it is and keep after the stop.
  */
 export async function startApp(
-  options: { port?: number; env?: Record<string, string> } = {},
+  options: { port?: number; env?: Record<string, string>; dataDir?: string } = {},
 ): Promise<RunningApp> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'tablelock-e2e-'));
-  // Run as root, embedded Postgres initialises its cluster as a separate user, who must be able
-  // to enter the directory (mkdtemp makes it private).
-  await chmod(dataDir, 0o755);
+  const ownDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? (await newDataDir());
+  if (ownDataDir) await copyDataTemplate(dataDir);
   const port = options.port ?? (await freePort());
   const postgresPort = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -66,7 +66,7 @@ export async function startApp(
       server.kill('SIGTERM');
       await once(server, 'exit');
     }
-    await rm(dataDir, { recursive: true, force: true });
+    if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
   };
   try {
     await waitUntilHealthy(`${url}/healthz`, server);

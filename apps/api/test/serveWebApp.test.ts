@@ -14,7 +14,7 @@ let url: string;
 beforeAll(async () => {
   distDir = await mkdtemp(join(tmpdir(), 'tablelock-web-'));
   await writeFile(join(distDir, 'index.html'), '<!doctype html><title>tablelock</title>');
-  server = express().use(serveWebApp(distDir)).listen(0, '127.0.0.1');
+  server = express().use(serveWebApp({ distDir })).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });

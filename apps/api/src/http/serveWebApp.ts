@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import express, { type Router } from 'express';
 import { apiPackageDir } from '../apiPackageDir';
+import { withPageLease } from './pageLeaseTag';
 
 const WEB_DIST = join(apiPackageDir, '../web/dist');
 
@@ -14,12 +16,19 @@ const NOT_BUILT =
 const SERVER_PATHS = /^\/(graphql|api|export|healthz|readyz|metrics)(\/|$)/;
 const isServerPath = (path: string) => SERVER_PATHS.test(path);
 
+export interface WebAppOptions {
+  /** The built web app; apps/web/dist unless given. */
+  distDir?: string;
+  /** The lease its pages ask for (WEB_LEASE_SECONDS); unset, their own. */
+  leaseSeconds?: number;
+}
+
 /**
  * Serves the built web app (apps/web/dist) on the API's port: its files, and index.html for
  * any other page address so that the app's own routes survive a reload. Mount it after
  * /graphql. Checked per request, so a build made while the server runs is picked up.
  */
-export function serveWebApp(distDir: string = WEB_DIST): Router {
+export function serveWebApp({ distDir = WEB_DIST, leaseSeconds }: WebAppOptions = {}): Router {
   const router = express.Router();
   const indexHtml = join(distDir, 'index.html');
   router.use(
@@ -33,7 +42,7 @@ export function serveWebApp(distDir: string = WEB_DIST): Router {
       },
     }),
   );
-  router.use((request, response, next) => {
+  router.use(async (request, response, next) => {
     if (isServerPath(request.path)) {
       response.status(404).json({
         errors: [{ message: `Nothing is at ${request.path}.`, extensions: { code: 'NOT_FOUND' } }],
@@ -50,7 +59,11 @@ export function serveWebApp(distDir: string = WEB_DIST): Router {
       return;
     }
     response.setHeader('Cache-Control', 'no-cache');
-    response.sendFile(indexHtml);
+    if (leaseSeconds === undefined) {
+      response.sendFile(indexHtml);
+      return;
+    }
+    response.type('html').send(withPageLease(await readFile(indexHtml, 'utf8'), leaseSeconds));
   });
   return router;
 }

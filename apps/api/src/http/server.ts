@@ -60,6 +60,8 @@ export interface ApiServerOptions {
   exportLimits?: ExportLimits;
   /** How long idle keep-alive connections stay open (DEFAULT_KEEP_ALIVE_SECONDS). */
   keepAliveSeconds?: number;
+  /** The lease the web app's pages ask for (WEB_LEASE_SECONDS); unset, their own. */
+  webLeaseSeconds?: number;
 }
 
 const MAX_BODY = '100kb';
@@ -170,7 +172,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     cookieParser(),
     importErrorsEndpoint(options.services),
   );
-  app.use(securityHeaders(), serveWebApp());
+  app.use(securityHeaders(), serveWebApp({ leaseSeconds: options.webLeaseSeconds }));
 
   app.use(refuseBadBody);
 

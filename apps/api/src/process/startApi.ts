@@ -69,6 +69,7 @@ export async function startApi(
     readiness: running.readiness,
     drainMs: config.SHUTDOWN_DRAIN_SECONDS * 1000,
     keepAliveSeconds: config.HTTP_KEEP_ALIVE_SECONDS,
+    webLeaseSeconds: config.WEB_LEASE_SECONDS,
     ...(config.METRICS_TOKEN ? { metricsToken: config.METRICS_TOKEN } : {}),
   });
   return {

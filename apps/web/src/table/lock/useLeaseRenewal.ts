@@ -5,9 +5,8 @@ import type { ActivityTracker } from './activityTracker';
 import type { IdleDeadline } from './idleDeadline';
 import type { TableLock } from './useTableLock';
 
-// A third of the lease (useTableLock): two renewals may fail (a network blip) before the lock
-// runs out.
-const RENEW_EVERY_MS = 10_000;
+// Renewals come every third of the lease: two may fail (a network blip) before the lock runs out.
+const RENEWALS_PER_LEASE = 3;
 
 export interface LeaseRenewalHandlers {
   /** A renewal went through: the idle deadline it set (null: the lock does not go idle). */
@@ -58,7 +57,10 @@ export function useLeaseRenewal(
     renewNow.current = () => {
       if (!inFlight) void renew();
     };
-    const stopTimer = setBackgroundInterval(() => void renew(), RENEW_EVERY_MS);
+    const stopTimer = setBackgroundInterval(
+      () => void renew(),
+      (lock.leaseSeconds * 1000) / RENEWALS_PER_LEASE,
+    );
     const onVisible = () => {
       if (document.visibilityState === 'visible') void renew();
     };

@@ -10,12 +10,11 @@ import {
   renewTableLockMutation,
   takeOverTableLockMutation,
 } from './lockOperations';
-
-// The lease this tab asks for, renewed every 10 s (useLeaseRenewal) while the page is open: a
-// closed tab frees the table within 30 s (and the server's sweeper within about a second more).
-const LEASE_SECONDS = 30;
+import { pageLeaseSeconds } from './pageLease';
 
 export interface TableLock {
+  /** The lease each acquisition and renewal asks for (pageLeaseSeconds). */
+  leaseSeconds: number;
   /** Starts editing (the server locks the FK targets too): the fencing token. */
   acquire(): Promise<string>;
   /**
@@ -33,13 +32,15 @@ export interface TableLock {
 export function useTableLock(table: string): TableLock {
   const queryClient = useQueryClient();
   return useMemo(() => {
+    const leaseSeconds = pageLeaseSeconds(document);
     const lockStatesChanged = () =>
       queryClient.invalidateQueries({ queryKey: tablesOptions.queryKey });
     return {
+      leaseSeconds,
       async acquire() {
         const { acquireTableLock: grant } = await graphqlRequest(acquireTableLockMutation, {
           table,
-          leaseSeconds: LEASE_SECONDS,
+          leaseSeconds,
         });
         await lockStatesChanged();
         return grant.token;
@@ -48,16 +49,16 @@ export function useTableLock(table: string): TableLock {
         const { renewTableLock: grant } = await graphqlRequest(renewTableLockMutation, {
           table,
           token,
-          leaseSeconds: LEASE_SECONDS,
+          leaseSeconds,
           active,
         });
-        return idleDeadline(grant, LEASE_SECONDS, Date.now());
+        return idleDeadline(grant, leaseSeconds, Date.now());
       },
       async takeOver(reason) {
         const { takeOverTableLock: grant } = await graphqlRequest(takeOverTableLockMutation, {
           table,
           reason,
-          leaseSeconds: LEASE_SECONDS,
+          leaseSeconds,
         });
         await lockStatesChanged();
         return grant.token;
