@@ -99,6 +99,8 @@ export const en = {
     edit: 'Edit',
     continueEditing: 'Continue editing',
     someone: 'someone',
+    tableCount_one: '{{count}} table',
+    tableCount_other: '{{count}} tables',
   },
   tableSettings: {
     title: 'Table settings',
@@ -144,6 +146,15 @@ export const en = {
     },
     idleMinutes: 'Idle for at least (minutes)',
     takeOverSaved: 'Take-over rule saved.',
+    picker: {
+      search: 'Find tables',
+      someShown: '{{shown}} of {{count}} tables shown: type to narrow.',
+      allShown_one: '{{count}} table.',
+      allShown_other: '{{count}} tables.',
+      chosen_one: '{{count}} chosen:',
+      chosen_other: '{{count}} chosen:',
+      remove: 'Remove {{table}}',
+    },
   },
   rules: {
     frozen: 'Frozen',

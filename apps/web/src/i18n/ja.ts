@@ -110,6 +110,7 @@ export const ja: TranslationOf<typeof en> = {
     edit: '編集',
     continueEditing: '編集を続ける',
     someone: '他のユーザー',
+    tableCount_other: '{{count}} テーブル',
   },
   tableSettings: {
     title: 'テーブル設定',
@@ -155,6 +156,13 @@ export const ja: TranslationOf<typeof en> = {
     },
     idleMinutes: '操作なしの時間（分）',
     takeOverSaved: '引き継ぎルールを保存しました。',
+    picker: {
+      search: 'テーブルを検索',
+      someShown: '{{count}} 件中 {{shown}} 件を表示：入力して絞り込めます。',
+      allShown_other: '{{count}} 件。',
+      chosen_other: '{{count}} 件を選択：',
+      remove: '{{table}} を外す',
+    },
   },
   rules: {
     frozen: '凍結中',

@@ -1,3 +1,4 @@
+import './narrowScreens.css';
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router';
 import { LanguageSwitch } from '../i18n/LanguageSwitch';
