@@ -32,5 +32,6 @@ export {
 } from './runtime/embeddedPostgres';
 export { loadDemoData } from './runtime/loadDemoData';
 export { type OpenDatabase, openDatabase } from './runtime/openDatabase';
+export { openOperatorDatabase } from './runtime/openOperatorDatabase';
 export type { PostgresSupervision } from './runtime/postgresSupervisor';
 export { explainStartupFailure, StartupError } from './runtime/startupError';
