@@ -14,6 +14,7 @@ import { useNotify } from '../ui/Notices';
 import { TableLinks } from '../ui/TableLinks';
 import { useNow } from '../ui/useNow';
 import { AdminHistoryTabs } from './AdminHistoryTabs';
+import { ApiKeysList } from './accounts/ApiKeysList';
 import { forceReleaseMutation } from './adminOperations';
 import { IdleLimitSettings } from './IdleLimitSettings';
 import { LockHistory } from './LockHistory';
@@ -28,7 +29,7 @@ const LEASE_WATCH_MS = 10_000;
  * Admins only: every lock held now, a way to end or take over one, and below them one of the
  * histories: the lock history or the security events.
  */
-export function AdminPage({ history }: { history: 'locks' | 'security' | 'users' }) {
+export function AdminPage({ history }: { history: 'locks' | 'security' | 'users' | 'apiKeys' }) {
   const { t } = useTranslation();
   const format = useFormatters();
   const now = useNow();
@@ -149,6 +150,7 @@ export function AdminPage({ history }: { history: 'locks' | 'security' | 'users'
       {history === 'locks' && <LockHistory tableNames={tables.data.map((table) => table.name)} />}
       {history === 'security' && <SecurityEvents />}
       {history === 'users' && <UsersList />}
+      {history === 'apiKeys' && <ApiKeysList />}
       {target && (
         <LockBreakDialog
           kind="forceRelease"
