@@ -13,6 +13,7 @@ import { LoadingState } from '../ui/LoadingState';
 import { useNotify } from '../ui/Notices';
 import { TableLinks } from '../ui/TableLinks';
 import { useNow } from '../ui/useNow';
+import { usePageTitle } from '../ui/usePageTitle';
 import { AdminHistoryTabs } from './AdminHistoryTabs';
 import { ApiKeysList } from './accounts/ApiKeysList';
 import { forceReleaseMutation } from './adminOperations';
@@ -37,6 +38,7 @@ export function AdminPage({ history }: { history: 'locks' | 'security' | 'users'
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { data: user } = useSession();
+  usePageTitle(t('admin.title'));
   const tables = useTables({ refreshMs: LEASE_WATCH_MS });
   const [target, setTarget] = useState<TableInfo | null>(null);
 

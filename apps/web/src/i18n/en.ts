@@ -177,6 +177,8 @@ export const en = {
   table: {
     summary: {
       editingByYou: 'You are editing this table (since {{since}}). Nobody else can change it.',
+      editingByYouUnconfirmed:
+        'You started editing this table at {{since}}. The connection is lost: this page cannot tell whether you still hold the lock.',
       editingBy: 'Being edited by {{editor}} since {{since}}. You can view it.',
       locked_one:
         'Locked because {{tables}} is being edited ({{editor}}); its rows must not change meanwhile. You can view it.',
@@ -277,6 +279,15 @@ export const en = {
     idle: 'It was released at {{time}} because you were inactive for longer than the idle limit.',
     startAgain: 'Start editing again',
     stop: 'Stop editing',
+  },
+  connectionLost: {
+    title: 'Connection lost',
+    endsIn_one:
+      'Your lock ends in {{count}} s unless the connection comes back. Your unsaved changes stay on this page.',
+    endsIn_other:
+      'Your lock ends in {{count}} s unless the connection comes back. Your unsaved changes stay on this page.',
+    ended:
+      'Your lock has probably ended: others may be editing this table. Your unsaved changes stay on this page; save them once the connection is back.',
   },
   idle: {
     title: 'Are you still editing {{table}}?',

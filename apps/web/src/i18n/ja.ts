@@ -182,6 +182,8 @@ export const ja: TranslationOf<typeof en> = {
   table: {
     summary: {
       editingByYou: 'あなたが編集中です（{{since}} から）。他のユーザーは変更できません。',
+      editingByYouUnconfirmed:
+        '{{since}} にこのテーブルの編集を始めました。接続が切れているため、ロックがまだ有効かこのページでは確認できません。',
       editingBy: '{{editor}} さんが {{since}} から編集中です。閲覧のみできます。',
       locked_other:
         '{{tables}} の編集中のためロックされています（{{editor}} さん）。その間、行は変更できません。閲覧のみできます。',
@@ -268,6 +270,13 @@ export const ja: TranslationOf<typeof en> = {
     idle: '操作のない時間がアイドル制限を超えたため、{{time}} に解除されました。',
     startAgain: 'もう一度編集を開始',
     stop: '編集をやめる',
+  },
+  connectionLost: {
+    title: '接続が切れました',
+    endsIn_other:
+      '接続が戻らなければ、ロックは {{count}} 秒後に切れます。未保存の変更はこのページに残ります。',
+    ended:
+      'ロックはおそらく切れています。ほかの人が編集している可能性があります。未保存の変更はこのページに残ります。接続が戻ったら保存してください。',
   },
   idle: {
     title: '{{table}} の編集を続けますか？',
