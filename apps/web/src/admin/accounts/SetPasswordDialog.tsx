@@ -48,7 +48,6 @@ export function SetPasswordDialog({ username, busy, onConfirm, onCancel }: SetPa
             required
             type="password"
             autoComplete="new-password"
-            // biome-ignore lint/a11y/noAutofocus: the one thing to type in this dialog
             autoFocus
             value={password}
             onChange={(event) => setPassword(event.target.value)}
