@@ -53,13 +53,13 @@ test('alice waits for products while bob edits it, and starts editing when her t
   await expect(turn.getByTestId('turn-countdown')).toHaveText(
     /^It is held for you for \d+ more seconds\./,
   );
-  await expect(alice).toHaveTitle('(Your turn) tablelock');
+  await expect(alice).toHaveTitle('(Your turn) products — tablelock');
   await expectAccessible(alice);
   await snap(alice, 'alice-your-turn');
 
   await startEditing(alice, FK_TARGETS);
   await expect(turn).toHaveCount(0);
-  await expect(alice).toHaveTitle('tablelock');
+  await expect(alice).toHaveTitle('products — tablelock');
   await expect(bob.getByTestId('lock-summary')).toContainText('Being edited by alice');
   await expect(bob.getByTestId('table-status')).toHaveText('Editing');
   await expect(bob.getByTestId('waiting-line')).toHaveCount(0);

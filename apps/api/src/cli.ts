@@ -1,5 +1,10 @@
 import { createInterface } from 'node:readline/promises';
-import { createPrismaClient, openDatabase, type Role, type TakeOverRule } from '@tablelock/db';
+import {
+  createPrismaClient,
+  openOperatorDatabase,
+  type Role,
+  type TakeOverRule,
+} from '@tablelock/db';
 import {
   createApiKey,
   createUser,
@@ -14,8 +19,9 @@ import { revokeApiKeyReleasingLocks } from './accounts/revokeApiKeyReleasingLock
 import { loadConfig } from './config';
 import { changeTablePolicy, changeTakeOverRule } from './governance/auditedSettings';
 
-// Operator commands against the configured database (DATABASE_URL, or the embedded one when
-// the app is not running). Typical first step in production: create the first admin.
+// Operator commands against the configured database: DATABASE_URL, or the embedded one under
+// TABLELOCK_DATA_DIR (through the running app's Postgres while the app runs). Typical first step
+// in production: create the first admin.
 
 const ROLES = ['viewer', 'editor', 'admin'] as const;
 
@@ -23,7 +29,7 @@ async function withDatabase<T>(
   work: (prisma: ReturnType<typeof createPrismaClient>, audit: SecurityAudit) => Promise<T>,
 ) {
   const config = loadConfig(process.env);
-  const database = await openDatabase({
+  const database = await openOperatorDatabase({
     databaseUrl: config.DATABASE_URL,
     directDatabaseUrl: config.DATABASE_DIRECT_URL,
     dataDir: `${config.TABLELOCK_DATA_DIR}/postgres`,

@@ -32,6 +32,7 @@ export {
 } from './runtime/embeddedPostgres';
 export { loadDemoData } from './runtime/loadDemoData';
 export { type OpenDatabase, openDatabase } from './runtime/openDatabase';
+export { openOperatorDatabase } from './runtime/openOperatorDatabase';
 export type { PostgresSupervision } from './runtime/postgresSupervisor';
 export { type RunningProcess, runningProcess } from './runtime/runningProcess';
 export { explainStartupFailure, StartupError } from './runtime/startupError';

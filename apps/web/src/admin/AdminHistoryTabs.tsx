@@ -11,6 +11,7 @@ export function AdminHistoryTabs() {
       </NavLink>
       <NavLink to="/admin/security">{t('securityEvents.title')}</NavLink>
       <NavLink to="/admin/users">{t('users.title')}</NavLink>
+      <NavLink to="/admin/api-keys">{t('apiKeys.title')}</NavLink>
     </nav>
   );
 }

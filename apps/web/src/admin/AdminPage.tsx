@@ -13,7 +13,9 @@ import { LoadingState } from '../ui/LoadingState';
 import { useNotify } from '../ui/Notices';
 import { TableLinks } from '../ui/TableLinks';
 import { useNow } from '../ui/useNow';
+import { usePageTitle } from '../ui/usePageTitle';
 import { AdminHistoryTabs } from './AdminHistoryTabs';
+import { ApiKeysList } from './accounts/ApiKeysList';
 import { forceReleaseMutation } from './adminOperations';
 import { IdleLimitSettings } from './IdleLimitSettings';
 import { LockHistory } from './LockHistory';
@@ -28,7 +30,7 @@ const LEASE_WATCH_MS = 10_000;
  * Admins only: every lock held now, a way to end or take over one, and below them one of the
  * histories: the lock history or the security events.
  */
-export function AdminPage({ history }: { history: 'locks' | 'security' | 'users' }) {
+export function AdminPage({ history }: { history: 'locks' | 'security' | 'users' | 'apiKeys' }) {
   const { t } = useTranslation();
   const format = useFormatters();
   const now = useNow();
@@ -36,6 +38,7 @@ export function AdminPage({ history }: { history: 'locks' | 'security' | 'users'
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { data: user } = useSession();
+  usePageTitle(t('admin.title'));
   const tables = useTables({ refreshMs: LEASE_WATCH_MS });
   const [target, setTarget] = useState<TableInfo | null>(null);
 
@@ -149,6 +152,7 @@ export function AdminPage({ history }: { history: 'locks' | 'security' | 'users'
       {history === 'locks' && <LockHistory tableNames={tables.data.map((table) => table.name)} />}
       {history === 'security' && <SecurityEvents />}
       {history === 'users' && <UsersList />}
+      {history === 'apiKeys' && <ApiKeysList />}
       {target && (
         <LockBreakDialog
           kind="forceRelease"

@@ -1,7 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { useSession } from '../session/useSession';
 import { describeError } from '../ui/describeError';
 import { LoadingState } from '../ui/LoadingState';
+import { CreateUserForm } from './accounts/CreateUserForm';
+import { UserActions } from './accounts/UserActions';
 import { usersOptions } from './adminQueries';
 
 /**
@@ -11,11 +14,13 @@ import { usersOptions } from './adminQueries';
 export function UsersList() {
   const { t } = useTranslation();
   const users = useQuery(usersOptions);
+  const { data: me } = useSession();
   if (users.isError) return <p className="banner banner-error">{describeError(users.error, t)}</p>;
   if (!users.data) return <LoadingState />;
   return (
     <section className="page-section" aria-label={t('users.title')}>
       <p className="muted">{t('users.subtitle')}</p>
+      <CreateUserForm />
       <div className="card table-card">
         <table className="data-table" data-testid="users">
           <thead>
@@ -25,6 +30,9 @@ export function UsersList() {
               <th scope="col">{t('users.columns.roleSource')}</th>
               <th scope="col">{t('users.columns.groups')}</th>
               <th scope="col">{t('users.columns.status')}</th>
+              <th scope="col" className="actions-column">
+                <span className="visually-hidden">{t('tables.columns.actions')}</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -41,6 +49,9 @@ export function UsersList() {
                   ]
                     .filter(Boolean)
                     .join(', ')}
+                </td>
+                <td className="actions-column">
+                  <UserActions user={user} isSelf={user.username === me?.name} />
                 </td>
               </tr>
             ))}

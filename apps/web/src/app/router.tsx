@@ -41,6 +41,7 @@ export const router = createBrowserRouter([
           { path: 'admin', element: <AdminPage history="locks" /> },
           { path: 'admin/security', element: <AdminPage history="security" /> },
           { path: 'admin/users', element: <AdminPage history="users" /> },
+          { path: 'admin/api-keys', element: <AdminPage history="apiKeys" /> },
           { path: 'admin/table-settings', element: <TableSettingsPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],

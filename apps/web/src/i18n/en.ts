@@ -99,6 +99,8 @@ export const en = {
     edit: 'Edit',
     continueEditing: 'Continue editing',
     someone: 'someone',
+    tableCount_one: '{{count}} table',
+    tableCount_other: '{{count}} tables',
   },
   tableSettings: {
     title: 'Table settings',
@@ -144,6 +146,15 @@ export const en = {
     },
     idleMinutes: 'Idle for at least (minutes)',
     takeOverSaved: 'Take-over rule saved.',
+    picker: {
+      search: 'Find tables',
+      someShown: '{{shown}} of {{count}} tables shown: type to narrow.',
+      allShown_one: '{{count}} table.',
+      allShown_other: '{{count}} tables.',
+      chosen_one: '{{count}} chosen:',
+      chosen_other: '{{count}} chosen:',
+      remove: 'Remove {{table}}',
+    },
   },
   rules: {
     frozen: 'Frozen',
@@ -166,6 +177,8 @@ export const en = {
   table: {
     summary: {
       editingByYou: 'You are editing this table (since {{since}}). Nobody else can change it.',
+      editingByYouUnconfirmed:
+        'You started editing this table at {{since}}. The connection is lost: this page cannot tell whether you still hold the lock.',
       editingBy: 'Being edited by {{editor}} since {{since}}. You can view it.',
       locked_one:
         'Locked because {{tables}} is being edited ({{editor}}); its rows must not change meanwhile. You can view it.',
@@ -266,6 +279,15 @@ export const en = {
     idle: 'It was released at {{time}} because you were inactive for longer than the idle limit.',
     startAgain: 'Start editing again',
     stop: 'Stop editing',
+  },
+  connectionLost: {
+    title: 'Connection lost',
+    endsIn_one:
+      'Your lock ends in {{count}} s unless the connection comes back. Your unsaved changes stay on this page.',
+    endsIn_other:
+      'Your lock ends in {{count}} s unless the connection comes back. Your unsaved changes stay on this page.',
+    ended:
+      'Your lock has probably ended: others may be editing this table. Your unsaved changes stay on this page; save them once the connection is back.',
   },
   idle: {
     title: 'Are you still editing {{table}}?',
@@ -522,6 +544,44 @@ export const en = {
     },
     breakGlass: 'Break-glass administrator',
     disabled: 'Disabled',
+    create: 'Create user',
+    firstPassword: 'First password',
+    roleOfNew: 'Role of the new user',
+    created: 'User {{user}} created. Pass the password on to them.',
+    roleOf: 'Role of {{user}}',
+    roleChanged: '{{user}} is now {{role}}.',
+    setPassword: 'Set password',
+    setPasswordOf: 'New password for {{user}}',
+    setPasswordHint: 'Their sessions end; they sign in again with this password.',
+    newPassword: 'New password',
+    passwordSet: 'Password of {{user}} set.',
+    disable: 'Disable',
+    enable: 'Enable',
+    wasDisabled: '{{user}} is disabled: signed out, locks released.',
+    wasEnabled: '{{user}} may sign in again.',
+  },
+  apiKeys: {
+    title: 'API keys',
+    subtitle: 'Keys of other systems (batch jobs, ETL). A key is shown once, when it is made.',
+    create: 'Create API key',
+    name: 'Name',
+    roleOfNew: 'Role of the new key',
+    createdTitle: 'API key {{name}} created',
+    shownOnce:
+      'Copy it now into the other system’s settings. It is shown only this once: only its hash is kept.',
+    secret: 'Key',
+    copy: 'Copy',
+    copiedDone: 'Done, I have copied it',
+    createdBy: 'Created by',
+    lastUsed: 'Last used',
+    neverUsed: 'Never',
+    active: 'Active',
+    revokedAt: 'Revoked {{at}}',
+    revoke: 'Revoke',
+    revokeTitle: 'Revoke API key {{name}}?',
+    revokeWarning: 'It stops working at once, and its locks are released.',
+    revoked: 'API key {{name}} revoked.',
+    none: 'No API keys yet.',
   },
   progress: {
     uploading: 'Uploading {{file}}',

@@ -110,6 +110,7 @@ export const ja: TranslationOf<typeof en> = {
     edit: '編集',
     continueEditing: '編集を続ける',
     someone: '他のユーザー',
+    tableCount_other: '{{count}} テーブル',
   },
   tableSettings: {
     title: 'テーブル設定',
@@ -155,6 +156,13 @@ export const ja: TranslationOf<typeof en> = {
     },
     idleMinutes: '操作なしの時間（分）',
     takeOverSaved: '引き継ぎルールを保存しました。',
+    picker: {
+      search: 'テーブルを検索',
+      someShown: '{{count}} 件中 {{shown}} 件を表示：入力して絞り込めます。',
+      allShown_other: '{{count}} 件。',
+      chosen_other: '{{count}} 件を選択：',
+      remove: '{{table}} を外す',
+    },
   },
   rules: {
     frozen: '凍結中',
@@ -174,6 +182,8 @@ export const ja: TranslationOf<typeof en> = {
   table: {
     summary: {
       editingByYou: 'あなたが編集中です（{{since}} から）。他のユーザーは変更できません。',
+      editingByYouUnconfirmed:
+        '{{since}} にこのテーブルの編集を始めました。接続が切れているため、ロックがまだ有効かこのページでは確認できません。',
       editingBy: '{{editor}} さんが {{since}} から編集中です。閲覧のみできます。',
       locked_other:
         '{{tables}} の編集中のためロックされています（{{editor}} さん）。その間、行は変更できません。閲覧のみできます。',
@@ -260,6 +270,13 @@ export const ja: TranslationOf<typeof en> = {
     idle: '操作のない時間がアイドル制限を超えたため、{{time}} に解除されました。',
     startAgain: 'もう一度編集を開始',
     stop: '編集をやめる',
+  },
+  connectionLost: {
+    title: '接続が切れました',
+    endsIn_other:
+      '接続が戻らなければ、ロックは {{count}} 秒後に切れます。未保存の変更はこのページに残ります。',
+    ended:
+      'ロックはおそらく切れています。ほかの人が編集している可能性があります。未保存の変更はこのページに残ります。接続が戻ったら保存してください。',
   },
   idle: {
     title: '{{table}} の編集を続けますか？',
@@ -507,6 +524,44 @@ export const ja: TranslationOf<typeof en> = {
     },
     breakGlass: '緊急用管理者',
     disabled: '無効',
+    create: 'ユーザーを作成',
+    firstPassword: '初期パスワード',
+    roleOfNew: '新しいユーザーのロール',
+    created: 'ユーザー {{user}} を作成しました。パスワードを本人に伝えてください。',
+    roleOf: '{{user}} のロール',
+    roleChanged: '{{user}} のロールを{{role}}に変更しました。',
+    setPassword: 'パスワードを設定',
+    setPasswordOf: '{{user}} の新しいパスワード',
+    setPasswordHint: 'このユーザーのセッションは終了し、新しいパスワードで再度サインインします。',
+    newPassword: '新しいパスワード',
+    passwordSet: '{{user}} のパスワードを設定しました。',
+    disable: '無効にする',
+    enable: '有効にする',
+    wasDisabled: '{{user}} を無効にしました（サインアウトし、ロックを解除しました）。',
+    wasEnabled: '{{user}} は再びサインインできます。',
+  },
+  apiKeys: {
+    title: 'API キー',
+    subtitle: 'ほかのシステム（バッチ、ETL）のキーです。キーは作成時に一度だけ表示されます。',
+    create: 'API キーを作成',
+    name: '名前',
+    roleOfNew: '新しいキーのロール',
+    createdTitle: 'API キー {{name}} を作成しました',
+    shownOnce:
+      '今すぐ相手のシステムの設定にコピーしてください。表示はこの一度だけです（保存されるのはハッシュのみ）。',
+    secret: 'キー',
+    copy: 'コピー',
+    copiedDone: 'コピーしました',
+    createdBy: '作成者',
+    lastUsed: '最終使用',
+    neverUsed: '未使用',
+    active: '有効',
+    revokedAt: '{{at}} に失効',
+    revoke: '失効させる',
+    revokeTitle: 'API キー {{name}} を失効させますか？',
+    revokeWarning: 'キーはすぐに使えなくなり、そのロックは解除されます。',
+    revoked: 'API キー {{name}} を失効させました。',
+    none: 'API キーはまだありません。',
   },
   progress: {
     uploading: '{{file}} をアップロード中',

@@ -1,15 +1,19 @@
+import './narrowScreens.css';
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router';
 import { LanguageSwitch } from '../i18n/LanguageSwitch';
 import { roleAtLeast } from '../session/roles';
 import { useSession } from '../session/useSession';
+import { NoticeArea } from '../ui/Notices';
 import { LiveIndicator } from './LiveIndicator';
 import { UserMenu } from './UserMenu';
+import { useConnectionNoticesReset } from './useConnectionNoticesReset';
 
 /** The frame of every signed-in page: where am I, who am I, and the page itself. */
 export function AppLayout() {
   const { t } = useTranslation();
   const { data: user } = useSession();
+  useConnectionNoticesReset();
   if (!user) return null;
   return (
     <div className="app">
@@ -35,6 +39,7 @@ export function AppLayout() {
           <UserMenu user={user} />
         </div>
       </header>
+      <NoticeArea />
       <main className="app-main">
         <Outlet />
       </main>

@@ -12,6 +12,7 @@ import { StatusBadge } from '../tables/StatusBadge';
 import type { TableInfo } from '../tables/useTables';
 import { describeError } from '../ui/describeError';
 import { useNotify } from '../ui/Notices';
+import { usePageTitle } from '../ui/usePageTitle';
 import { EditToolbar } from './changes/EditToolbar';
 import type { GridRow } from './changes/gridRow';
 import { PendingChanges } from './changes/PendingChanges';
@@ -22,12 +23,14 @@ import { ImportDialog } from './files/ImportDialog';
 import { GridFooter } from './GridFooter';
 import type { RowView } from './grid/createRowDatasource';
 import { RowGrid } from './grid/RowGrid';
+import { ConnectionLostBanner } from './lock/ConnectionLostBanner';
 import { EditingElsewhereBanner } from './lock/EditingElsewhereBanner';
 import { IdleWarningBanner } from './lock/IdleWarningBanner';
 import { LockLostBanner } from './lock/LockLostBanner';
 import { LockSummary } from './lock/LockSummary';
 import { SessionActions } from './lock/SessionActions';
 import { useArrival } from './lock/useArrival';
+import { useConnectionLoss } from './lock/useConnectionLoss';
 import { useEditSession } from './lock/useEditSession';
 import { useTableLock } from './lock/useTableLock';
 import { useEditActions } from './useEditActions';
@@ -53,6 +56,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
   useSyncExternalStore(pending.subscribe, pending.getRevision);
   const counts = pending.counts();
   const invalid = pending.invalidCells().length;
+  usePageTitle(info.name, counts.total > 0);
   const [shown, setShown] = useState<{ total: number | null; view: RowView }>({
     total: null,
     view: { sort: [], filter: [] },
@@ -79,6 +83,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
     lock,
   });
   const { session } = edit;
+  const connectionLoss = useConnectionLoss(lock, session.kind === 'editing');
   const actions = useEditActions({ info, user: user.name, pending, lock, edit, grid: gridApi });
   const editing = session.kind === 'editing' || session.kind === 'lost';
   const lockLost = session.kind === 'lost';
@@ -117,7 +122,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
             </span>
             <RuleBadges table={info} />
           </h1>
-          <LockSummary info={info} user={user.name} />
+          <LockSummary info={info} user={user.name} unconfirmed={connectionLoss !== null} />
           {!roleAtLeast(user.role, 'editor') && <p className="muted">{t('table.viewOnly')}</p>}
         </div>
         <div className="page-actions">
@@ -142,6 +147,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         </div>
       </div>
 
+      {connectionLoss && <ConnectionLostBanner leaseEndsAt={connectionLoss.leaseEndsAt} />}
       {session.kind === 'editing' && session.idle !== 'active' && edit.idleDeadline && (
         <IdleWarningBanner
           table={info.name}

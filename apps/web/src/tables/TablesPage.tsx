@@ -7,6 +7,7 @@ import { describeError } from '../ui/describeError';
 import { LoadingState } from '../ui/LoadingState';
 import { Pager } from '../ui/Pager';
 import { useDebouncedValue } from '../ui/useDebouncedValue';
+import { usePageTitle } from '../ui/usePageTitle';
 import { useUrlText } from '../ui/useUrlText';
 import { TableRow } from './TableRow';
 import { useTablePage } from './useTablePage';
@@ -32,6 +33,7 @@ function parsePage(value: string | null): number {
 export function TablesPage() {
   const { t } = useTranslation();
   const { data: user } = useSession();
+  usePageTitle(t('tables.title'));
   // Filters live in the URL: a reload or a shared link shows the same list.
   const [searchParams, setSearchParams] = useSearchParams();
   const nameFilter = useUrlText(searchParams.get('q') ?? '');

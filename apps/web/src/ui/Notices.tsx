@@ -1,3 +1,4 @@
+import './Notices.css';
 import { createContext, type ReactNode, useCallback, useContext, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -7,16 +8,42 @@ interface Notice {
   id: number;
   kind: NoticeKind;
   text: string;
+  /** What the notice is about: a later success about it ends its errors. */
+  topic: string;
 }
 
-type Notify = (kind: NoticeKind, text: string) => void;
+/**
+ * Tells the user something. `topic` (by default the page's address; CONNECTION for "the server
+ * could not be reached") ties a notice to what it is about: a success or an info on a topic ends
+ * the errors shown on it, which it resolves (a save that went through after one that failed).
+ */
+type Notify = (kind: NoticeKind, text: string, topic?: string) => void;
 
-const NoticeContext = createContext<Notify>(() => {});
+interface NoticeState {
+  notices: readonly Notice[];
+  notify: Notify;
+  dismiss: (id: number) => void;
+  /** Ends the errors of `topic`: what they told of is over. */
+  resolve: (topic: string) => void;
+}
 
-// Errors stay until dismissed: a user who looked away must still be able to read what failed.
+const NoticeContext = createContext<NoticeState>({
+  notices: [],
+  notify: () => {},
+  dismiss: () => {},
+  resolve: () => {},
+});
+
+/** The topic of errors that say the server could not be reached. */
+export const CONNECTION = 'connection';
+
+// Errors stay until dismissed or resolved: a user who looked away must still be able to read
+// what failed.
 const SUCCESS_DISMISS_MS = 5000;
+// A few at most: older ones go first.
+const MOST_SHOWN = 4;
 
-/** Short messages about what just happened, shown at the corner of the screen. */
+/** Short messages about what just happened; NoticeArea shows them. */
 export function NoticeProvider({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const [notices, setNotices] = useState<Notice[]>([]);
@@ -24,35 +51,64 @@ export function NoticeProvider({ children }: { children: ReactNode }) {
     setNotices((current) => current.filter((notice) => notice.id !== id));
   }, []);
   const notify = useCallback<Notify>(
-    (kind, text) => {
+    (kind, text, given) => {
+      const topic = given ?? (text === t('errors.network') ? CONNECTION : window.location.pathname);
       const id = Date.now() + Math.random();
-      setNotices((current) => [...current.slice(-3), { id, kind, text }]);
+      setNotices((current) => {
+        const kept = current.filter(
+          (notice) =>
+            // The same words again are one notice, the newest.
+            notice.text !== text &&
+            !(kind !== 'error' && notice.kind === 'error' && notice.topic === topic),
+        );
+        return [...kept, { id, kind, text, topic }].slice(-MOST_SHOWN);
+      });
       if (kind !== 'error') setTimeout(() => dismiss(id), SUCCESS_DISMISS_MS);
     },
-    [dismiss],
+    [dismiss, t],
   );
+  const resolve = useCallback((topic: string) => {
+    setNotices((current) =>
+      current.filter((notice) => notice.kind !== 'error' || notice.topic !== topic),
+    );
+  }, []);
   return (
-    <NoticeContext.Provider value={notify}>
+    <NoticeContext.Provider value={{ notices, notify, dismiss, resolve }}>
       {children}
-      <div className="notices" role="status" aria-live="polite">
-        {notices.map((notice) => (
-          <div key={notice.id} className={`notice notice-${notice.kind}`}>
-            <span>{notice.text}</span>
-            <button
-              type="button"
-              className="notice-close"
-              aria-label={t('common.dismiss')}
-              onClick={() => dismiss(notice.id)}
-            >
-              ×
-            </button>
-          </div>
-        ))}
-      </div>
     </NoticeContext.Provider>
   );
 }
 
+/**
+ * The notices, in the page's flow below the header: they push the page down rather than lie
+ * over it, so they never hide a cell or a button.
+ */
+export function NoticeArea() {
+  const { t } = useTranslation();
+  const { notices, dismiss } = useContext(NoticeContext);
+  return (
+    <div className="notices" role="status" aria-live="polite" data-testid="notices">
+      {notices.map((notice) => (
+        <div key={notice.id} className={`notice notice-${notice.kind}`}>
+          <span>{notice.text}</span>
+          <button
+            type="button"
+            className="notice-close"
+            aria-label={t('common.dismiss')}
+            onClick={() => dismiss(notice.id)}
+          >
+            ×
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}
+
 export function useNotify(): Notify {
-  return useContext(NoticeContext);
+  return useContext(NoticeContext).notify;
+}
+
+export function useResolveNotices(): (topic: string) => void {
+  return useContext(NoticeContext).resolve;
 }

@@ -1,8 +1,14 @@
+import './TableLinks.css';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
-/** Table names as chips that open each table. */
+// More chips than this fill the screen (a table referenced by hundreds): they fold away.
+const SHOWN_UNFOLDED = 8;
+
+/** Table names as chips that open each table; a long list folded behind its count. */
 export function TableLinks({ names }: { names: readonly string[] }) {
-  return (
+  const { t } = useTranslation();
+  const chips = (
     <span className="chip-list">
       {names.map((name) => (
         <Link key={name} to={`/tables/${encodeURIComponent(name)}`} className="chip">
@@ -10,5 +16,12 @@ export function TableLinks({ names }: { names: readonly string[] }) {
         </Link>
       ))}
     </span>
+  );
+  if (names.length <= SHOWN_UNFOLDED) return chips;
+  return (
+    <details className="folded-table-links" data-testid="folded-table-links">
+      <summary>{t('tables.tableCount', { count: names.length })}</summary>
+      {chips}
+    </details>
   );
 }

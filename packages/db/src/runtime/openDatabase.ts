@@ -33,7 +33,7 @@ export interface OpenDatabase {
   close(): Promise<void>;
 }
 
-const EMBEDDED_DATABASE = 'tablelock';
+export const EMBEDDED_DATABASE = 'tablelock';
 
 /** Connects to the configured Postgres (or starts the embedded one) and migrates it. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<OpenDatabase> {

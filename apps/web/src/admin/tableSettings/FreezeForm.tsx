@@ -5,6 +5,7 @@ import type { FreezeRule } from '../../generated/graphql';
 import { RuleBadges } from '../../tables/RuleBadges';
 import { useTables } from '../../tables/useTables';
 import { freezeTablesMutation, thawTablesMutation } from './governanceOperations';
+import { TablePicker } from './TablePicker';
 import { useSettingsChange } from './useSettingsChange';
 
 /** Freezes the chosen tables (or all) for a reason, and lists the frozen ones to thaw. */
@@ -31,8 +32,6 @@ export function FreezeForm() {
   );
   const all = tables.data ?? [];
   const frozen = all.filter((table) => table.frozen);
-  const toggle = (name: string, on: boolean) =>
-    setChosen((names) => (on ? [...names, name] : names.filter((other) => other !== name)));
   return (
     <section className="panel" aria-labelledby="freeze-heading">
       <h2 id="freeze-heading">{t('tableSettings.freeze')}</h2>
@@ -42,19 +41,12 @@ export function FreezeForm() {
           freeze.mutate({ tables: chosen });
         }}
       >
-        <fieldset className="freeze-tables">
-          <legend>{t('tableSettings.tablesToFreeze')}</legend>
-          {all.map((table) => (
-            <label key={table.name} className="checkbox">
-              <input
-                type="checkbox"
-                checked={chosen.includes(table.name)}
-                onChange={(event) => toggle(table.name, event.target.checked)}
-              />
-              {table.name}
-            </label>
-          ))}
-        </fieldset>
+        <TablePicker
+          legend={t('tableSettings.tablesToFreeze')}
+          names={all.map((table) => table.name)}
+          chosen={chosen}
+          onChange={setChosen}
+        />
         <label className="field">
           <span>{t('tableSettings.reason')}</span>
           <input required value={reason} onChange={(event) => setReason(event.target.value)} />

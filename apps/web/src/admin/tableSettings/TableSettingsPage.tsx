@@ -6,6 +6,7 @@ import { roleAtLeast } from '../../session/roles';
 import { useSession } from '../../session/useSession';
 import { describeError } from '../../ui/describeError';
 import { LoadingState } from '../../ui/LoadingState';
+import { usePageTitle } from '../../ui/usePageTitle';
 import { FreezeForm } from './FreezeForm';
 import { PolicyRow } from './PolicyRow';
 import { TakeOverRuleForm } from './TakeOverRuleForm';
@@ -15,6 +16,7 @@ import { tableSettingsOptions } from './tableSettingsOptions';
 export function TableSettingsPage() {
   const { t } = useTranslation();
   const { data: user } = useSession();
+  usePageTitle(t('tableSettings.title'));
   const settings = useQuery(tableSettingsOptions);
   const [search, setSearch] = useState('');
 

@@ -8,7 +8,16 @@ import { TableLinks } from '../../ui/TableLinks';
  * Who holds the table and since when, who waits for it, and how it is tied to other tables by
  * foreign keys.
  */
-export function LockSummary({ info, user }: { info: TableInfo; user: string }) {
+export function LockSummary({
+  info,
+  user,
+  unconfirmed = false,
+}: {
+  info: TableInfo;
+  user: string;
+  /** The API is out of reach: the user's lock may have ended meanwhile. */
+  unconfirmed?: boolean;
+}) {
   const { t } = useTranslation();
   const format = useFormatters();
   const since = format.dateTime(info.updatedAt);
@@ -17,7 +26,9 @@ export function LockSummary({ info, user }: { info: TableInfo; user: string }) {
   if (info.status === 'editing') {
     summary =
       info.editor === user
-        ? t('table.summary.editingByYou', { since })
+        ? t(unconfirmed ? 'table.summary.editingByYouUnconfirmed' : 'table.summary.editingByYou', {
+            since,
+          })
         : t('table.summary.editingBy', { editor, since });
   } else if (info.status === 'locked') {
     summary = t('table.summary.locked', {

@@ -4,6 +4,7 @@ import { errorCode } from '../../api/GraphqlRequestError';
 import { graphqlRequest } from '../../api/graphqlRequest';
 import { tablesOptions } from '../../tables/useTables';
 import { type IdleDeadline, idleDeadline } from './idleDeadline';
+import { LeaseConnection } from './LeaseConnection';
 import {
   acquireTableLockMutation,
   releaseTableLockMutation,
@@ -26,40 +27,58 @@ export interface TableLock {
   takeOver(reason: string): Promise<string>;
   /** Gives the lock back; a lock that has already ended is fine. */
   release(token: string): Promise<void>;
+  /** When the lease ends at the latest, and whether the API answered the last renewal. */
+  connection: LeaseConnection;
 }
+
+// No answer from the API (or only a proxy's): the lease may run out before it is heard again.
+const UNANSWERED = new Set(['NETWORK_ERROR', 'SERVICE_UNAVAILABLE']);
 
 /** Taking, keeping and giving back the lock on one table, as its fencing token. */
 export function useTableLock(table: string): TableLock {
   const queryClient = useQueryClient();
   return useMemo(() => {
     const leaseSeconds = pageLeaseSeconds(document);
+    const connection = new LeaseConnection(leaseSeconds);
     const lockStatesChanged = () =>
       queryClient.invalidateQueries({ queryKey: tablesOptions.queryKey });
     return {
       leaseSeconds,
+      connection,
       async acquire() {
+        const sentAt = Date.now();
         const { acquireTableLock: grant } = await graphqlRequest(acquireTableLockMutation, {
           table,
           leaseSeconds,
         });
+        connection.granted(sentAt);
         await lockStatesChanged();
         return grant.token;
       },
       async renew(token, active) {
-        const { renewTableLock: grant } = await graphqlRequest(renewTableLockMutation, {
-          table,
-          token,
-          leaseSeconds,
-          active,
-        });
-        return idleDeadline(grant, leaseSeconds, Date.now());
+        const sentAt = Date.now();
+        try {
+          const { renewTableLock: grant } = await graphqlRequest(renewTableLockMutation, {
+            table,
+            token,
+            leaseSeconds,
+            active,
+          });
+          connection.granted(sentAt);
+          return idleDeadline(grant, leaseSeconds, Date.now());
+        } catch (error) {
+          if (UNANSWERED.has(errorCode(error) ?? '')) connection.unanswered();
+          throw error;
+        }
       },
       async takeOver(reason) {
+        const sentAt = Date.now();
         const { takeOverTableLock: grant } = await graphqlRequest(takeOverTableLockMutation, {
           table,
           reason,
           leaseSeconds,
         });
+        connection.granted(sentAt);
         await lockStatesChanged();
         return grant.token;
       },

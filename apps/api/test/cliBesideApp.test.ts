@@ -1,0 +1,119 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { API_DIR, COMPILED_CLI, freePort } from '@tablelock/test-support';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type EmbeddedApiProcess,
+  runningPostgres,
+  startEmbeddedApi,
+  stopProcess,
+  stopStartedProcesses,
+  waitUntilServing,
+} from './support/embeddedApiProcess';
+
+// The operator command line run as README says, beside an app on the embedded Postgres: it
+// works on that app's database, and never makes a cluster of its own.
+
+let dataDir: string;
+let clusterDir: string;
+const started: EmbeddedApiProcess[] = [];
+const postgresPids = new Set<number>();
+
+/** Runs `node dist/cli.js …args` with `password` on standard input; its status and output. */
+async function cli(args: string[], env: NodeJS.ProcessEnv, password = '') {
+  const { DATABASE_URL: _external, ...inherited } = process.env;
+  const child = spawn(process.execPath, [...COMPILED_CLI, ...args], {
+    cwd: API_DIR,
+    env: { ...inherited, LOG_LEVEL: 'warn', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  child.stdin.end(`${password}\n`);
+  const [code] = await once(child, 'exit');
+  return { code: code as number | null, stdout, stderr };
+}
+
+async function logIn(api: EmbeddedApiProcess, username: string, password: string) {
+  const response = await fetch(`${api.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      query:
+        'mutation($u: String!, $p: String!) { login(username: $u, password: $p) { name role } }',
+      variables: { u: username, p: password },
+    }),
+  });
+  return response.json();
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'tablelock-cli-'));
+  // Run as root, embedded Postgres runs as a user of its own, who must be able to enter.
+  await chmod(dataDir, 0o755);
+  clusterDir = join(dataDir, 'postgres');
+});
+
+afterEach(() => stopStartedProcesses(started, postgresPids, clusterDir));
+
+afterAll(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('the operator command line beside a running app', () => {
+  it('creates a user in the running app’s database, who can then sign in there', async () => {
+    const embeddedPort = await freePort();
+    const api = startEmbeddedApi({ dataDir, port: await freePort(), embeddedPort }, started);
+    await waitUntilServing(api);
+    await runningPostgres(clusterDir, postgresPids);
+
+    // Another EMBEDDED_PG_PORT than the app's: the running app's own Postgres is used anyway.
+    const created = await cli(
+      ['create-user', 'dora', '--role', 'editor'],
+      {
+        TABLELOCK_DATA_DIR: dataDir,
+        EMBEDDED_PG_PORT: String(await freePort()),
+      },
+      'dora-passphrase',
+    );
+    expect(created, created.stderr).toMatchObject({ code: 0 });
+    expect(created.stdout).toContain('created user dora (editor)');
+    expect(await logIn(api, 'dora', 'dora-passphrase')).toEqual({
+      data: { login: { name: 'dora', role: 'editor' } },
+    });
+    await stopProcess(api, 'SIGTERM');
+  });
+
+  it('refuses, in one sentence, a data folder with no database, and creates none there', async () => {
+    const empty = await mkdtemp(join(tmpdir(), 'tablelock-cli-empty-'));
+    // Open to Postgres's own user, as a data folder is: nothing but the command line stops it.
+    await chmod(empty, 0o755);
+    try {
+      const refused = await cli(
+        ['create-user', 'erin', '--role', 'viewer'],
+        {
+          TABLELOCK_DATA_DIR: empty,
+          EMBEDDED_PG_PORT: String(await freePort()),
+        },
+        'erin-passphrase',
+      );
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr.trim()).toBe(
+        `error: No tablelock database in ${join(empty, 'postgres')}: start the app first (npm start), or run this command with the app's TABLELOCK_DATA_DIR or DATABASE_URL.`,
+      );
+      expect(await readdir(empty)).toEqual([]);
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
+  });
+});

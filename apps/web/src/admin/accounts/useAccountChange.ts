@@ -1,0 +1,27 @@
+import { type QueryKey, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { describeError } from '../../ui/describeError';
+import { useNotify } from '../../ui/Notices';
+
+/**
+ * A change of users or API keys: `done` tells what happened (from the answer), a refusal is
+ * told in the user's words; then the list under `listKey` is read again.
+ */
+export function useAccountChange<T, R>(
+  change: (variables: T) => Promise<R>,
+  done: (result: R, variables: T) => string | null,
+  listKey: QueryKey,
+) {
+  const { t } = useTranslation();
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: change,
+    onSuccess: (result, variables) => {
+      const message = done(result, variables);
+      if (message) notify('success', message);
+    },
+    onError: (error) => notify('error', describeError(error, t)),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: listKey }),
+  });
+}
