@@ -288,6 +288,10 @@ export const en = {
   legend: {
     invalid: 'Needs fixing',
   },
+  spreadsheet: {
+    skipped_one: '1 cell was left as it was: it cannot be changed.',
+    skipped_other: '{{count}} cells were left as they were: they cannot be changed.',
+  },
   grid: {
     changes: 'Changes',
     yes: 'Yes',

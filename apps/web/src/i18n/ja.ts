@@ -282,6 +282,9 @@ export const ja: TranslationOf<typeof en> = {
   legend: {
     invalid: '要修正',
   },
+  spreadsheet: {
+    skipped_other: '{{count}} 個のセルは変更できないため、そのままにしました。',
+  },
   grid: {
     changes: '変更',
     yes: 'はい',
