@@ -3,11 +3,20 @@ import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
 import { cell, openTable, rowId, startEditing } from '../support/tablePage';
 
+/** The page's clipboard API (the tests' own types leave the browser's out). */
+interface BrowserClipboard {
+  navigator: { clipboard: { readText(): Promise<string>; writeText(text: string): Promise<void> } };
+}
+
 const grantClipboard = (page: Page) =>
   page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-const readClipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
+const readClipboard = (page: Page) =>
+  page.evaluate(() => (globalThis as unknown as BrowserClipboard).navigator.clipboard.readText());
 const writeClipboard = (page: Page, text: string) =>
-  page.evaluate((value) => navigator.clipboard.writeText(value), text);
+  page.evaluate(
+    (value) => (globalThis as unknown as BrowserClipboard).navigator.clipboard.writeText(value),
+    text,
+  );
 
 test('a viewer copies a cell and a range chosen with the mouse or the keyboard', async ({
   signIn,
@@ -18,8 +27,8 @@ test('a viewer copies a cell and a range chosen with the mouse or the keyboard',
   const sku1 = cell(carol, rowId('1'), 'sku');
   const name2 = cell(carol, rowId('2'), 'name');
   const texts = await Promise.all(
-    [sku1, cell(carol, rowId('1'), 'name'), cell(carol, rowId('2'), 'sku'), name2].map((target) =>
-      target.innerText(),
+    [sku1, cell(carol, rowId('1'), 'name'), cell(carol, rowId('2'), 'sku'), name2].map(
+      async (target) => (await target.textContent()) ?? '',
     ),
   );
 
@@ -91,7 +100,9 @@ test('alice undoes and redoes her edits, and fills down with Ctrl+D and the fill
   await openTable(alice, 'products');
   await startEditing(alice);
   const price = (id: string) => cell(alice, rowId(id), 'unit_price');
-  const before = await Promise.all(['1', '2', '3', '4'].map((id) => price(id).innerText()));
+  const before = await Promise.all(
+    ['1', '2', '3', '4'].map(async (id) => (await price(id).textContent()) ?? ''),
+  );
 
   await price('1').dblclick();
   await alice.locator('.cell-editor').fill('5.5');
@@ -128,5 +139,15 @@ test('alice undoes and redoes her edits, and fills down with Ctrl+D and the fill
   await alice.mouse.up();
   await expect(price('4')).toHaveText('5.50');
   await expect(alice.getByTestId('change-summary')).toContainText('4 unsaved changes');
+
+  // An impossible date is kept as typed and refused, never turned into another date.
+  const launched = cell(alice, rowId('1'), 'launched_on');
+  await price('1').click();
+  for (let step = 0; step < 3; step++) await alice.keyboard.press('ArrowRight');
+  await expect(launched).toBeFocused();
+  await alice.keyboard.type('2025-02-30');
+  await alice.keyboard.press('Enter');
+  await expect(launched).toHaveText('2025-02-30');
+  await expect(launched).toHaveClass(/cell-invalid/);
   await expectAccessible(alice);
 });

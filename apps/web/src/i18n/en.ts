@@ -315,6 +315,7 @@ export const en = {
     notInteger: 'Enter a whole number.',
     outOfRange: 'Enter a number from {{min}} to {{max}}.',
     notDecimal: 'Enter a number.',
+    decimalComma: 'Use a point for decimals (12.50), not a comma.',
     tooManyDigits: 'At most {{digits}} digits before the decimal point.',
     tooManyDecimals: 'At most {{scale}} digits after the decimal point.',
     notBoolean: 'Choose Yes or No.',

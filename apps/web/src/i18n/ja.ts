@@ -307,6 +307,7 @@ export const ja: TranslationOf<typeof en> = {
     notInteger: '整数を入力してください。',
     outOfRange: '{{min}} から {{max}} までの数を入力してください。',
     notDecimal: '数値を入力してください。',
+    decimalComma: '小数点はカンマではなくピリオドで入力してください（12.50）。',
     tooManyDigits: '整数部は {{digits}} 桁以内で入力してください。',
     tooManyDecimals: '小数部は {{scale}} 桁以内で入力してください。',
     notBoolean: '「はい」か「いいえ」を選んでください。',

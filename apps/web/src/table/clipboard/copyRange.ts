@@ -11,7 +11,7 @@ export function copyRange(cells: GridCells, bounds: RangeBounds): { text: string
   const values = cellsOf(bounds).map((row) =>
     row.map((point) => {
       const cell = cells.cell(point);
-      return (cell && cell.node?.data?.values[cell.tableColumn.name]) ?? '';
+      return cell?.node?.data?.values[cell.tableColumn.name] ?? '';
     }),
   );
   return { text: writeTsv(values), html: writeHtmlTable(values) };
