@@ -151,3 +151,44 @@ test('alice undoes and redoes her edits, and fills down with Ctrl+D and the fill
   await expect(launched).toHaveClass(/cell-invalid/);
   await expectAccessible(alice);
 });
+
+test('alice sets one value on the selected rows, then deletes them with a count', async ({
+  signIn,
+  snap,
+}) => {
+  const alice = await signIn('alice');
+  await openTable(alice, 'products');
+  await startEditing(alice);
+  const check = (id: string) =>
+    alice.locator(`[row-id='${rowId(id)}'] .ag-selection-checkbox input`).check();
+  await check('1');
+  await check('2');
+
+  await alice.getByRole('button', { name: 'Set value on 2 rows' }).click();
+  const dialog = alice.getByRole('dialog');
+  await dialog.getByLabel('Column').selectOption('unit_price');
+  await dialog.getByLabel('Value', { exact: true }).fill('12,50');
+  await expect(dialog.getByRole('status')).toHaveText(
+    'Use a point for decimals (12.50), not a comma.',
+  );
+  await expect(dialog.getByRole('button', { name: 'Set on 2 rows' })).toBeDisabled();
+  await dialog.getByLabel('Value', { exact: true }).fill('12.50');
+  await expectAccessible(alice);
+  await dialog.getByRole('button', { name: 'Set on 2 rows' }).click();
+  await expect(cell(alice, rowId('1'), 'unit_price')).toHaveText('12.50');
+  await expect(cell(alice, rowId('2'), 'unit_price')).toHaveText('12.50');
+
+  await alice.getByRole('button', { name: 'Delete 2 selected rows' }).click();
+  await expect(alice.getByTestId('change-summary')).toContainText('2 deleted rows');
+  await cell(alice, rowId('3'), 'name').click();
+  await alice.keyboard.press('Control+Z');
+  await expect(alice.getByTestId('change-summary')).not.toContainText('deleted row');
+
+  // The same in Japanese (a new language builds a new grid: the selection starts again).
+  await alice.getByRole('button', { name: '日本語' }).click();
+  await alice.locator(`[row-id='${rowId('3')}'] .ag-selection-checkbox input`).check();
+  await alice.getByRole('button', { name: '1 行に値を設定' }).click();
+  await expect(alice.getByRole('dialog').getByRole('status')).toHaveText('値を入力してください。');
+  await expectAccessible(alice);
+  await snap(alice, 'set-value-ja');
+});

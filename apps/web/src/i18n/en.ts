@@ -288,6 +288,18 @@ export const en = {
   legend: {
     invalid: 'Needs fixing',
   },
+  setValue: {
+    button: 'Set value on selected rows',
+    buttonCount_one: 'Set value on 1 row',
+    buttonCount_other: 'Set value on {{count}} rows',
+    title_one: 'Set a value on 1 row',
+    title_other: 'Set a value on {{count}} rows',
+    column: 'Column',
+    value: 'Value',
+    emptyIsNull: 'Leave it empty for no value.',
+    apply_one: 'Set on 1 row',
+    apply_other: 'Set on {{count}} rows',
+  },
   spreadsheet: {
     skipped_one: '1 cell was left as it was: it cannot be changed.',
     skipped_other: '{{count}} cells were left as they were: they cannot be changed.',

@@ -282,6 +282,15 @@ export const ja: TranslationOf<typeof en> = {
   legend: {
     invalid: '要修正',
   },
+  setValue: {
+    button: '選択した行に値を設定',
+    buttonCount_other: '{{count}} 行に値を設定',
+    title_other: '{{count}} 行に値を設定',
+    column: '列',
+    value: '値',
+    emptyIsNull: '空欄のままにすると値なしになります。',
+    apply_other: '{{count}} 行に設定',
+  },
   spreadsheet: {
     skipped_other: '{{count}} 個のセルは変更できないため、そのままにしました。',
   },

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChangeSummary } from './ChangeSummary';
 import type { ChangeCounts } from './PendingChanges';
@@ -10,6 +11,8 @@ interface EditToolbarProps {
   invalid: number;
   onAddRow: () => void;
   onDeleteSelected: () => void;
+  /** More actions on the selected rows. */
+  children?: ReactNode;
 }
 
 /** Above the grid while editing: add and delete rows, and what is unsaved so far. */
@@ -35,6 +38,7 @@ export function EditToolbar(props: EditToolbarProps) {
           ? t('table.deleteRows')
           : t('table.deleteSelected', { count: props.selected })}
       </button>
+      {props.children}
       <ChangeSummary counts={props.counts} invalid={props.invalid} />
     </div>
   );
