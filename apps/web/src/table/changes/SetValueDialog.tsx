@@ -63,7 +63,6 @@ export function SetValueDialog({ count, columns, onApply, onCancel }: SetValueDi
       <label className="field">
         <span>{t('setValue.value')}</span>
         <input
-          autoFocus
           value={text}
           aria-invalid={issue !== null}
           aria-describedby="set-value-issue"
