@@ -11,7 +11,7 @@ interface EditToolbarProps {
   invalid: number;
   onAddRow: () => void;
   onDeleteSelected: () => void;
-  /** More actions on the selected rows. */
+  /** More actions on the selected rows, before Delete (which stays last, next to the grid). */
   children?: ReactNode;
 }
 
@@ -28,6 +28,7 @@ export function EditToolbar(props: EditToolbarProps) {
       >
         + {t('table.addRow')}
       </button>
+      {props.children}
       <button
         type="button"
         className="button small"
@@ -38,7 +39,6 @@ export function EditToolbar(props: EditToolbarProps) {
           ? t('table.deleteRows')
           : t('table.deleteSelected', { count: props.selected })}
       </button>
-      {props.children}
       <ChangeSummary counts={props.counts} invalid={props.invalid} />
     </div>
   );
