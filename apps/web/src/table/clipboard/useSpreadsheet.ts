@@ -68,17 +68,13 @@ export function useSpreadsheet({ api, columns, pending, editable, container }: S
     filling: null as RangeBounds | null,
   }));
 
-  const repaint = () => api?.refreshCells({ force: true, columns: columns.map((c) => c.name) });
-  const select = (
-    bounds: RangeBounds,
-    focusCorner: CellPoint = { row: bounds.top, column: bounds.left },
-  ) => {
+  const repaint = () =>
+    api?.refreshCells({ force: true, columns: columns.map((column) => column.name) });
+  /** Selects what a paste or fill changed, from its top left cell. */
+  const select = (bounds: RangeBounds) => {
     selection.range = {
-      anchor: focusCorner,
-      focus: {
-        row: focusCorner.row === bounds.top ? bounds.bottom : bounds.top,
-        column: focusCorner.column === bounds.left ? bounds.right : bounds.left,
-      },
+      anchor: { row: bounds.top, column: bounds.left },
+      focus: { row: bounds.bottom, column: bounds.right },
     };
     repaint();
   };
