@@ -1,14 +1,13 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TableColumn } from '../grid/useTableColumns';
 import type { GridRow } from './gridRow';
 import type { PendingChanges } from './PendingChanges';
-import { SetValueDialog } from './SetValueDialog';
+import { type KeyedColumn, SetValueDialog } from './SetValueDialog';
 import { setValueOnRows } from './setValueOnRows';
 
 interface SetValueActionProps {
   pending: PendingChanges;
-  columns: readonly TableColumn[];
+  columns: readonly KeyedColumn[];
   /** Rows selected in the grid. */
   selected: number;
   selectedRows: () => readonly GridRow[];

@@ -1,16 +1,18 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../ui/Dialog';
-import type { TableColumn } from '../grid/useTableColumns';
 import { normalizeInput } from './normalizeInput';
 import { useValidationMessage } from './useValidationMessage';
-import { validateValue } from './validateValue';
+import { type ColumnRules, validateValue } from './validateValue';
+
+/** A column, and whether it is part of the primary key. */
+export type KeyedColumn = ColumnRules & { primaryKey: boolean };
 
 interface SetValueDialogProps {
   /** How many rows will get the value. */
   count: number;
-  columns: readonly TableColumn[];
-  onApply: (column: TableColumn, text: string) => void;
+  columns: readonly KeyedColumn[];
+  onApply: (column: KeyedColumn, text: string) => void;
   onCancel: () => void;
 }
 

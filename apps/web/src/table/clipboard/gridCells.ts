@@ -1,13 +1,13 @@
 import type { CellPosition, Column, GridApi, IRowNode } from 'ag-grid-community';
 import type { GridRow } from '../changes/gridRow';
-import type { TableColumn } from '../grid/useTableColumns';
+import type { ColumnRules } from '../changes/validateValue';
 import type { CellPoint } from './cellRange';
 
 /** A place of the range in grid terms: the row's node (if loaded) and the table column. */
 export interface GridCell {
   node: IRowNode<GridRow> | undefined;
   column: Column;
-  tableColumn: TableColumn;
+  tableColumn: ColumnRules;
 }
 
 /**
@@ -15,11 +15,11 @@ export interface GridCell {
  * table's columns as displayed), for ranges, the clipboard and fill to address cells by number.
  */
 export class GridCells {
-  private readonly byName: ReadonlyMap<string, TableColumn>;
+  private readonly byName: ReadonlyMap<string, ColumnRules>;
 
   constructor(
     private readonly api: GridApi<GridRow>,
-    tableColumns: readonly TableColumn[],
+    tableColumns: readonly ColumnRules[],
   ) {
     this.byName = new Map(tableColumns.map((column) => [column.name, column]));
   }

@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../ui/Notices';
 import type { GridRow } from '../changes/gridRow';
 import type { PendingChanges } from '../changes/PendingChanges';
-import type { TableColumn } from '../grid/useTableColumns';
+import type { ColumnRules } from '../changes/validateValue';
 import { type CellPoint, extendBy, type RangeBounds, singleCell } from './cellRange';
 import { fillCopies, fillDownCopies } from './cellWrites';
 import { copyRange } from './copyRange';
@@ -24,7 +24,7 @@ import './range.css';
 
 interface SpreadsheetOptions {
   api: GridApi<GridRow> | null;
-  columns: readonly TableColumn[];
+  columns: readonly ColumnRules[];
   pending: PendingChanges;
   /** The user holds the lock: paste, fill, undo and redo change cells. */
   editable: boolean;
