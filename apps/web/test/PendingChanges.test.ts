@@ -84,3 +84,76 @@ describe('PendingChanges', () => {
     expect(pending.saveErrorsFor('2')).toEqual([]);
   });
 });
+
+describe('PendingChanges undo and redo', () => {
+  it('undoes and redoes one typed cell at a time, back to no changes at all', () => {
+    const pending = new PendingChanges(columns);
+    const row = stored('1', 'Apple');
+    pending.setValue(row, 'name', 'Apricot');
+    pending.setValue(row, 'name', 'Avocado');
+    expect(pending.undo()).toBe(true);
+    expect(row.values.name).toBe('Apricot');
+    expect(pending.undo()).toBe(true);
+    expect(row.values.name).toBe('Apple');
+    expect(pending.counts().total).toBe(0);
+    expect(pending.undo()).toBe(false);
+    expect(pending.redo()).toBe(true);
+    expect(pending.redo()).toBe(true);
+    expect(pending.toRowChanges().changes.updates).toEqual([
+      { key: { id: '1' }, version: 'v1', values: { name: 'Avocado' } },
+    ]);
+    expect(pending.redo()).toBe(false);
+  });
+
+  it('undoes a step (a paste) at once, with the rows it added, and tells listeners once', () => {
+    const pending = new PendingChanges(columns);
+    const row = stored('1', 'Apple');
+    let heard = 0;
+    pending.subscribe(() => heard++);
+    pending.step(() => {
+      pending.setValue(row, 'name', 'Pasted A');
+      const [added] = pending.appendRows(1);
+      if (added) pending.setValue(added, 'name', 'Pasted B');
+    });
+    expect(heard).toBe(1);
+    expect(pending.counts()).toMatchObject({ inserts: 1, updates: 1 });
+    pending.undo();
+    expect(pending.counts().total).toBe(0);
+    expect(row.values.name).toBe('Apple');
+    pending.redo();
+    expect(pending.newRows().map((added) => added.values.name)).toEqual(['Pasted B']);
+    expect(row.values.name).toBe('Pasted A');
+  });
+
+  it('undoes a deletion and a revert, and a new edit ends what could be redone', () => {
+    const pending = new PendingChanges(columns);
+    const row = stored('1', 'Apple');
+    pending.setValue(row, 'name', 'Apricot');
+    pending.delete([row]);
+    pending.undo();
+    expect(pending.stateOf('1')).toBe('changed');
+    pending.revert(row);
+    expect(pending.stateOf('1')).toBe('unchanged');
+    pending.undo();
+    expect(row.values.name).toBe('Apricot');
+    pending.setValue(row, 'name', 'Avocado');
+    expect(pending.canRedo()).toBe(false);
+  });
+
+  it('undoes an edit on the row object the grid holds now, after the row was reloaded', () => {
+    const pending = new PendingChanges(columns);
+    pending.setValue(stored('1', 'Apple'), 'name', 'Apricot');
+    pending.setValue(pending.overlay(stored('1', 'Apple')), 'name', 'Apple');
+    const reloaded = pending.overlay(stored('1', 'Apple'));
+    pending.undo();
+    expect(reloaded.values.name).toBe('Apricot');
+    expect(pending.stateOf('1')).toBe('changed');
+  });
+
+  it('forgets the history when the changes are saved or discarded', () => {
+    const pending = new PendingChanges(columns);
+    pending.setValue(stored('1', 'Apple'), 'name', 'Apricot');
+    pending.clear();
+    expect(pending.undo()).toBe(false);
+  });
+});

@@ -50,7 +50,9 @@ describe('validateValue', () => {
     });
     expect(validateValue(price, '1.234', false)).toEqual({ code: 'tooManyDecimals', scale: 2 });
     expect(validateValue(price, '1.230', false)).toBeNull();
-    expect(validateValue(price, '1,5', false)).toEqual({ code: 'notDecimal' });
+    expect(validateValue(price, '1,5', false)).toEqual({ code: 'decimalComma' });
+    expect(validateValue(price, '12,50', false)).toEqual({ code: 'decimalComma' });
+    expect(validateValue(price, '1.2.3', false)).toEqual({ code: 'notDecimal' });
   });
 
   it('accepts only real calendar dates and timestamps', () => {

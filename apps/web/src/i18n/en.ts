@@ -310,6 +310,22 @@ export const en = {
   legend: {
     invalid: 'Needs fixing',
   },
+  setValue: {
+    button: 'Set value on selected rows',
+    buttonCount_one: 'Set value on 1 row',
+    buttonCount_other: 'Set value on {{count}} rows',
+    title_one: 'Set a value on 1 row',
+    title_other: 'Set a value on {{count}} rows',
+    column: 'Column',
+    value: 'Value',
+    emptyIsNull: 'Leave it empty for no value.',
+    apply_one: 'Set on 1 row',
+    apply_other: 'Set on {{count}} rows',
+  },
+  spreadsheet: {
+    skipped_one: '1 cell was left as it was: it cannot be changed.',
+    skipped_other: '{{count}} cells were left as they were: they cannot be changed.',
+  },
   grid: {
     changes: 'Changes',
     yes: 'Yes',
@@ -333,6 +349,7 @@ export const en = {
     notInteger: 'Enter a whole number.',
     outOfRange: 'Enter a number from {{min}} to {{max}}.',
     notDecimal: 'Enter a number.',
+    decimalComma: 'Use a point for decimals (12.50), not a comma.',
     tooManyDigits: 'At most {{digits}} digits before the decimal point.',
     tooManyDecimals: 'At most {{scale}} digits after the decimal point.',
     notBoolean: 'Choose Yes or No.',

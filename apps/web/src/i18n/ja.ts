@@ -299,6 +299,18 @@ export const ja: TranslationOf<typeof en> = {
   legend: {
     invalid: '要修正',
   },
+  setValue: {
+    button: '選択した行に値を設定',
+    buttonCount_other: '{{count}} 行に値を設定',
+    title_other: '{{count}} 行に値を設定',
+    column: '列',
+    value: '値',
+    emptyIsNull: '空欄のままにすると値なしになります。',
+    apply_other: '{{count}} 行に設定',
+  },
+  spreadsheet: {
+    skipped_other: '{{count}} 個のセルは変更できないため、そのままにしました。',
+  },
   grid: {
     changes: '変更',
     yes: 'はい',
@@ -321,6 +333,7 @@ export const ja: TranslationOf<typeof en> = {
     notInteger: '整数を入力してください。',
     outOfRange: '{{min}} から {{max}} までの数を入力してください。',
     notDecimal: '数値を入力してください。',
+    decimalComma: '小数点はカンマではなくピリオドで入力してください（12.50）。',
     tooManyDigits: '整数部は {{digits}} 桁以内で入力してください。',
     tooManyDecimals: '小数部は {{scale}} 桁以内で入力してください。',
     notBoolean: '「はい」か「いいえ」を選んでください。',

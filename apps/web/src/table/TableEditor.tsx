@@ -16,6 +16,7 @@ import { usePageTitle } from '../ui/usePageTitle';
 import { EditToolbar } from './changes/EditToolbar';
 import type { GridRow } from './changes/gridRow';
 import { PendingChanges } from './changes/PendingChanges';
+import { SetValueAction } from './changes/SetValueAction';
 import { UnsavedChangesGuard } from './changes/UnsavedChangesGuard';
 import { useSaveShortcut } from './changes/useSaveShortcut';
 import { EditDialogs } from './EditDialogs';
@@ -197,7 +198,15 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
           invalid={invalid}
           onAddRow={() => pending.addRow()}
           onDeleteSelected={deleteSelected}
-        />
+        >
+          <SetValueAction
+            pending={pending}
+            columns={page.columns}
+            selected={selected}
+            selectedRows={() => gridApi.current?.getSelectedRows() ?? []}
+            disabled={lockLost}
+          />
+        </EditToolbar>
       )}
 
       <RowGrid

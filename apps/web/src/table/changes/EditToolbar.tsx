@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChangeSummary } from './ChangeSummary';
 import type { ChangeCounts } from './PendingChanges';
@@ -10,6 +11,8 @@ interface EditToolbarProps {
   invalid: number;
   onAddRow: () => void;
   onDeleteSelected: () => void;
+  /** More actions on the selected rows, before Delete (which stays last, next to the grid). */
+  children?: ReactNode;
 }
 
 /** Above the grid while editing: add and delete rows, and what is unsaved so far. */
@@ -25,6 +28,7 @@ export function EditToolbar(props: EditToolbarProps) {
       >
         + {t('table.addRow')}
       </button>
+      {props.children}
       <button
         type="button"
         className="button small"

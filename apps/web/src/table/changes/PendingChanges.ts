@@ -1,4 +1,5 @@
 import type { RowChanges, SaveRowsMutation } from '../../generated/graphql';
+import { EditHistory } from './EditHistory';
 import type { GridRow, RowValues } from './gridRow';
 import { type ColumnRules, type ValidationIssue, validateValue } from './validateValue';
 
@@ -28,6 +29,14 @@ interface PendingDelete {
   key: RowValues;
   version: string;
 }
+
+/** One change to the pending edits, as the undo history keeps it. */
+type Edit =
+  | { kind: 'cell'; row: GridRow; column: string; before: string | null; after: string | null }
+  | { kind: 'addRow'; row: GridRow; index: number }
+  | { kind: 'dropNewRow'; row: GridRow; index: number }
+  | { kind: 'delete'; rowId: string; entry: PendingDelete }
+  | { kind: 'undelete'; rowId: string; entry: PendingDelete };
 
 /** Which row each entry of the RowChanges lists came from, to place per-row save errors. */
 export interface ChangeOrigins {
@@ -59,6 +68,12 @@ export class PendingChanges {
   private saveErrors = new Map<string, SaveError[]>();
   private listeners = new Set<() => void>();
   private nextNewRow = 1;
+  private readonly history = new EditHistory<Edit>();
+  /** The latest object the grid holds for each stored row the history names, for undo to edit. */
+  private readonly historyRows = new Map<string, GridRow>();
+  private replaying = false;
+  private batchDepth = 0;
+  private batchChanged = false;
   /** Increases with every change: a snapshot for React's useSyncExternalStore. */
   revision = 0;
 
@@ -76,14 +91,13 @@ export class PendingChanges {
   /** A row as loaded from the server, with this user's unsaved edits applied. */
   overlay(row: GridRow): GridRow {
     const update = this.updates.get(row.id);
-    if (!update) return row;
-    // Keep the version first read: saving must detect a change made since then.
-    update.row = {
-      ...row,
-      version: update.row.version,
-      values: { ...row.values, ...update.changed },
-    };
-    return update.row;
+    const shown = update
+      ? // Keep the version first read: saving must detect a change made since then.
+        { ...row, version: update.row.version, values: { ...row.values, ...update.changed } }
+      : row;
+    if (update) update.row = shown;
+    if (this.historyRows.has(row.id)) this.historyRows.set(row.id, shown);
+    return shown;
   }
 
   newRows(): readonly GridRow[] {
@@ -108,6 +122,13 @@ export class PendingChanges {
 
   setValue(row: GridRow, column: string, value: string | null): void {
     const previous = row.values[column] ?? null;
+    if (previous !== value)
+      this.record({ kind: 'cell', row, column, before: previous, after: value });
+    this.write(row, column, value);
+  }
+
+  private write(row: GridRow, column: string, value: string | null): void {
+    const previous = row.values[column] ?? null;
     row.values[column] = value;
     if (!this.isNew(row.id)) {
       const update = this.updates.get(row.id) ?? { row, original: {}, changed: {} };
@@ -122,44 +143,159 @@ export class PendingChanges {
     this.emit();
   }
 
+  /** A new row on top of the others, as the Add row button makes. */
   addRow(): GridRow {
-    const row: GridRow = {
-      id: `${NEW_ROW_PREFIX}${this.nextNewRow++}`,
-      key: null,
-      version: null,
-      values: {},
-    };
-    this.inserts = [row, ...this.inserts];
-    this.emit();
+    const row = this.newRow();
+    this.insertNewRow(row, 0);
     return row;
+  }
+
+  /** New rows below the others, as a paste that runs past the last row makes; one undo step. */
+  appendRows(count: number): GridRow[] {
+    return this.step(() =>
+      Array.from({ length: count }, () => {
+        const row = this.newRow();
+        this.insertNewRow(row, this.inserts.length);
+        return row;
+      }),
+    );
+  }
+
+  private newRow(): GridRow {
+    return { id: `${NEW_ROW_PREFIX}${this.nextNewRow++}`, key: null, version: null, values: {} };
+  }
+
+  private insertNewRow(row: GridRow, index: number) {
+    this.record({ kind: 'addRow', row, index });
+    this.inserts = this.inserts.toSpliced(index, 0, row);
+    this.emit();
   }
 
   /** Marks stored rows for deletion; a new row is simply dropped. */
   delete(rows: readonly GridRow[]): void {
-    for (const row of rows) {
-      if (this.isNew(row.id)) {
-        this.inserts = this.inserts.filter((candidate) => candidate.id !== row.id);
-      } else if (row.key && row.version) {
-        this.deletes.set(row.id, { key: row.key, version: row.version });
+    this.step(() => {
+      for (const row of rows) {
+        if (this.isNew(row.id)) {
+          const index = this.inserts.findIndex((candidate) => candidate.id === row.id);
+          if (index >= 0) this.record({ kind: 'dropNewRow', row, index });
+          this.inserts = this.inserts.filter((candidate) => candidate.id !== row.id);
+        } else if (row.key && row.version && !this.deletes.has(row.id)) {
+          const entry = { key: row.key, version: row.version };
+          this.record({ kind: 'delete', rowId: row.id, entry });
+          this.deletes.set(row.id, entry);
+        }
+        this.saveErrors.delete(row.id);
       }
-      this.saveErrors.delete(row.id);
-    }
-    this.emit();
+      this.emit();
+    });
   }
 
   /** Undoes a deletion or the edits of one row. */
   revert(row: GridRow): void {
-    if (this.deletes.delete(row.id)) {
+    const entry = this.deletes.get(row.id);
+    if (entry) {
+      this.record({ kind: 'undelete', rowId: row.id, entry });
+      this.deletes.delete(row.id);
       this.saveErrors.delete(row.id);
       this.emit();
       return;
     }
     const update = this.updates.get(row.id);
     if (!update) return;
-    Object.assign(row.values, update.original);
-    this.updates.delete(row.id);
-    this.saveErrors.delete(row.id);
+    this.step(() => {
+      for (const column of Object.keys(update.changed)) {
+        this.setValue(update.row, column, update.original[column] ?? null);
+      }
+    });
+  }
+
+  /**
+   * Runs `action` as one step of the history (a paste, a fill: undone at once), telling the
+   * listeners once at the end rather than after every cell.
+   */
+  step<T>(action: () => T): T {
+    this.batchDepth++;
+    try {
+      return this.history.step(action);
+    } finally {
+      this.endBatch();
+    }
+  }
+
+  canUndo(): boolean {
+    return this.history.canUndo();
+  }
+
+  canRedo(): boolean {
+    return this.history.canRedo();
+  }
+
+  /** Reverses the last step; false when there is none. */
+  undo(): boolean {
+    const edits = this.history.takeUndo();
+    if (!edits) return false;
+    this.replay(() => {
+      for (const edit of edits.toReversed()) this.apply(edit, false);
+    });
+    return true;
+  }
+
+  /** Makes the last undone step again; false when there is none. */
+  redo(): boolean {
+    const edits = this.history.takeRedo();
+    if (!edits) return false;
+    this.replay(() => {
+      for (const edit of edits) this.apply(edit, true);
+    });
+    return true;
+  }
+
+  private replay(action: () => void) {
+    this.replaying = true;
+    this.batchDepth++;
+    try {
+      action();
+    } finally {
+      this.replaying = false;
+      this.endBatch();
+    }
+  }
+
+  /** Makes an edit (`forward`) or reverses it. */
+  private apply(edit: Edit, forward: boolean) {
+    switch (edit.kind) {
+      case 'cell':
+        this.write(this.currentRow(edit.row), edit.column, forward ? edit.after : edit.before);
+        return;
+      case 'addRow':
+      case 'dropNewRow': {
+        const present = (edit.kind === 'addRow') === forward;
+        this.inserts = this.inserts.filter((candidate) => candidate.id !== edit.row.id);
+        if (present) this.inserts = this.inserts.toSpliced(edit.index, 0, edit.row);
+        break;
+      }
+      case 'delete':
+      case 'undelete':
+        if ((edit.kind === 'delete') === forward) this.deletes.set(edit.rowId, edit.entry);
+        else this.deletes.delete(edit.rowId);
+        this.saveErrors.delete(edit.rowId);
+        break;
+    }
     this.emit();
+  }
+
+  /** The object the grid shows for a row now: a reload replaces the one an edit was made on. */
+  private currentRow(row: GridRow): GridRow {
+    if (this.isNew(row.id)) return row;
+    return this.updates.get(row.id)?.row ?? this.historyRows.get(row.id) ?? row;
+  }
+
+  private record(edit: Edit) {
+    if (this.replaying) return;
+    if (edit.kind === 'cell' && !this.isNew(edit.row.id) && !this.historyRows.has(edit.row.id)) {
+      this.historyRows.set(edit.row.id, edit.row);
+    }
+    this.history.record(edit);
   }
 
   counts(): ChangeCounts {
@@ -263,10 +399,24 @@ export class PendingChanges {
     this.deletes.clear();
     this.inserts = [];
     this.saveErrors = new Map();
+    this.history.clear();
+    this.historyRows.clear();
     this.emit();
   }
 
+  private endBatch() {
+    this.batchDepth--;
+    if (this.batchDepth === 0 && this.batchChanged) {
+      this.batchChanged = false;
+      this.emit();
+    }
+  }
+
   private emit() {
+    if (this.batchDepth > 0) {
+      this.batchChanged = true;
+      return;
+    }
     this.revision++;
     for (const listener of this.listeners) listener();
   }

@@ -18,6 +18,8 @@ export function useValidationMessage(): (issue: ValidationIssue) => string {
           return t('validation.outOfRange', { min: issue.min, max: issue.max });
         case 'notDecimal':
           return t('validation.notDecimal');
+        case 'decimalComma':
+          return t('validation.decimalComma');
         case 'tooManyDigits':
           return t('validation.tooManyDigits', { digits: issue.digits });
         case 'tooManyDecimals':

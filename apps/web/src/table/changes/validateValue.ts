@@ -17,6 +17,7 @@ export type ValidationIssue =
   | { code: 'notInteger' }
   | { code: 'outOfRange'; min: string; max: string }
   | { code: 'notDecimal' }
+  | { code: 'decimalComma' }
   | { code: 'tooManyDigits'; digits: number }
   | { code: 'tooManyDecimals'; scale: number }
   | { code: 'notBoolean' }
@@ -68,7 +69,7 @@ export function validateValue(
     }
     case 'decimal': {
       const match = DECIMAL.exec(value);
-      if (!match) return { code: 'notDecimal' };
+      if (!match) return value.includes(',') ? { code: 'decimalComma' } : { code: 'notDecimal' };
       const integerPart = (match[1] ?? '').replace(/^0+/, '');
       const fraction = match[2] ?? match[3] ?? '';
       const { integerDigits, scale } = numericLimits(column.dataType);

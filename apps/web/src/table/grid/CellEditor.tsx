@@ -14,6 +14,11 @@ export interface CellEditorParams {
   pending: PendingChanges;
 }
 
+const PLACEHOLDERS: Partial<Record<TableColumn['kind'], string>> = {
+  date: 'YYYY-MM-DD',
+  timestamp: 'YYYY-MM-DD HH:MM:SS',
+};
+
 type CellEditorProps = CustomCellEditorProps<GridRow, string | null> & CellEditorParams;
 
 /** The text the editor starts with: a typed character replaces the value, Backspace clears it. */
@@ -22,7 +27,7 @@ function initialText(
   value: string | null | undefined,
   eventKey: string | null,
 ) {
-  if (column.kind !== 'date' && column.kind !== 'boolean') {
+  if (column.kind !== 'boolean') {
     if (eventKey === 'Backspace' || eventKey === 'Delete') return '';
     if (eventKey?.length === 1) return eventKey;
   }
@@ -32,9 +37,10 @@ function initialText(
 
 /**
  * One editor for every column kind, with the input fit for it: numbers with a numeric keyboard,
- * dates with the date picker, booleans as a choice (with "empty" only where NULL is allowed),
- * text limited to the column's length. An invalid value is kept (the user sees what they
- * typed) and marked, with the reason, until it is fixed.
+ * dates as text (the browser's date field turned a typed 2025-02-30 into 50230-02-02), booleans
+ * as a choice (with "empty" only where NULL is allowed), text limited to the column's length.
+ * An invalid value is kept (the user sees what they typed) and marked, with the reason, until
+ * it is fixed.
  */
 export function CellEditor(props: CellEditorProps) {
   const { tableColumn: column, pending, value, onValueChange, eventKey, data } = props;
@@ -52,7 +58,7 @@ export function CellEditor(props: CellEditorProps) {
     const input = inputRef.current ?? selectRef.current;
     input?.focus();
     // Like a spreadsheet: the caret goes after the value, ready to amend it.
-    if (inputRef.current && column.kind !== 'date') {
+    if (inputRef.current) {
       const end = inputRef.current.value.length;
       inputRef.current.setSelectionRange(end, end);
     }
@@ -90,10 +96,10 @@ export function CellEditor(props: CellEditorProps) {
       aria-label={column.name}
       title={title}
       aria-invalid={issue !== null}
-      type={column.kind === 'date' ? 'date' : 'text'}
+      type="text"
       inputMode={column.kind === 'integer' ? 'numeric' : numeric ? 'decimal' : undefined}
       maxLength={column.kind === 'text' ? (column.maxLength ?? undefined) : undefined}
-      placeholder={column.kind === 'timestamp' ? 'YYYY-MM-DD HH:MM:SS' : undefined}
+      placeholder={PLACEHOLDERS[column.kind]}
       value={text}
       onChange={(event) => update(event.target.value)}
     />

@@ -8,6 +8,7 @@ import { useFormatters } from '../../i18n/useFormatters';
 import type { GridRow } from '../changes/gridRow';
 import type { PendingChanges } from '../changes/PendingChanges';
 import { useValidationMessage } from '../changes/useValidationMessage';
+import { useSpreadsheet } from '../clipboard/useSpreadsheet';
 import { buildColumnDefs } from './buildColumnDefs';
 import { createRowDatasource, type RowView } from './createRowDatasource';
 import { gridKeyboard } from './gridKeyboard';
@@ -42,6 +43,9 @@ export function RowGrid(props: RowGridProps) {
   const validationMessage = useValidationMessage();
   const [api, setApi] = useState<GridApi<GridRow> | null>(null);
   const newRowCount = useRef(0);
+  const firstNewRow = useRef<string | undefined>(undefined);
+  const container = useRef<HTMLDivElement>(null);
+  const spreadsheet = useSpreadsheet({ api, columns, pending, editable, container });
   useSyncExternalStore(pending.subscribe, pending.getRevision);
   const counts = pending.counts();
 
@@ -100,7 +104,12 @@ export function RowGrid(props: RowGridProps) {
   }, [api, pending]);
 
   return (
-    <div className="row-grid" data-testid="row-grid">
+    <div
+      className="row-grid"
+      data-testid="row-grid"
+      ref={container}
+      {...spreadsheet.containerProps}
+    >
       <AgGridReact<GridRow>
         // The grid reads its texts once: a new language needs a new grid (the edits are kept).
         key={language}
@@ -114,7 +123,12 @@ export function RowGrid(props: RowGridProps) {
         maxConcurrentDatasourceRequests={2}
         getRowId={({ data }) => data.id}
         columnDefs={columnDefs}
-        defaultColDef={{ resizable: true, sortable: true, floatingFilter: true }}
+        defaultColDef={{
+          resizable: true,
+          sortable: true,
+          floatingFilter: true,
+          cellClassRules: spreadsheet.cellClassRules,
+        }}
         pinnedTopRowData={pending.newRows() as GridRow[]}
         rowSelection={
           editable
@@ -132,6 +146,7 @@ export function RowGrid(props: RowGridProps) {
         {...gridKeyboard}
         enterNavigatesVerticallyAfterEdit
         tooltipShowDelay={400}
+        {...spreadsheet.gridProps}
         onGridReady={(event: GridReadyEvent<GridRow>) => {
           setApi(event.api);
           onReady(event.api);
@@ -141,9 +156,11 @@ export function RowGrid(props: RowGridProps) {
         onGridPreDestroyed={() => setApi(null)}
         onSelectionChanged={(event) => onSelectionCount(event.api.getSelectedNodes().length)}
         onPinnedRowDataChanged={({ api: grid }) => {
-          // A row just added (new rows go on top) opens for typing at its first editable cell.
+          // A row just added (new rows go on top) opens for typing at its first editable cell;
+          // rows a paste adds go below and are filled already.
           const count = grid.getPinnedTopRowCount();
-          if (count > newRowCount.current) {
+          const topRow = grid.getPinnedTopRow(0)?.id;
+          if (count > newRowCount.current && topRow !== firstNewRow.current) {
             const first = columns.find((column) => !column.hasDefault) ?? columns[0];
             if (first) {
               // Focus first: Tab and Enter move on from the focused cell, not the edited one.
@@ -152,6 +169,7 @@ export function RowGrid(props: RowGridProps) {
             }
           }
           newRowCount.current = count;
+          firstNewRow.current = topRow;
         }}
       />
     </div>

@@ -1,5 +1,6 @@
 import {
   CellStyleModule,
+  ColumnApiModule,
   CustomEditorModule,
   DateFilterModule,
   InfiniteRowModelModule,
@@ -32,6 +33,8 @@ ModuleRegistry.registerModules([
   RenderApiModule,
   RowApiModule,
   ScrollApiModule,
+  // The clipboard and fill address the columns as displayed (table/clipboard/gridCells.ts).
+  ColumnApiModule,
   // Explains misconfigurations in the console during development; not shipped.
   ...(import.meta.env.DEV ? [ValidationModule] : []),
 ]);
