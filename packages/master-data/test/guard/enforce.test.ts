@@ -1,124 +1,60 @@
-import {
-  acquireTableLock,
-  forceReleaseTableLock,
-  grantedOrConflict,
-  syncTableRegistry,
-} from '@tablelock/lock';
-import {
-  createTestDatabase,
-  MASTER_SCHEMA,
-  resetLockRegistry,
-  type TestDatabase,
-} from '@tablelock/test-support';
+import { forceReleaseTableLock } from '@tablelock/lock';
+import { MASTER_SCHEMA } from '@tablelock/test-support';
 import type pg from 'pg';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { syncWriteGuards, type WriteGuard } from '../../src';
-import { copyInto, createOtherWriter, type OtherWriter, refusal } from './otherWriter';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { TABLE, TARGET, useGuardTestbed, WRITES } from './guardTestbed';
+import { refusal } from './otherWriter';
 
-let database: TestDatabase;
-let writer: OtherWriter;
-const clients: pg.Client[] = [];
-
-const TABLE = 'guarded_items';
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  await database.prisma.$executeRawUnsafe(
-    `CREATE TABLE ${MASTER_SCHEMA}.${TABLE} (id integer PRIMARY KEY, name text NOT NULL, price numeric)`,
-  );
-  await syncTableRegistry(database.prisma, MASTER_SCHEMA);
-  writer = await createOtherWriter(database.prisma, database.url, MASTER_SCHEMA);
-});
-afterAll(() => database.close());
-beforeEach(async () => {
-  await resetLockRegistry(database.prisma);
-  // No policy left: every table unguarded, so that the test's own setup may write.
-  await syncWriteGuards(database.prisma, MASTER_SCHEMA, 'OFF');
-  await database.prisma.$executeRawUnsafe(`TRUNCATE ${MASTER_SCHEMA}.${TABLE}`);
-  await database.prisma.$executeRawUnsafe(
-    `INSERT INTO ${MASTER_SCHEMA}.${TABLE} VALUES (1, 'bolt', 1.50), (2, 'nut', 0.20)`,
-  );
-});
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.end()));
-});
-
-async function guard(tableName: string, writeGuard: WriteGuard) {
-  await database.prisma.tablePolicy.upsert({
-    where: { tableName },
-    create: { tableName, writeGuard },
-    update: { writeGuard },
-  });
-  await syncWriteGuards(database.prisma, MASTER_SCHEMA, 'OFF');
-}
-
-async function connect(applicationName?: string) {
-  const client = await writer.connect(applicationName);
-  clients.push(client);
-  return client;
-}
-
-async function lock(tableName: string, editor: string) {
-  const grant = grantedOrConflict(
-    await acquireTableLock(database.prisma, { tableName, editor, leaseSeconds: 600 }),
-  );
-  return grant.fencingToken;
-}
-
-const target = `${MASTER_SCHEMA}.${TABLE}`;
-const writes: Record<string, (client: pg.Client) => Promise<unknown>> = {
-  UPDATE: (client) => client.query(`UPDATE ${target} SET price = 9 WHERE id = 1`),
-  DELETE: (client) => client.query(`DELETE FROM ${target} WHERE id = 2`),
-  TRUNCATE: (client) => client.query(`TRUNCATE ${target}`),
-  COPY: (client) => copyInto(client, target, ['3\twasher\t0.05']),
-};
+const bed = useGuardTestbed();
 
 describe('the write guard at ENFORCE', () => {
-  beforeEach(() => guard(TABLE, 'ENFORCE'));
+  beforeEach(() => bed.guard(TABLE, 'ENFORCE'));
 
-  it.each(Object.keys(writes))(
+  it.each(Object.keys(WRITES))(
     'refuses %s without a token while nobody holds the lock',
     async (kind) => {
-      const client = await connect();
-      const refused = await refusal(() => writes[kind]?.(client) ?? Promise.resolve());
+      const client = await bed.connect();
+      const refused = await refusal(() => WRITES[kind]?.(client) ?? Promise.resolve());
       expect(refused.code).toBe('TL002');
       expect(refused.message).toContain(TABLE);
       expect(refused.message).toContain('nobody holds it: take the lock first');
       expect(refused.hint).toContain(`tablelock lock ${TABLE} --`);
-      const rows = await database.prisma.$queryRawUnsafe<{ n: number }[]>(
-        `SELECT count(*)::int AS n FROM ${target} WHERE price = 1.50`,
+      const rows = await bed.database.prisma.$queryRawUnsafe<{ n: number }[]>(
+        `SELECT count(*)::int AS n FROM ${TARGET} WHERE price = 1.50`,
       );
       expect(rows[0]?.n).toBe(1);
     },
   );
 
   it('names the holder when a write without the token is refused', async () => {
-    await lock(TABLE, 'alice');
-    const client = await connect();
-    const refused = await refusal(() => client.query(`UPDATE ${target} SET price = 9`));
+    await bed.lock(TABLE, 'alice');
+    const client = await bed.connect();
+    const refused = await refusal(() => client.query(`UPDATE ${TARGET} SET price = 9`));
     expect(refused.code).toBe('TL002');
     expect(refused.message).toContain('being edited by alice');
   });
 
   it('lets a write with the current token through and records whose lock it was', async () => {
-    const token = await lock(TABLE, 'key:nightly');
-    const client = await connect();
+    const token = await bed.lock(TABLE, 'key:nightly');
+    const client = await bed.connect();
     await client.query('BEGIN');
     await client.query('SELECT tablelock.use_lock($1, $2)', [TABLE, token]);
-    for (const kind of ['UPDATE', 'DELETE', 'COPY']) await writes[kind]?.(client);
+    for (const kind of ['UPDATE', 'DELETE', 'COPY']) await WRITES[kind]?.(client);
     await client.query('COMMIT');
-    const [changeSet] = await database.prisma.changeSet.findMany({ where: { tableName: TABLE } });
+    const [changeSet] = await bed.database.prisma.changeSet.findMany({
+      where: { tableName: TABLE },
+    });
     expect(changeSet).toMatchObject({
       kind: 'locked_write',
       actor: 'key:nightly',
       token: BigInt(token),
-      dbRole: writer.role,
+      dbRole: bed.writer.role,
       applicationName: 'nightly-etl',
       rowsInserted: 1,
       rowsUpdated: 1,
       rowsDeleted: 1,
     });
-    const changes = await database.prisma.rowChange.findMany({
+    const changes = await bed.database.prisma.rowChange.findMany({
       where: { changeSetId: changeSet?.id },
       orderBy: { id: 'asc' },
     });
@@ -152,13 +88,13 @@ describe('the write guard at ENFORCE', () => {
   });
 
   it('refuses the token of a lock that was force-released', async () => {
-    const token = await lock(TABLE, 'key:nightly');
-    await forceReleaseTableLock(database.prisma, {
+    const token = await bed.lock(TABLE, 'key:nightly');
+    await forceReleaseTableLock(bed.database.prisma, {
       tableName: TABLE,
       actor: 'admin',
       reason: 'test',
     });
-    const client = await connect();
+    const client = await bed.connect();
     await client.query('BEGIN');
     const refused = await refusal(() =>
       client.query('SELECT tablelock.use_lock($1, $2)', [TABLE, token]),
@@ -168,9 +104,9 @@ describe('the write guard at ENFORCE', () => {
   });
 
   it("refuses another table's token", async () => {
-    await lock(TABLE, 'key:nightly');
-    const other = await lock('currencies', 'key:nightly');
-    const client = await connect();
+    await bed.lock(TABLE, 'key:nightly');
+    const other = await bed.lock('currencies', 'key:nightly');
+    const client = await bed.connect();
     await client.query('BEGIN');
     const refused = await refusal(() =>
       client.query('SELECT tablelock.use_lock($1, $2)', [TABLE, other]),
@@ -179,9 +115,9 @@ describe('the write guard at ENFORCE', () => {
   });
 
   it('refuses every write to a table locked as an FK target', async () => {
-    await guard('categories', 'ENFORCE');
-    await lock('products', 'alice');
-    const client = await connect();
+    await bed.guard('categories', 'ENFORCE');
+    await bed.lock('products', 'alice');
+    const client = await bed.connect();
     const refused = await refusal(() =>
       client.query(`UPDATE ${MASTER_SCHEMA}.categories SET name = name WHERE id = 1`),
     );
@@ -190,13 +126,13 @@ describe('the write guard at ENFORCE', () => {
   });
 
   it('never lets a write with the old token commit after a force release', async () => {
-    const token = await lock(TABLE, 'key:nightly');
-    const racers = await Promise.all(Array.from({ length: 8 }, () => connect()));
+    const token = await bed.lock(TABLE, 'key:nightly');
+    const racers = await Promise.all(Array.from({ length: 8 }, () => bed.connect()));
     const write = async (client: pg.Client) => {
       try {
         await client.query('BEGIN');
         await client.query('SELECT tablelock.use_lock($1, $2)', [TABLE, token]);
-        await client.query(`UPDATE ${target} SET price = price + 1 WHERE id = 1`);
+        await client.query(`UPDATE ${TARGET} SET price = price + 1 WHERE id = 1`);
         await client.query('COMMIT');
         return 'committed';
       } catch (error) {
@@ -221,14 +157,14 @@ describe('the write guard at ENFORCE', () => {
       return 'committed';
     });
     await manyCommitted;
-    await forceReleaseTableLock(database.prisma, {
+    await forceReleaseTableLock(bed.database.prisma, {
       tableName: TABLE,
       actor: 'admin',
       reason: 'race',
     });
     const price = async () => {
-      const [row] = await database.prisma.$queryRawUnsafe<{ price: string }[]>(
-        `SELECT price::text AS price FROM ${target} WHERE id = 1`,
+      const [row] = await bed.database.prisma.$queryRawUnsafe<{ price: string }[]>(
+        `SELECT price::text AS price FROM ${TARGET} WHERE id = 1`,
       );
       return Number(row?.price);
     };
