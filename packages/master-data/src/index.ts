@@ -10,7 +10,7 @@ export {
   type UnguardedTable,
   type WriteGuardSync,
 } from './guard/syncWriteGuards';
-export { WRITE_GUARDS, type WriteGuard } from './guard/writeGuard';
+export { WRITE_GUARDS, WriteGuard } from './guard/writeGuard';
 export { type ApplyImportRequest, applyImport } from './import/applyImport';
 export { assertMayImport, type ImportCaller } from './import/assertMayImport';
 export { dryRunImport, type ImportRequest } from './import/dryRunImport';
