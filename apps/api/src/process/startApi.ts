@@ -6,6 +6,7 @@ import { discoverOidcProvider } from '../auth/oidc/oidcProvider';
 import { allowedHostsOf, type Config, oidcSettingsOf } from '../config';
 import { startApiServer } from '../http/server';
 import { startSortIndexSweeper } from '../sortIndexes/sortIndexSweeper';
+import { startHistoryPurgeSweeper } from '../writeGuard/historyPurgeSweeper';
 import { installWriteGuards } from '../writeGuard/installWriteGuards';
 import { createApiServices } from './createApiServices';
 import { startLockSweeper } from './lockSweeper';
@@ -60,6 +61,10 @@ export async function startApi(
     onExpired: services.metrics.recordLeaseExpiries,
     onUnreachable: services.databaseAvailability.reportUnreachable,
   });
+  const retentionDays = config.HISTORY_RETENTION_DAYS;
+  const stopHistoryPurge = retentionDays
+    ? startHistoryPurgeSweeper(prisma, logger, retentionDays)
+    : async () => {};
   const stopSortIndexSweeper = sortIndexesEnabled
     ? startSortIndexSweeper({
         sortIndexes: services.sortIndexes,
@@ -84,6 +89,7 @@ export async function startApi(
       await server.stop();
       await stopSweeper();
       await stopSortIndexSweeper();
+      await stopHistoryPurge();
       await running.stop();
     },
   };

@@ -38,6 +38,7 @@ const SECURITY_ACTION_SET: Record<SecurityAction, true> = {
   take_over_rule_changed: true,
   sort_index_built: true,
   sort_index_dropped: true,
+  history_purged: true,
 };
 export const SECURITY_ACTIONS = Object.keys(SECURITY_ACTION_SET) as SecurityAction[];
 
