@@ -46,8 +46,11 @@ export async function measureWriteGuardCost(
         if (!guard) continue;
         const token = tokens.get(guard) ?? '';
         await emptyTable(prisma, guard);
-        importTimes.get(guard)?.push(await timeImport(prisma, guard, token, sizes.importRows));
-        saveTimes.get(guard)?.push(await timeSave(prisma, guard, token, sizes.saveRows));
+        const imported = await timeImport(prisma, guard, token, sizes.importRows);
+        importTimes.get(guard)?.push(imported);
+        const saved = await timeSave(prisma, guard, token, sizes.saveRows);
+        saveTimes.get(guard)?.push(saved);
+        console.log(`  ${guard}: import ${imported.toFixed(2)} s, save ${saved.toFixed(2)} s`);
       }
     }
     const spreads = (times: Map<WriteGuard, number[]>) =>
