@@ -54,6 +54,15 @@ export function judgeTargets(report: Omit<BenchReport, 'targets'>): Target[] {
         detail: `${(ratio * 100).toFixed(0)}% (median of ${level.graphql.windows} rounds)`,
       };
     }),
+    ...(report.writeGuard
+      ? [
+          {
+            name: 'write guard RECORD ≤ 1.5× OFF (import apply)',
+            met: speed(report.writeGuard.recordOverOff.importApply.median <= 1.5),
+            detail: `${report.writeGuard.recordOverOff.importApply.median.toFixed(2)}× (median of ${report.writeGuard.rounds} rounds)`,
+          },
+        ]
+      : []),
     {
       name: 'correctness: contention has exactly one winner per round',
       met: contention.winnersPerRound.every((winners) => winners === 1),

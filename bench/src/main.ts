@@ -29,6 +29,7 @@ import { rawSqlLockCycle } from './scenarios/rawSqlLockCycle';
 import { readTables } from './scenarios/readTables';
 import { redisLockCycle } from './scenarios/redisLockCycle';
 import { measureRoundTrips } from './scenarios/roundTrips';
+import { measureWriteGuardCost } from './scenarios/writeGuardCost';
 import {
   ratioOf,
   runSideBySide,
@@ -63,6 +64,9 @@ const IMPORT_ROWS = quick ? 10_000 : 100_000;
 const BIG_IMPORTS = quick
   ? { smallRows: 1_000, largeRows: 5_000 }
   : { smallRows: 100_000, largeRows: 1_000_000 };
+const WRITE_GUARD_SIZES = quick
+  ? { importRows: 10_000, saveRows: 1_000, rounds: 1 }
+  : { importRows: 100_000, saveRows: 1_000, rounds: 3 };
 const API_POOL_SIZE = 10;
 const resultsDir = new URL('../results', import.meta.url).pathname;
 const resultsPath = `${resultsDir}/latest.json`;
@@ -244,6 +248,8 @@ try {
     api.pid,
     BIG_IMPORTS,
   );
+  console.log('write guard…');
+  const writeGuard = await measureWriteGuardCost(database.url, WRITE_GUARD_SIZES);
   const partial = {
     format: 2 as const,
     startedAt,
@@ -265,6 +271,7 @@ try {
     manyTables,
     imports,
     bigImports,
+    writeGuard,
   };
   report = { ...partial, targets: judgeTargets(partial) };
 } finally {

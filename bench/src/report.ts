@@ -6,8 +6,10 @@ import type { FanOutResult } from './scenarios/fanOut';
 import type { ImportResult } from './scenarios/importProducts';
 import type { ManyTablesResult } from './scenarios/manyTables';
 import type { RoundTripsResult } from './scenarios/roundTrips';
+import type { WriteGuardCostResult } from './scenarios/writeGuardCost';
 import type { Ratio, ThroughputResult, WindowPlan } from './sideBySide';
 import type { Spread } from './spread';
+import { formatWriteGuardCost } from './writeGuardReport';
 
 /** Acquire + release of one table and its FK table, at one client level, every subject side by side. */
 export interface LockCycleLevel {
@@ -58,6 +60,8 @@ export interface BenchReport {
   manyTables: ManyTablesResult;
   imports: ImportResult;
   bigImports: BigImportResult;
+  /** Absent from runs before the write guard. */
+  writeGuard?: WriteGuardCostResult;
   targets: Target[];
 }
 
@@ -153,6 +157,7 @@ export function formatReport(report: BenchReport): string {
         `  ${step.name.padEnd(32)} ${fixed(step.seconds, 2)} s, ${fixed(step.megabytes)} MB, API RSS +${fixed(step.apiRssAboveIdleMb, 0)} MB, /healthz max ${fixed(step.healthzMaxMs, 0)} ms${step.error ? `, error: ${step.error}` : ''}`,
     ),
     '',
+    ...(report.writeGuard ? [...formatWriteGuardCost(report.writeGuard), ''] : []),
     'targets:',
     ...report.targets.map(
       (t) =>

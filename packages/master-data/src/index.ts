@@ -1,4 +1,18 @@
 export { guardFormula } from './formulaText';
+export {
+  currentChangeSetId,
+  declareOwnWrite,
+  type OwnWrite,
+  type OwnWriteKind,
+} from './guard/ownWrite';
+export { type HistoryPurge, purgeHistory } from './guard/purgeHistory';
+export { type HistoryGauges, readHistoryGauges } from './guard/readHistoryGauges';
+export {
+  syncWriteGuards,
+  type UnguardedTable,
+  type WriteGuardSync,
+} from './guard/syncWriteGuards';
+export { WRITE_GUARDS, WriteGuard } from './guard/writeGuard';
 export { type ApplyImportRequest, applyImport } from './import/applyImport';
 export { assertMayImport, type ImportCaller } from './import/assertMayImport';
 export { dryRunImport, type ImportRequest } from './import/dryRunImport';

@@ -18,6 +18,7 @@ const LOCK_ACTION_SET: Record<LockAction, true> = {
   dequeued: true,
   freeze: true,
   thaw: true,
+  unlocked_write: true,
 };
 export const LOCK_ACTIONS = Object.keys(LOCK_ACTION_SET) as LockAction[];
 
@@ -37,6 +38,7 @@ const SECURITY_ACTION_SET: Record<SecurityAction, true> = {
   take_over_rule_changed: true,
   sort_index_built: true,
   sort_index_dropped: true,
+  history_purged: true,
 };
 export const SECURITY_ACTIONS = Object.keys(SECURITY_ACTION_SET) as SecurityAction[];
 

@@ -471,6 +471,7 @@ export const en = {
     dequeued: 'Left the line',
     freeze: 'Frozen',
     thaw: 'Thawed',
+    unlocked_write: 'Unlocked write',
   },
   securityEvents: {
     title: 'Security events',
@@ -533,6 +534,7 @@ export const en = {
     take_over_rule_changed: 'Take-over rule changed',
     sort_index_built: 'Sort index built',
     sort_index_dropped: 'Sort index dropped',
+    history_purged: 'Row history purged',
   },
   loginFailures: {
     unknown_user: 'Unknown user name',

@@ -449,6 +449,7 @@ export const ja: TranslationOf<typeof en> = {
     dequeued: '順番待ちを終了',
     freeze: '凍結',
     thaw: '凍結解除',
+    unlocked_write: 'ロックなしの書き込み',
   },
   securityEvents: {
     title: 'セキュリティイベント',
@@ -509,6 +510,7 @@ export const ja: TranslationOf<typeof en> = {
     take_over_rule_changed: '引き継ぎルール変更',
     sort_index_built: '並べ替え用インデックス作成',
     sort_index_dropped: '並べ替え用インデックス削除',
+    history_purged: '変更履歴の削除',
   },
   loginFailures: {
     unknown_user: '存在しないユーザー名',
