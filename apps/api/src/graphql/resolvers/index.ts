@@ -10,6 +10,14 @@ import {
   thawTablesResolver,
 } from './governance';
 import {
+  ChangeSet,
+  RevertConflict,
+  RowChange,
+  revertChangeResolver,
+  rowHistory,
+  tableChanges,
+} from './history';
+import {
   apiKeys,
   authProviders,
   createApiKeyResolver,
@@ -67,6 +75,8 @@ export const resolvers: Resolvers = {
     importReport,
     tablePolicies,
     takeOverSettings,
+    tableChanges,
+    rowHistory,
   },
   Mutation: {
     UpdateTableStatusWithLock,
@@ -92,6 +102,7 @@ export const resolvers: Resolvers = {
     freezeTables: freezeTablesResolver,
     thawTables: thawTablesResolver,
     setTakeOverRule: setTakeOverRuleResolver,
+    revertChange: revertChangeResolver,
   },
   TableInfo,
   TablePolicy,
@@ -100,6 +111,9 @@ export const resolvers: Resolvers = {
   RowPage,
   ImportReport,
   LockGrant,
+  ChangeSet,
+  RowChange,
+  RevertConflict,
   LockEvent: { table: (event) => event.tableName },
   // The settings a policy or rule change gave, as the JSON scalar carries them.
   SecurityEvent: { changes: (event) => event.changes as Record<string, string | null> | null },
