@@ -6,7 +6,11 @@ export type {
   RowOperation,
 } from './history/historyRecords';
 export { type RowChangePage, readChangeRows, readRowHistory } from './history/readRowChanges';
-export { type ChangeSetPage, readTableChanges } from './history/readTableChanges';
+export {
+  type ChangeSetPage,
+  readTableChange,
+  readTableChanges,
+} from './history/readTableChanges';
 export {
   MAX_REVERT_ROWS,
   type RevertConflictRecord,

@@ -35,6 +35,7 @@ export const FIELD_ACCESS = {
     tablePolicies: 'admin',
     takeOverSettings: 'viewer',
     tableChanges: 'viewer',
+    tableChange: 'viewer',
     rowHistory: 'viewer',
   },
   Mutation: {

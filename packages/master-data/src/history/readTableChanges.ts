@@ -39,7 +39,7 @@ export async function readTableChanges(
     user ? Prisma.sql`coalesce(cs.actor, cs.db_role) = ${user}` : null,
     kinds?.length ? Prisma.sql`cs.kind::text = ANY(${kinds}::text[])` : null,
     from ? Prisma.sql`cs.at >= ${from}` : null,
-    to ? Prisma.sql`cs.at <= ${to}` : null,
+    to ? Prisma.sql`cs.at < ${to}` : null,
   ].filter((condition) => condition !== null);
   const rows = await db.$queryRaw<ChangeSetRow[]>`
     SELECT ${CHANGE_SET_COLUMNS}
@@ -53,4 +53,19 @@ export async function readTableChanges(
     changes,
     endCursor: rows.length > first && last ? encodeHistoryCursor(scope, last.id) : null,
   };
+}
+
+/** One change of a table; NOT_FOUND if the table has none with that id. */
+export async function readTableChange(
+  db: Queryable,
+  tableName: string,
+  id: string,
+): Promise<ChangeSetRecord> {
+  const [row] = /^[1-9]\d{0,18}$/.test(id)
+    ? await db.$queryRaw<ChangeSetRow[]>`
+        SELECT ${CHANGE_SET_COLUMNS} FROM tablelock.change_set AS cs
+        WHERE cs.id = ${id}::bigint AND cs.table_name = ${tableName}`
+    : [];
+  if (!row) throw new MasterDataError('NOT_FOUND', `${tableName} has no change with the id ${id}.`);
+  return changeSetRecord(row);
 }

@@ -1,5 +1,6 @@
 import {
   readChangeRows,
+  readTableChange,
   readRowHistory,
   readTableChanges,
   revertChange,
@@ -20,6 +21,9 @@ export const tableChanges: QueryResolvers['tableChanges'] = (_parent, args, cont
     first: args.first ?? 20,
   });
 };
+
+export const tableChange: QueryResolvers['tableChange'] = (_parent, args, context) =>
+  readTableChange(context.prisma, args.table, args.id);
 
 export const rowHistory: QueryResolvers['rowHistory'] = (_parent, args, context) => {
   return readRowHistory(context.prisma, context.masterSchema, args.table, args.key, {

@@ -15,6 +15,7 @@ import {
   RowChange,
   revertChangeResolver,
   rowHistory,
+  tableChange,
   tableChanges,
 } from './history';
 import {
@@ -76,6 +77,7 @@ export const resolvers: Resolvers = {
     tablePolicies,
     takeOverSettings,
     tableChanges,
+    tableChange,
     rowHistory,
   },
   Mutation: {
