@@ -1,3 +1,4 @@
+import './history.css';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useFormatters } from '../../i18n/useFormatters';
