@@ -1,5 +1,6 @@
 import { inTransaction, type Queryable, type TransactionClient } from '@tablelock/db';
 import { assertHoldsLock, recordLockEvent } from '@tablelock/lock';
+import { currentChangeSetId, declareOwnWrite, type OwnWrite } from './guard/ownWrite';
 
 /** How many rows a save wrote, by kind. */
 export interface SaveCounts {
@@ -19,6 +20,9 @@ export interface FencedSave {
   /** Extra facts for the history's `details`, beside the counts. */
   details?: Record<string, unknown>;
   timeoutMs?: number;
+  /** What the row history records it as: a save unless said otherwise. */
+  kind?: OwnWrite['kind'];
+  revertsChangeSetId?: OwnWrite['revertsChangeSetId'];
 }
 
 /**
@@ -37,6 +41,8 @@ export function fencedSave<Result extends SaveCounts & { saved: boolean }>(
     db,
     async (tx) => {
       await assertHoldsLock(tx, { tableName, editor: holder, token });
+      const { kind = 'save', revertsChangeSetId } = save;
+      await declareOwnWrite(tx, { tableName, token, kind, revertsChangeSetId });
       const result = await write(tx);
       if (!result.saved) return result;
       await recordLockEvent(tx, {
@@ -52,6 +58,7 @@ export function fencedSave<Result extends SaveCounts & { saved: boolean }>(
           inserted: result.inserted,
           updated: result.updated,
           deleted: result.deleted,
+          changeSetId: await currentChangeSetId(tx, tableName),
         },
       });
       return result;

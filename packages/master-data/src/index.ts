@@ -1,4 +1,16 @@
 export { guardFormula } from './formulaText';
+export {
+  currentChangeSetId,
+  declareOwnWrite,
+  type OwnWrite,
+  type OwnWriteKind,
+} from './guard/ownWrite';
+export {
+  syncWriteGuards,
+  type UnguardedTable,
+  type WriteGuardSync,
+} from './guard/syncWriteGuards';
+export { WRITE_GUARDS, type WriteGuard } from './guard/writeGuard';
 export type {
   ChangeKind,
   ChangeSetRecord,

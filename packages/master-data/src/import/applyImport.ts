@@ -54,6 +54,7 @@ export async function applyImport(
     reason: `import ${report.fileName}`,
     details: { import: report.fileName },
     timeoutMs: 10 * 60_000,
+    kind: 'import' as const,
   };
   await fencedSave(db, save, async (tx) => {
     // Another apply of the same dry run that got here first has deleted it by now.

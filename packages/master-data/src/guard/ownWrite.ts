@@ -1,0 +1,35 @@
+import type { TransactionClient } from '@tablelock/db';
+
+/** Which of tablelock's own writes a transaction is: what its change sets are recorded as. */
+export type OwnWriteKind = 'save' | 'import' | 'revert';
+
+export interface OwnWrite {
+  tableName: string;
+  token: string;
+  kind: OwnWriteKind;
+  /** For a revert: the change set it undoes. */
+  revertsChangeSetId?: string | null;
+}
+
+/**
+ * Shows the write guard's triggers, inside the writing transaction, that tablelock writes
+ * `tableName` under its lock (`tablelock.use_lock`) and what kind of write it is. use_lock
+ * refuses a token that is not current (SQLSTATE TL001); fencedSave has checked it already.
+ */
+export async function declareOwnWrite(tx: TransactionClient, write: OwnWrite): Promise<void> {
+  await tx.$executeRaw`
+    SELECT tablelock.use_lock(${write.tableName}, ${write.token}),
+           set_config('tablelock.change_kind', ${write.kind}, true),
+           set_config('tablelock.reverts', ${write.revertsChangeSetId ?? ''}, true)`;
+}
+
+/** The id of this transaction's change set of `tableName`; null when nothing was recorded. */
+export async function currentChangeSetId(
+  tx: TransactionClient,
+  tableName: string,
+): Promise<string | null> {
+  const [row] = await tx.$queryRaw<{ id: string }[]>`
+    SELECT id::text AS id FROM tablelock.change_set
+    WHERE txid = pg_current_xact_id() AND table_name = ${tableName}`;
+  return row?.id ?? null;
+}

@@ -1,0 +1,74 @@
+import { type PrismaClient, quoteIdentifier } from '@tablelock/db';
+import { GUARD_TRIGGERS, type WriteGuard } from './writeGuard';
+
+/** A table the guard could not be installed on, and the GRANT that fixes it. */
+export interface UnguardedTable {
+  tableName: string;
+  guard: WriteGuard;
+  error: string;
+  grant: string;
+}
+
+export interface WriteGuardSync {
+  /** Tables whose triggers were installed or changed, with their guard now. */
+  installed: { tableName: string; guard: WriteGuard }[];
+  /** Tables whose triggers were removed (guard OFF). */
+  removed: string[];
+  failed: UnguardedTable[];
+}
+
+// Each table's triggers are changed under a lock on it; a statement changes this many tables,
+// so that a sync of thousands of tables stays within the server's lock table.
+const TABLES_PER_STATEMENT = 100;
+
+/**
+ * Makes the triggers on every registered master table match its guard: its policy's, else
+ * `defaultGuard` (WRITE_GUARD_DEFAULT). Only tables whose triggers differ are touched, so a
+ * sync with nothing to change costs one catalog read. A renamed table keeps its triggers (they
+ * name no table); a dropped one loses them with it.
+ */
+export async function syncWriteGuards(
+  prisma: PrismaClient,
+  schema: string,
+  defaultGuard: WriteGuard,
+): Promise<WriteGuardSync> {
+  const differing = await prisma.$queryRaw<{ tableName: string; guard: WriteGuard }[]>`
+    SELECT t.table_name AS "tableName", wanted.guard
+    FROM tablelock.table_lock AS t
+    LEFT JOIN tablelock.table_policy AS p ON p.table_name = t.table_name
+    CROSS JOIN LATERAL (SELECT coalesce(p.write_guard::text, ${defaultGuard}) AS guard) AS wanted
+    CROSS JOIN LATERAL (
+      SELECT CASE WHEN count(*) = 0 THEN 'OFF'
+                  WHEN count(*) = ${GUARD_TRIGGERS.length}
+                   AND count(DISTINCT encode(tg.tgargs, 'escape')) = 1
+                    THEN min(split_part(encode(tg.tgargs, 'escape'), '\\000', 1)) END AS guard
+      FROM pg_trigger AS tg
+      WHERE tg.tgrelid = to_regclass(format('%I.%I', ${schema}::text, t.table_name))
+        AND tg.tgname = ANY (${[...GUARD_TRIGGERS]}::text[])) AS installed
+    WHERE installed.guard IS DISTINCT FROM wanted.guard
+    ORDER BY t.table_name`;
+  const result: WriteGuardSync = { installed: [], removed: [], failed: [] };
+  if (differing.length === 0) return result;
+  const [{ role } = { role: 'tablelock' }] = await prisma.$queryRaw<{ role: string }[]>`
+    SELECT current_user::text AS role`;
+  for (let start = 0; start < differing.length; start += TABLES_PER_STATEMENT) {
+    const batch = differing.slice(start, start + TABLES_PER_STATEMENT);
+    const outcomes = await prisma.$queryRaw<{ tableName: string; error: string | null }[]>`
+      SELECT b.table_name AS "tableName",
+             tablelock.install_write_guard(${schema}, b.table_name, b.guard) AS error
+      FROM jsonb_to_recordset(${JSON.stringify(batch.map((t) => ({ table_name: t.tableName, guard: t.guard })))}::jsonb)
+        AS b(table_name text, guard text)`;
+    for (const table of batch) {
+      const error = outcomes.find((o) => o.tableName === table.tableName)?.error ?? null;
+      if (error) {
+        result.failed.push({
+          ...table,
+          error,
+          grant: `GRANT TRIGGER ON ${quoteIdentifier(schema)}.${quoteIdentifier(table.tableName)} TO ${quoteIdentifier(role)};`,
+        });
+      } else if (table.guard === 'OFF') result.removed.push(table.tableName);
+      else result.installed.push(table);
+    }
+  }
+  return result;
+}
