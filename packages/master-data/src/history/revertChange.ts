@@ -2,6 +2,7 @@ import { Prisma, type Queryable, type TransactionClient } from '@tablelock/db';
 import { parseFencingToken } from '@tablelock/lock';
 import { fencedSave } from '../fencedSave';
 import { readForeignKeys } from '../foreignKeys';
+import { currentChangeSetId } from '../guard/ownWrite';
 import { MasterDataError } from '../masterDataError';
 import { isDataException, postgresErrorOf } from '../postgresError';
 import type { RowValues } from '../readRows';
@@ -79,6 +80,8 @@ export async function revertChange(db: Queryable, request: RevertRequest): Promi
       token,
       reason: `revert of change ${changeId}`,
       details: { revertsChangeId: changeId },
+      kind: 'revert',
+      revertsChangeSetId: changeId,
     },
     async (tx) => {
       const result = await revertInTransaction(tx, table, changeId, picked, request.dryRun);
@@ -125,8 +128,6 @@ async function revertInTransaction(
     revertChangeId: null,
   };
   await tx.$executeRawUnsafe('SAVEPOINT revert_change');
-  await tx.$executeRaw`SELECT set_config('tablelock.change_kind', 'revert', true),
-                              set_config('tablelock.reverts', ${changeId}, true)`;
   const rowErrors: RevertRowError[] = [];
   for (const step of plan.steps) {
     const error = await writeStep(tx, table, step);
@@ -136,16 +137,8 @@ async function revertInTransaction(
     await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT revert_change');
     return { ...result, dryRun: true, reverted: false, rowErrors };
   }
-  const [revert] = await tx.$queryRaw<{ id: string }[]>`
-    SELECT id::text FROM tablelock.change_set
-    WHERE txid = pg_current_xact_id() AND table_name = ${table.name}`;
-  return {
-    ...result,
-    dryRun: false,
-    reverted: true,
-    revertChangeId: revert?.id ?? null,
-    rowErrors,
-  };
+  const revertChangeId = await currentChangeSetId(tx, table.name);
+  return { ...result, dryRun: false, reverted: true, revertChangeId, rowErrors };
 }
 
 async function readChange(tx: TransactionClient, table: MasterTable, changeId: string) {
