@@ -1,6 +1,7 @@
 import type { PrismaClient } from '@tablelock/db';
 import type { LoginThrottle, Principal, SignInRateLimit } from '@tablelock/identity';
 import type { WaiterLimit } from '@tablelock/lock';
+import type { WriteGuard } from '@tablelock/master-data';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { ApiMetrics } from './ports/apiMetrics';
@@ -24,6 +25,8 @@ export interface LockQueueSettings {
 export interface ApiServices {
   prisma: PrismaClient;
   masterSchema: string;
+  /** WRITE_GUARD_DEFAULT: the guard of a table whose policy sets none. */
+  writeGuardDefault: WriteGuard;
   logger: Logger;
   loginThrottle: LoginThrottle;
   sessionTtlSeconds: number;

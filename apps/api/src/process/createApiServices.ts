@@ -8,6 +8,7 @@ import {
   type SignInRateLimitOptions,
 } from '@tablelock/identity';
 import { WaiterLimit } from '@tablelock/lock';
+import type { WriteGuard } from '@tablelock/master-data';
 import type { Logger } from 'pino';
 import { createCredentialCache } from '../auth/credentialCache';
 import type { ApiServices } from '../context';
@@ -37,6 +38,8 @@ export interface ApiServiceSettings {
   minLeaseSeconds: number;
   /** Whether sorts may build indexes (SORT_INDEXES); ignored when `sortIndexes` is given. */
   sortIndexesEnabled: boolean;
+  /** WRITE_GUARD_DEFAULT; RECORD when not given. */
+  writeGuardDefault?: WriteGuard;
   /** Sort indexes built elsewhere (a test's own). */
   sortIndexes?: SortIndexes;
   loginThrottle?: LoginThrottleOptions;
@@ -60,6 +63,7 @@ export async function createApiServices(settings: ApiServiceSettings): Promise<R
   const services: ApiServices = {
     prisma,
     masterSchema: settings.masterSchema,
+    writeGuardDefault: settings.writeGuardDefault ?? 'RECORD',
     logger,
     loginThrottle: createLoginThrottle(settings.loginThrottle ?? DEFAULT_LOGIN_THROTTLE),
     sessionTtlSeconds: settings.sessionTtlSeconds,

@@ -6,6 +6,7 @@ import { discoverOidcProvider } from '../auth/oidc/oidcProvider';
 import { allowedHostsOf, type Config, oidcSettingsOf } from '../config';
 import { startApiServer } from '../http/server';
 import { startSortIndexSweeper } from '../sortIndexes/sortIndexSweeper';
+import { installWriteGuards } from '../writeGuard/installWriteGuards';
 import { createApiServices } from './createApiServices';
 import { startLockSweeper } from './lockSweeper';
 
@@ -30,6 +31,11 @@ export async function startApi(
   }
   const sync = await syncTableRegistry(prisma, config.MASTER_SCHEMA);
   logger.info({ ...sync }, 'table registry in sync with the master schema');
+  const guardSettings = {
+    masterSchema: config.MASTER_SCHEMA,
+    writeGuardDefault: config.WRITE_GUARD_DEFAULT,
+  };
+  await installWriteGuards(prisma, guardSettings, logger);
   const sortIndexesEnabled =
     (config.SORT_INDEXES ?? (database.embedded ? 'auto' : 'off')) === 'auto';
   const running = await createApiServices({
@@ -45,6 +51,7 @@ export async function startApi(
     minIdleLimitSeconds: config.IDLE_LIMIT_MIN_SECONDS,
     minLeaseSeconds: config.LEASE_MIN_SECONDS,
     sortIndexesEnabled,
+    writeGuardDefault: config.WRITE_GUARD_DEFAULT,
   });
   const { services } = running;
   const stopSweeper = startLockSweeper({

@@ -11,6 +11,7 @@ import {
   type TableInfo as TableInfoModel,
 } from '@tablelock/lock';
 import { editorRights } from '../../auth/editorRights';
+import { installWriteGuards } from '../../writeGuard/installWriteGuards';
 import type { MutationResolvers, QueryResolvers, TableInfoResolvers } from '../generated/graphql';
 import { callerOf } from './callerOf';
 import { idempotentRequest } from './idempotentRequest';
@@ -63,12 +64,14 @@ export const TableInfo: TableInfoResolvers = {
     editBlockFor(principal && { name: principal.name, rights: editorRights(principal) }, info),
 };
 
-export const syncTableRegistryResolver: MutationResolvers['syncTableRegistry'] = (
+export const syncTableRegistryResolver: MutationResolvers['syncTableRegistry'] = async (
   _parent,
   _args,
   context,
 ) => {
-  return syncTableRegistry(context.prisma, context.masterSchema);
+  const sync = await syncTableRegistry(context.prisma, context.masterSchema);
+  await installWriteGuards(context.prisma, context, context.logger);
+  return sync;
 };
 
 export const forceRelease: MutationResolvers['forceRelease'] = async (_parent, args, context) => {

@@ -1,0 +1,29 @@
+import type { PrismaClient } from '@tablelock/db';
+import { syncWriteGuards, type WriteGuard, type WriteGuardSync } from '@tablelock/master-data';
+import type { Logger } from 'pino';
+
+/**
+ * Makes the write guard's triggers match every table's guard, and says what it changed. A
+ * table it could not guard is logged as a warning with the GRANT that fixes it: the API starts
+ * anyway, and the table is reported, never silently unguarded.
+ */
+export async function installWriteGuards(
+  prisma: PrismaClient,
+  settings: { masterSchema: string; writeGuardDefault: WriteGuard },
+  logger: Logger,
+): Promise<WriteGuardSync> {
+  const sync = await syncWriteGuards(prisma, settings.masterSchema, settings.writeGuardDefault);
+  if (sync.installed.length > 0 || sync.removed.length > 0) {
+    logger.info(
+      { installed: sync.installed, removed: sync.removed },
+      'write guard triggers installed and removed',
+    );
+  }
+  for (const table of sync.failed) {
+    logger.warn(
+      { table: table.tableName, guard: table.guard, error: table.error, fix: table.grant },
+      `write guard not installed on ${table.tableName}: run ${table.grant}`,
+    );
+  }
+  return sync;
+}

@@ -1,0 +1,45 @@
+import { MASTER_SCHEMA } from '@tablelock/test-support';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { applyImport, dryRunImport } from '../../src';
+import { TABLE, useGuardTestbed } from './guardTestbed';
+
+const bed = useGuardTestbed();
+
+const ROWS = 100_000;
+
+describe('the row history of an import', () => {
+  beforeEach(() => bed.guard(TABLE, 'RECORD'));
+
+  it(`records each of ${ROWS} imported rows, in one import change set`, async () => {
+    const token = await bed.lock(TABLE, 'alice');
+    const lines = Array.from({ length: ROWS }, (_, i) => `${i + 10},item ${i},${i % 100}.5`);
+    const report = await dryRunImport(bed.database.prisma, {
+      schema: MASTER_SCHEMA,
+      tableName: TABLE,
+      holder: 'alice',
+      token,
+      fileName: `${TABLE}.csv`,
+      format: 'csv',
+      content: Buffer.from(`id,name,price\r\n${lines.join('\r\n')}\r\n`),
+    });
+    await applyImport(bed.database.prisma, {
+      schema: MASTER_SCHEMA,
+      id: report.id,
+      holder: 'alice',
+      token,
+    });
+    const changeSets = await bed.database.prisma.changeSet.findMany({
+      where: { tableName: TABLE },
+    });
+    expect(changeSets).toMatchObject([{ kind: 'import', actor: 'alice', rowsInserted: ROWS }]);
+    expect(
+      await bed.database.prisma.rowChange.count({
+        where: { changeSetId: changeSets[0]?.id, operation: 'insert' },
+      }),
+    ).toBe(ROWS);
+    const [last] = await bed.database.prisma.rowChange.findMany({
+      where: { changeSetId: changeSets[0]?.id, rowKey: { equals: { id: `${ROWS + 9}` } } },
+    });
+    expect(last?.newValues).toEqual({ id: `${ROWS + 9}`, name: `item ${ROWS - 1}`, price: '99.5' });
+  });
+});
