@@ -569,7 +569,8 @@ export const ja: TranslationOf<typeof en> = {
   },
   changeHistory: {
     open: '変更履歴',
-    openHint: 'このテーブルの保存・インポート・取り消し・外部からの書き込みと、その行ごとの変更（旧 → 新）',
+    openHint:
+      'このテーブルの保存・インポート・取り消し・外部からの書き込みと、その行ごとの変更（旧 → 新）',
     rowHistory: '行の履歴',
     rowHistoryHint: 'グリッドでフォーカスまたは選択している行の変更',
     title: '{{table}} の変更履歴',
@@ -627,7 +628,8 @@ export const ja: TranslationOf<typeof en> = {
     },
     conflicts_other: 'その後に変更された行（競合）: {{count}} 行',
     conflictReasons: {
-      changedLater: '{{who}} が変更 {{id}} で再び変更しました。チェックするとその変更を上書きします。',
+      changedLater:
+        '{{who}} が変更 {{id}} で再び変更しました。チェックするとその変更を上書きします。',
       goneSince: 'その後に削除されました。',
       backSince: '同じキーの行が再び存在します。',
     },

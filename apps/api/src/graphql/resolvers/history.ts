@@ -1,7 +1,7 @@
 import {
   readChangeRows,
-  readTableChange,
   readRowHistory,
+  readTableChange,
   readTableChanges,
   revertChange,
 } from '@tablelock/master-data';
