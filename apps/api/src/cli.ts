@@ -8,11 +8,13 @@ import {
   updateUser,
 } from '@tablelock/identity';
 import { type FreezeRule, freezeTables, type TableSelection, thawTables } from '@tablelock/lock';
+import { WRITE_GUARDS, type WriteGuard } from '@tablelock/master-data';
 import { Command, Option } from 'commander';
 import { pino } from 'pino';
 import { revokeApiKeyReleasingLocks } from './accounts/revokeApiKeyReleasingLocks';
 import { loadConfig } from './config';
 import { changeTablePolicy, changeTakeOverRule } from './governance/auditedSettings';
+import { installWriteGuards } from './writeGuard/installWriteGuards';
 
 // Operator commands against the configured database (DATABASE_URL, or the embedded one when
 // the app is not running). Typical first step in production: create the first admin.
@@ -157,6 +159,12 @@ program
   .option('--edit-roles <roles>', 'comma-separated roles that may edit ("" for any)', list)
   .option('--edit-groups <groups>', 'comma-separated groups that may edit ("" for any)', list)
   .option('--max-lease <seconds>', 'cap on leases, 15–86400 ("none" for no cap)')
+  .addOption(
+    new Option(
+      '--write-guard <guard>',
+      'triggers on the table for writes without its lock',
+    ).choices(WRITE_GUARDS),
+  )
   .action(
     async (
       table: string,
@@ -166,6 +174,7 @@ program
         editRoles?: Role[];
         editGroups?: string[];
         maxLease?: string;
+        writeGuard?: WriteGuard;
       },
     ) => {
       const change = {
@@ -176,10 +185,22 @@ program
         ...(options.maxLease !== undefined
           ? { maxLeaseSeconds: options.maxLease === 'none' ? null : Number(options.maxLease) }
           : {}),
+        ...(options.writeGuard ? { writeGuard: options.writeGuard } : {}),
       };
-      const policy = await withDatabase((prisma, audit) =>
-        changeTablePolicy(prisma, { tableName: table, change }, audit),
-      );
+      const policy = await withDatabase(async (prisma, audit) => {
+        const config = loadConfig(process.env);
+        const guards = {
+          masterSchema: config.MASTER_SCHEMA,
+          writeGuardDefault: config.WRITE_GUARD_DEFAULT,
+        };
+        const changed = await changeTablePolicy(
+          prisma,
+          { tableName: table, change, writeGuardDefault: guards.writeGuardDefault },
+          audit,
+        );
+        await installWriteGuards(prisma, guards, audit.logger);
+        return changed;
+      });
       console.log(JSON.stringify(policy, null, 2));
     },
   );

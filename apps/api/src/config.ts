@@ -6,7 +6,7 @@ import {
   MIN_IDLE_LIMIT_SECONDS,
   MIN_LEASE_SECONDS,
 } from '@tablelock/lock';
-import { WRITE_GUARDS } from '@tablelock/master-data';
+import { WriteGuard } from '@tablelock/master-data';
 import { z } from 'zod';
 import { apiPackageDir } from './apiPackageDir';
 import { DEFAULT_KEEP_ALIVE_SECONDS } from './http/keepConnectionsAlive';
@@ -78,7 +78,7 @@ const environment = z.object({
    * The write guard of a table whose policy does not set one: OFF (no triggers), RECORD
    * (writes without the lock's token are recorded) or ENFORCE (they are refused).
    */
-  WRITE_GUARD_DEFAULT: z.enum(WRITE_GUARDS).default('RECORD'),
+  WRITE_GUARD_DEFAULT: z.enum(WriteGuard).default('RECORD'),
   /** Sort indexes no sort asked for in this many days are dropped. */
   SORT_INDEX_UNUSED_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   TABLELOCK_DATA_DIR: z.string().default(join(repoRoot, '.data')),

@@ -24,6 +24,7 @@ export {
   SecurityAction,
   TableStatus,
   TakeOverRule,
+  WriteGuard,
 } from './generated/prisma/enums';
 export { applyMigrations, migrationsDir, pendingMigrations } from './runtime/applyMigrations';
 export {

@@ -10,7 +10,7 @@ export {
   type UnguardedTable,
   type WriteGuardSync,
 } from './guard/syncWriteGuards';
-export { WRITE_GUARDS, type WriteGuard } from './guard/writeGuard';
+export { WRITE_GUARDS, WriteGuard } from './guard/writeGuard';
 export type {
   ChangeKind,
   ChangeSetRecord,

@@ -1,4 +1,4 @@
-import type { PrismaClient, TakeOverRule } from '@tablelock/db';
+import type { PrismaClient, TakeOverRule, WriteGuard } from '@tablelock/db';
 import { type SecurityAudit, withSecurityEvents } from '@tablelock/identity';
 import {
   setTablePolicy,
@@ -14,7 +14,7 @@ export const TAKE_OVER_RULE_SUBJECT = 'take-over rule';
 /** Changes a table's policy and records it in the security history, in one transaction. */
 export function changeTablePolicy(
   prisma: PrismaClient,
-  request: { tableName: string; change: TablePolicyChange },
+  request: { tableName: string; change: TablePolicyChange; writeGuardDefault?: WriteGuard },
   audit: SecurityAudit,
 ): Promise<TablePolicy> {
   return withSecurityEvents(prisma, audit.logger, async (tx, record) => {

@@ -11,6 +11,7 @@ export const setTablePolicyMutation = graphql(`
       editGroups
       takesPartInLocking
       maxLeaseSeconds
+      writeGuard
       updatedBy
     }
   }

@@ -1,4 +1,4 @@
-import type { Queryable, TransactionClient } from '@tablelock/db';
+import type { Queryable, TransactionClient, WriteGuard } from '@tablelock/db';
 import { LockError } from '../core/lockError';
 import type { Role } from '../core/role';
 import { DEFAULT_TABLE_RULES, type TableRules } from '../core/tableRules';
@@ -7,12 +7,14 @@ import { TABLE_LOCK } from '../sql/registryTables';
 /** One master table's policy as admins see and set it (the defaults for a table without one). */
 export interface TablePolicy extends Omit<TableRules, 'frozen'> {
   tableName: string;
+  /** The write guard's triggers on the table; null: no policy, WRITE_GUARD_DEFAULT holds. */
+  writeGuard: WriteGuard | null;
   updatedAt: Date | null;
   updatedBy: string | null;
 }
 
 /** What an admin changes: only the settings given. */
-export type TablePolicyChange = Partial<Omit<TableRules, 'frozen'>>;
+export type TablePolicyChange = Partial<Omit<TableRules, 'frozen'> & { writeGuard: WriteGuard }>;
 
 const MAX_LEASE_BOUNDS = { min: 15, max: 86_400 };
 const MAX_EDIT_GROUPS = 50;
@@ -34,7 +36,13 @@ export async function readTablePolicies(db: Queryable): Promise<TablePolicy[]> {
  */
 export async function setTablePolicy(
   tx: TransactionClient,
-  request: { tableName: string; change: TablePolicyChange; actor: string },
+  request: {
+    tableName: string;
+    change: TablePolicyChange;
+    actor: string;
+    /** The guard a new policy starts with unless the change sets one (WRITE_GUARD_DEFAULT). */
+    writeGuardDefault?: WriteGuard;
+  },
 ): Promise<TablePolicy> {
   const change = validPolicyChange(request.change);
   const bumped = await tx.$executeRaw`
@@ -45,7 +53,12 @@ export async function setTablePolicy(
   }
   const stored = await tx.tablePolicy.upsert({
     where: { tableName: request.tableName },
-    create: { tableName: request.tableName, ...change, updatedBy: request.actor },
+    create: {
+      tableName: request.tableName,
+      ...(request.writeGuardDefault ? { writeGuard: request.writeGuardDefault } : {}),
+      ...change,
+      updatedBy: request.actor,
+    },
     update: { ...change, updatedBy: request.actor, updatedAt: new Date() },
   });
   return policyOf(request.tableName, stored);
@@ -54,10 +67,22 @@ export async function setTablePolicy(
 /** A table's policy as stored, or the defaults when it has none. */
 export function policyOf(
   tableName: string,
-  stored: (Omit<TableRules, 'frozen'> & { updatedAt: Date; updatedBy: string | null }) | undefined,
+  stored:
+    | (Omit<TableRules, 'frozen'> & {
+        writeGuard: WriteGuard;
+        updatedAt: Date;
+        updatedBy: string | null;
+      })
+    | undefined,
 ): TablePolicy {
   if (!stored)
-    return { ...withoutFreeze(DEFAULT_TABLE_RULES), tableName, updatedAt: null, updatedBy: null };
+    return {
+      ...withoutFreeze(DEFAULT_TABLE_RULES),
+      tableName,
+      writeGuard: null,
+      updatedAt: null,
+      updatedBy: null,
+    };
   return {
     tableName,
     readOnly: stored.readOnly,
@@ -65,6 +90,7 @@ export function policyOf(
     editGroups: stored.editGroups,
     takesPartInLocking: stored.takesPartInLocking,
     maxLeaseSeconds: stored.maxLeaseSeconds,
+    writeGuard: stored.writeGuard,
     updatedAt: stored.updatedAt,
     updatedBy: stored.updatedBy,
   };

@@ -1,6 +1,9 @@
-/** What the triggers on a master table do with a write that shows no valid fencing token. */
-export const WRITE_GUARDS = ['OFF', 'RECORD', 'ENFORCE'] as const;
-export type WriteGuard = (typeof WRITE_GUARDS)[number];
+import { WriteGuard } from '@tablelock/db';
+
+export { WriteGuard };
+
+/** What the triggers on a master table may do with a write without a valid fencing token. */
+export const WRITE_GUARDS: readonly WriteGuard[] = Object.values(WriteGuard);
 
 /** The names of the four triggers the guard installs on a master table. */
 export const GUARD_TRIGGERS = [

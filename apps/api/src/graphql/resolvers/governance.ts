@@ -8,6 +8,7 @@ import {
   thawTables,
 } from '@tablelock/lock';
 import { changeTablePolicy, changeTakeOverRule } from '../../governance/auditedSettings';
+import { installWriteGuards } from '../../writeGuard/installWriteGuards';
 import type { MutationResolvers, QueryResolvers, TablePolicyResolvers } from '../generated/graphql';
 import { callerOf } from './callerOf';
 import { requiredReason } from './requiredReason';
@@ -21,13 +22,14 @@ export const takeOverSettings: QueryResolvers['takeOverSettings'] = (_parent, _a
   return readTakeOverSettings(context.prisma);
 };
 
-export const setTablePolicyResolver: MutationResolvers['setTablePolicy'] = (
+export const setTablePolicyResolver: MutationResolvers['setTablePolicy'] = async (
   _parent,
   args,
   context,
 ) => {
   const admin = callerOf(context);
-  const { readOnly, editRoles, editGroups, takesPartInLocking, maxLeaseSeconds } = args.policy;
+  const { readOnly, editRoles, editGroups, takesPartInLocking, maxLeaseSeconds, writeGuard } =
+    args.policy;
   // GraphQL's null for a Boolean or list means "not given"; for maxLeaseSeconds, "no cap".
   const change = {
     ...(readOnly != null ? { readOnly } : {}),
@@ -35,12 +37,15 @@ export const setTablePolicyResolver: MutationResolvers['setTablePolicy'] = (
     ...(editGroups != null ? { editGroups } : {}),
     ...(takesPartInLocking != null ? { takesPartInLocking } : {}),
     ...(maxLeaseSeconds !== undefined ? { maxLeaseSeconds } : {}),
+    ...(writeGuard != null ? { writeGuard } : {}),
   };
-  return changeTablePolicy(
+  const policy = await changeTablePolicy(
     context.prisma,
-    { tableName: args.table, change },
+    { tableName: args.table, change, writeGuardDefault: context.writeGuardDefault },
     securityAudit(context, admin),
   );
+  await installWriteGuards(context.prisma, context, context.logger);
+  return policy;
 };
 
 export const freezeTablesResolver: MutationResolvers['freezeTables'] = async (
