@@ -5,6 +5,7 @@ export {
   type OwnWrite,
   type OwnWriteKind,
 } from './guard/ownWrite';
+export { type HistoryGauges, readHistoryGauges } from './guard/readHistoryGauges';
 export {
   syncWriteGuards,
   type UnguardedTable,

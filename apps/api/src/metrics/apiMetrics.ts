@@ -1,5 +1,6 @@
 import { connectionPoolUsage, type PrismaClient, statementsSent } from '@tablelock/db';
 import { readLockGauges } from '@tablelock/lock';
+import { readHistoryGauges } from '@tablelock/master-data';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { ApiMetrics, LockOperationResult } from '../ports/apiMetrics';
 
@@ -124,6 +125,17 @@ export function createApiMetrics(
     registers,
   });
 
+  const unlockedWrites = new Gauge({
+    name: 'tablelock_unlocked_writes',
+    help: 'Writes to master tables without their lock (write guard RECORD) kept in the row history.',
+    registers,
+  });
+  const historyBytes = new Gauge({
+    name: 'tablelock_history_bytes',
+    help: 'Disk taken by the row history (change sets and row changes, with indexes).',
+    registers,
+  });
+
   /** Reads the lock state for the gauges; a database that does not answer is `database_up 0`. */
   async function readLockState() {
     try {
@@ -134,6 +146,9 @@ export function createApiMetrics(
       oldestLockAge.set(gauges.oldestLockAgeSeconds);
       waiters.set(gauges.waiters);
       longestWait.set(gauges.longestWaitSeconds);
+      const history = await readHistoryGauges(prisma);
+      unlockedWrites.set(history.unlockedWrites);
+      historyBytes.set(history.historyBytes);
       databaseUp.set(1);
     } catch {
       databaseUp.set(0);

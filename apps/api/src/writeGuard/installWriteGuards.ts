@@ -1,6 +1,6 @@
 import type { PrismaClient } from '@tablelock/db';
+import type { SecurityLogger } from '@tablelock/identity';
 import { syncWriteGuards, type WriteGuard, type WriteGuardSync } from '@tablelock/master-data';
-import type { Logger } from 'pino';
 
 /**
  * Makes the write guard's triggers match every table's guard, and says what it changed. A
@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 export async function installWriteGuards(
   prisma: PrismaClient,
   settings: { masterSchema: string; writeGuardDefault: WriteGuard },
-  logger: Logger,
+  logger: SecurityLogger,
 ): Promise<WriteGuardSync> {
   const sync = await syncWriteGuards(prisma, settings.masterSchema, settings.writeGuardDefault);
   if (sync.installed.length > 0 || sync.removed.length > 0) {

@@ -18,6 +18,7 @@ const LOCK_ACTION_SET: Record<LockAction, true> = {
   dequeued: true,
   freeze: true,
   thaw: true,
+  unlocked_write: true,
 };
 export const LOCK_ACTIONS = Object.keys(LOCK_ACTION_SET) as LockAction[];
 

@@ -432,6 +432,7 @@ export const en = {
     dequeued: 'Left the line',
     freeze: 'Frozen',
     thaw: 'Thawed',
+    unlocked_write: 'Unlocked write',
   },
   securityEvents: {
     title: 'Security events',

@@ -419,6 +419,7 @@ export const ja: TranslationOf<typeof en> = {
     dequeued: '順番待ちを終了',
     freeze: '凍結',
     thaw: '凍結解除',
+    unlocked_write: 'ロックなしの書き込み',
   },
   securityEvents: {
     title: 'セキュリティイベント',

@@ -1,7 +1,7 @@
 import { LOCK_CHANNEL, syncTableRegistry } from '@tablelock/lock';
 import { MASTER_SCHEMA } from '@tablelock/test-support';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { saveRows, syncWriteGuards } from '../../src';
+import { readHistoryGauges, saveRows, syncWriteGuards } from '../../src';
 import { TABLE, TARGET, useGuardTestbed, WRITES } from './guardTestbed';
 
 const bed = useGuardTestbed();
@@ -41,6 +41,7 @@ describe('the write guard at RECORD', () => {
         rowsChanged: rows,
         details: { dbRole: bed.writer.role, applicationName: 'nightly-etl' },
       });
+      expect(await readHistoryGauges(bed.database.prisma)).toMatchObject({ unlockedWrites: 1 });
       expect(await heard).toMatchObject({
         action: 'unlocked_write',
         table: TABLE,
