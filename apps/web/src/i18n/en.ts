@@ -592,6 +592,7 @@ export const en = {
     openHint: 'Every save, import, revert and outside write of this table, with its rows old → new',
     rowHistory: 'Row history',
     rowHistoryHint: 'The changes of the row with the focus or selected in the grid',
+    pickRow: 'Click a saved row of the grid first, then Row history.',
     title: 'Changes of {{table}}',
     rowTitle: 'History of {{table}} row {{key}}',
     close: 'Close',

@@ -574,6 +574,7 @@ export const ja: TranslationOf<typeof en> = {
       'このテーブルの保存・インポート・取り消し・外部からの書き込みと、その行ごとの変更（旧 → 新）',
     rowHistory: '行の履歴',
     rowHistoryHint: 'グリッドでフォーカスまたは選択している行の変更',
+    pickRow: '先にグリッドの保存済みの行をクリックしてから、「行の履歴」を押してください。',
     title: '{{table}} の変更履歴',
     rowTitle: '{{table}} の行 {{key}} の履歴',
     close: '閉じる',

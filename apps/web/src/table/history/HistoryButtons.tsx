@@ -1,6 +1,7 @@
 import type { GridApi } from 'ag-grid-community';
 import type { RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNotify } from '../../ui/Notices';
 import type { GridRow } from '../changes/gridRow';
 import type { RowValues } from './historyTypes';
 
@@ -13,9 +14,11 @@ interface HistoryButtonsProps {
 /** Opens the table's changes, or the history of the grid's selected (else focused) stored row. */
 export function HistoryButtons({ grid, onChanges, onRowHistory }: HistoryButtonsProps) {
   const { t } = useTranslation();
+  const notify = useNotify();
   const openRowHistory = () => {
     const key = rowKeyOf(grid.current);
     if (key) onRowHistory(key);
+    else notify('info', t('changeHistory.pickRow'));
   };
   return (
     <span className="history-buttons">
