@@ -1,3 +1,11 @@
+import {
+  type ChangeSetFilter,
+  type HistoryPageOptions,
+  type RowHistoryPage,
+  readRowHistory,
+  readTableChanges,
+  type TableChangesPage,
+} from './historyReads';
 import type { TableLock } from './TableLock';
 import { connectToApi, type TablelockClientConfig } from './tablelockApi';
 import { type WithTableLockOptions, withTableLock } from './withTableLock';
@@ -13,6 +21,17 @@ export interface TablelockClient {
     work: (lock: TableLock) => Promise<T>,
     options?: WithTableLockOptions,
   ): Promise<T>;
+  /** A table's changes (saves, imports, reverts, outside writes), newest first, a page at a time. */
+  tableChanges(
+    table: string,
+    options?: HistoryPageOptions & { filter?: ChangeSetFilter | null },
+  ): Promise<TableChangesPage>;
+  /** One row's changes, newest first; `key` is its primary key as `rows` returns it. */
+  rowHistory(
+    table: string,
+    key: Record<string, string | null>,
+    options?: HistoryPageOptions,
+  ): Promise<RowHistoryPage>;
 }
 
 /** A client of the tablelock API at `config.url`, calling with API key `config.apiKey`. */
@@ -20,5 +39,7 @@ export function createTablelockClient(config: TablelockClientConfig): TablelockC
   const api = connectToApi(config);
   return {
     withTableLock: (tables, work, options) => withTableLock(api, tables, work, options),
+    tableChanges: (table, options) => readTableChanges(api, table, options),
+    rowHistory: (table, key, options) => readRowHistory(api, table, key, options),
   };
 }

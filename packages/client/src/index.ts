@@ -1,4 +1,10 @@
 export { createTablelockClient, type TablelockClient } from './createTablelockClient';
+export type {
+  ChangeSetFilter,
+  HistoryPageOptions,
+  RowHistoryPage,
+  TableChangesPage,
+} from './historyReads';
 export type { RowChanges, SaveResult, TableLock } from './TableLock';
 export {
   isTablelockError,

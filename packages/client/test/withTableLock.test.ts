@@ -343,6 +343,24 @@ describe('withTableLock: waiting, several tables', () => {
   });
 });
 
+describe('the row history', () => {
+  it('reads the changes a save made and a row’s history, naming the API key that saved', async () => {
+    await client.withTableLock('currencies', (lock) =>
+      lock.saveRows('currencies', newCurrency('XHS')),
+    );
+    const page = await client.tableChanges('currencies', { first: 1 });
+    expect(page.changes).toMatchObject([{ kind: 'save', actor: 'key:etl', rowsInserted: 1 }]);
+    const history = await client.rowHistory('currencies', { code: 'XHS' });
+    expect(history).toMatchObject({
+      rows: [{ operation: 'insert', newValues: { code: 'XHS', name: 'Test XHS' } }],
+      endCursor: null,
+    });
+    await expect(
+      client.tableChanges('currencies', { after: 'not a cursor' }),
+    ).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
+  });
+});
+
 describe('a process holding a lock with withTableLock', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)(
     'gets %s: the lock is released and the process ends by the signal, as it would have',

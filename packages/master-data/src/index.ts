@@ -13,6 +13,25 @@ export {
   type WriteGuardSync,
 } from './guard/syncWriteGuards';
 export { WRITE_GUARDS, WriteGuard } from './guard/writeGuard';
+export type {
+  ChangeKind,
+  ChangeSetRecord,
+  RowChangeRecord,
+  RowOperation,
+} from './history/historyRecords';
+export { type RowChangePage, readChangeRows, readRowHistory } from './history/readRowChanges';
+export {
+  type ChangeSetPage,
+  readTableChange,
+  readTableChanges,
+} from './history/readTableChanges';
+export {
+  MAX_REVERT_ROWS,
+  type RevertConflictRecord,
+  type RevertRequest,
+  type RevertResult,
+  revertChange,
+} from './history/revertChange';
 export { type ApplyImportRequest, applyImport } from './import/applyImport';
 export { assertMayImport, type ImportCaller } from './import/assertMayImport';
 export { dryRunImport, type ImportRequest } from './import/dryRunImport';

@@ -34,6 +34,9 @@ export const FIELD_ACCESS = {
     importReport: 'editor',
     tablePolicies: 'admin',
     takeOverSettings: 'viewer',
+    tableChanges: 'viewer',
+    tableChange: 'viewer',
+    rowHistory: 'viewer',
   },
   Mutation: {
     UpdateTableStatusWithLock: 'editor',
@@ -59,6 +62,7 @@ export const FIELD_ACCESS = {
     freezeTables: 'admin',
     thawTables: 'admin',
     setTakeOverRule: 'admin',
+    revertChange: 'editor',
   },
   Subscription: {
     lockChanged: 'viewer',

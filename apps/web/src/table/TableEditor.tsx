@@ -24,6 +24,10 @@ import { ImportDialog } from './files/ImportDialog';
 import { GridFooter } from './GridFooter';
 import type { RowView } from './grid/createRowDatasource';
 import { RowGrid } from './grid/RowGrid';
+import { ChangesDialog } from './history/ChangesDialog';
+import { HistoryButtons } from './history/HistoryButtons';
+import type { RowValues } from './history/historyTypes';
+import { RowHistoryDialog } from './history/RowHistoryDialog';
 import { ConnectionLostBanner } from './lock/ConnectionLostBanner';
 import { EditingElsewhereBanner } from './lock/EditingElsewhereBanner';
 import { IdleWarningBanner } from './lock/IdleWarningBanner';
@@ -64,6 +68,8 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
   });
   const [selected, setSelected] = useState(0);
   const [importing, setImporting] = useState(false);
+  const [changesOpen, setChangesOpen] = useState(false);
+  const [historyKey, setHistoryKey] = useState<RowValues | null>(null);
   const gridApi = useRef<GridApi<GridRow> | null>(null);
   const startButton = useRef<HTMLButtonElement>(null);
   const takeOverButton = useRef<HTMLButtonElement>(null);
@@ -125,6 +131,11 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
           </h1>
           <LockSummary info={info} user={user.name} unconfirmed={connectionLoss !== null} />
           {!roleAtLeast(user.role, 'editor') && <p className="muted">{t('table.viewOnly')}</p>}
+          <HistoryButtons
+            grid={gridApi}
+            onChanges={() => setChangesOpen(true)}
+            onRowHistory={setHistoryKey}
+          />
         </div>
         <div className="page-actions">
           <SessionActions
@@ -240,6 +251,18 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
           notify('success', t('import.applied', written));
         }}
       />
+
+      <ChangesDialog
+        open={changesOpen}
+        table={info.name}
+        token={session.kind === 'editing' ? session.token : null}
+        onClose={() => setChangesOpen(false)}
+        onReverted={(rows) => {
+          gridApi.current?.refreshInfiniteCache();
+          notify('success', t('changeHistory.reverted', { count: rows }));
+        }}
+      />
+      <RowHistoryDialog table={info.name} rowKey={historyKey} onClose={() => setHistoryKey(null)} />
 
       <EditDialogs
         open={actions.dialog}

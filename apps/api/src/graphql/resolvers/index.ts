@@ -10,6 +10,15 @@ import {
   thawTablesResolver,
 } from './governance';
 import {
+  ChangeSet,
+  RevertConflict,
+  RowChange,
+  revertChangeResolver,
+  rowHistory,
+  tableChange,
+  tableChanges,
+} from './history';
+import {
   apiKeys,
   authProviders,
   createApiKeyResolver,
@@ -67,6 +76,9 @@ export const resolvers: Resolvers = {
     importReport,
     tablePolicies,
     takeOverSettings,
+    tableChanges,
+    tableChange,
+    rowHistory,
   },
   Mutation: {
     UpdateTableStatusWithLock,
@@ -92,6 +104,7 @@ export const resolvers: Resolvers = {
     freezeTables: freezeTablesResolver,
     thawTables: thawTablesResolver,
     setTakeOverRule: setTakeOverRuleResolver,
+    revertChange: revertChangeResolver,
   },
   TableInfo,
   TablePolicy,
@@ -100,6 +113,9 @@ export const resolvers: Resolvers = {
   RowPage,
   ImportReport,
   LockGrant,
+  ChangeSet,
+  RowChange,
+  RevertConflict,
   LockEvent: { table: (event) => event.tableName },
   // The settings a policy or rule change gave, as the JSON scalar carries them.
   SecurityEvent: { changes: (event) => event.changes as Record<string, string | null> | null },

@@ -1,0 +1,35 @@
+import type { RowValues } from '../readRows';
+
+export type ChangeKind = 'save' | 'import' | 'revert' | 'locked_write' | 'unlocked_write';
+export type RowOperation = 'insert' | 'update' | 'delete';
+
+/** Everything one transaction changed in one table (`tablelock.change_set`). */
+export interface ChangeSetRecord {
+  id: string;
+  tableName: string;
+  kind: ChangeKind;
+  token: string | null;
+  actor: string | null;
+  dbRole: string;
+  applicationName: string | null;
+  revertsChangeId: string | null;
+  at: Date;
+  rowsInserted: number;
+  rowsUpdated: number;
+  rowsDeleted: number;
+}
+
+/** One row's change (`tablelock.row_change`), values as text as `rows` returns them. */
+export interface RecordedRowChange {
+  id: string;
+  key: RowValues;
+  operation: RowOperation;
+  /** update: the changed columns' old values; delete: the whole row; insert: null. */
+  oldValues: RowValues | null;
+  /** update: the changed columns' new values; insert: the whole row; delete: null. */
+  newValues: RowValues | null;
+}
+
+export interface RowChangeRecord extends RecordedRowChange {
+  changeSet: ChangeSetRecord;
+}
