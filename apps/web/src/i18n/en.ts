@@ -325,6 +325,28 @@ export const en = {
     FOREIGN_KEY: 'Referenced row missing or still in use',
     CHECK: 'Value not allowed',
   },
+  rowErrors: {
+    conflict: 'Changed by someone else since you loaded it. Reload the row.',
+    invalidValue: '"{{value}}" is not a valid {{column}}.',
+    notNull: '{{column}} may not be empty. Enter a value.',
+    duplicate: '{{value}} is already used by row {{row}} of {{table}}. Choose another value.',
+    missingReference:
+      '{{value}} is not in {{table}} ({{table}}.{{targetColumn}}). Choose a value that exists there.',
+    inUse_one:
+      'Row {{row}} is still used by {{count}} row of {{table}}. Change or delete it first.',
+    inUse_other:
+      'Row {{row}} is still used by {{count}} rows of {{table}}. Change or delete those first.',
+    check: {
+      atLeast: '{{column}} must be at least {{bound}}.',
+      moreThan: '{{column}} must be more than {{bound}}.',
+      atMost: '{{column}} must be at most {{bound}}.',
+      lessThan: '{{column}} must be less than {{bound}}.',
+      exactly: '{{column}} must be {{bound}}.',
+      otherThan: '{{column}} may not be {{bound}}.',
+      between: '{{column}} must be between {{bound}} and {{upperBound}}.',
+      rule: 'The row breaks the rule {{rule}}.',
+    },
+  },
   startEditing: {
     title: 'Start editing {{table}}?',
     confirm: 'Start editing',

@@ -318,6 +318,26 @@ export const ja: TranslationOf<typeof en> = {
     FOREIGN_KEY: '参照先の行がないか、まだ参照されています',
     CHECK: '許可されていない値です',
   },
+  rowErrors: {
+    conflict: '読み込み後に他のユーザーが変更しました。行を読み込み直してください。',
+    invalidValue: '「{{value}}」は {{column}} の値として正しくありません。',
+    notNull: '{{column}} は必須です。値を入力してください。',
+    duplicate: '{{value}} は {{table}} の行 {{row}} で既に使われています。別の値にしてください。',
+    missingReference:
+      '{{value}} は {{table}} にありません（{{table}}.{{targetColumn}}）。存在する値を選んでください。',
+    inUse_other:
+      '行 {{row}} は {{table}} の {{count}} 行からまだ参照されています。先にそれらを変更するか削除してください。',
+    check: {
+      atLeast: '{{column}} は {{bound}} 以上にしてください。',
+      moreThan: '{{column}} は {{bound}} より大きくしてください。',
+      atMost: '{{column}} は {{bound}} 以下にしてください。',
+      lessThan: '{{column}} は {{bound}} 未満にしてください。',
+      exactly: '{{column}} は {{bound}} にしてください。',
+      otherThan: '{{column}} は {{bound}} 以外にしてください。',
+      between: '{{column}} は {{bound}} 以上 {{upperBound}} 以下にしてください。',
+      rule: '行が規則 {{rule}} に反しています。',
+    },
+  },
   startEditing: {
     title: '{{table}} の編集を開始しますか？',
     confirm: '編集を開始',
