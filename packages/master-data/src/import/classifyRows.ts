@@ -1,7 +1,10 @@
 import { Prisma, quoteIdentifier, type TransactionClient } from '@tablelock/db';
+import { checkRuleSentence, readCheckRule } from '../errors/checkRule';
+import { rowName } from '../errors/rowName';
 import { type ForeignKey, readForeignKeys } from '../foreignKeys';
 import { columnRef } from '../sqlFragments';
 import { type MasterTable, requireColumn, type TableColumn } from '../tableColumns';
+import { readCheckConstraints, readUniqueRules } from '../tableRules';
 
 // jsonb_build_object takes at most 100 arguments (50 pairs): wide files are built in parts.
 const PAIRS_PER_OBJECT = 40;
@@ -88,6 +91,14 @@ export async function classifyStagedRows(
     ({ column, now }) => Prisma.sql`import_target.${columnRef(column)}::text AS ${now}`,
   );
   const foreignKeyJoins = foreignKeys.map((fk, k) => foreignKeyJoin(table, fk, k, inFile));
+  const uniqueRules = (await readUniqueRules(tx, table)).filter((rule) =>
+    rule.columns.every((name) => byName.has(name)),
+  );
+  const uniques = uniqueRules.map((rule, k) => uniqueChecks(table, rule.columns, k, inFile));
+  const checkRules = (await readCheckConstraints(tx, table)).filter((rule) =>
+    rule.columns.some((name) => byName.has(name)),
+  );
+  const checkJoins = checkRules.map((rule, k) => checkJoin(table, rule.expression, k, inFile));
 
   const errors: Prisma.Sql[] = [
     ...columns.map(({ column, cell, bad }) =>
@@ -113,6 +124,15 @@ export async function classifyStagedRows(
       null,
       'DUPLICATE_KEY',
       Prisma.sql`'Row ' || first_line || ' of the file has the same key.'`,
+    ),
+    ...uniques.flatMap((unique) => unique.errors),
+    ...checkRules.map((rule, k) =>
+      errorWhen(
+        Prisma.sql`NOT ${raw(`check${k}_ok`)}`,
+        rule.columns.length === 1 ? (rule.columns[0] ?? null) : null,
+        'CHECK',
+        Prisma.sql`${checkRuleSentence(readCheckRule(rule.definition))}::text`,
+      ),
     ),
     ...foreignKeys.map((fk, k) =>
       errorWhen(
@@ -167,11 +187,14 @@ export async function classifyStagedRows(
     ), keyed AS (
       SELECT checked.*, (${hasKey}) AS has_key,
              first_value(line) OVER (PARTITION BY (${hasKey}), ${keyNormals} ORDER BY line) AS first_line
+             ${uniques.length > 0 ? Prisma.sql`, ${Prisma.join(uniques.map((unique) => unique.firstLine))}` : Prisma.empty}
       FROM checked
     ), matched AS (
       SELECT keyed.*, import_target.xmin::text AS version, import_target.xmin IS NOT NULL AS found,
              ${Prisma.join(nowValues)}
              ${foreignKeyJoins.length > 0 ? Prisma.sql`, ${Prisma.join(foreignKeyJoins.map((join) => join.found))}` : Prisma.empty}
+             ${uniques.length > 0 ? Prisma.sql`, ${Prisma.join(uniques.map((unique) => unique.holder))}` : Prisma.empty}
+             ${checkJoins.length > 0 ? Prisma.sql`, ${Prisma.join(checkJoins.map((join) => join.ok))}` : Prisma.empty}
       FROM keyed
       LEFT JOIN ${raw(table.qualifiedName)} AS import_target
         ON keyed.has_key AND keyed.first_line = keyed.line AND ${matchesTarget}
@@ -183,6 +206,8 @@ export async function classifyStagedRows(
             )
           : Prisma.empty
       }
+      ${Prisma.join([Prisma.empty, ...uniques.map((unique) => unique.from)], ' ')}
+      ${Prisma.join([Prisma.empty, ...checkJoins.map((join) => join.from)], ' ')}
     ), classified AS (
       SELECT line, version, found,
              CASE WHEN has_key THEN ${jsonObject(key.map(({ column, normal }) => [column.name, normal]))} END AS key,
@@ -247,4 +272,113 @@ function foreignKeyJoin(
     found = Prisma.sql`(${found} OR ${here}.t0 IS NOT NULL)`;
   }
   return { from, found: Prisma.sql`${found} AS ${raw(`fk${k}_found`)}` };
+}
+
+type FileColumn = { column: TableColumn; normal: Prisma.Sql };
+
+/**
+ * A UNIQUE rule over columns the file has: a value set a row above in the file already has,
+ * and one another row of the table has (unless the file gives that row another value).
+ */
+function uniqueChecks(
+  table: MasterTable,
+  columns: string[],
+  k: number,
+  inFile: (name: string) => FileColumn | undefined,
+) {
+  const source = columns.map((name) => inFile(name) as FileColumn);
+  const holder = raw(`u${k}_holder`);
+  const firstLine = raw(`u${k}_first`);
+  const holderKey = raw(`u${k}_key`);
+  const complete = Prisma.join(
+    source.map(({ normal }) => Prisma.sql`${normal} IS NOT NULL`),
+    ' AND ',
+  );
+  const value = Prisma.sql`concat_ws(', ', ${Prisma.join(source.map(({ normal }) => normal))})`;
+  const keyText = (alias: Prisma.Sql) =>
+    Prisma.sql`concat_ws(', ', ${Prisma.join(
+      table.primaryKey.map((column) => Prisma.sql`${alias}.${columnRef(column)}::text`),
+    )})`;
+  const sameRow = Prisma.join(
+    table.primaryKey.map(
+      (column) =>
+        Prisma.sql`${holder}.${columnRef(column)} IS NOT DISTINCT FROM import_target.${columnRef(column)}`,
+    ),
+    ' AND ',
+  );
+  // The row of the file that names the holder, if any, and the values it gives it.
+  const holderInFile = (inner: Prisma.Sql) => Prisma.sql`EXISTS (
+    SELECT FROM checked AS other WHERE ${Prisma.join(
+      table.primaryKey.map(
+        (column) =>
+          Prisma.sql`other.${(inFile(column.name) as FileColumn).normal} = ${holder}.${columnRef(column)}::text`,
+      ),
+      ' AND ',
+    )} AND ${inner})`;
+  const movesAway = holderInFile(
+    Prisma.sql`(${Prisma.join(
+      source.map(
+        ({ normal }, index) =>
+          Prisma.sql`other.${normal} IS DISTINCT FROM ${holder}.${Prisma.raw(quoteIdentifier(columns[index] ?? ''))}::text`,
+      ),
+      ' OR ',
+    )})`,
+  );
+  return {
+    firstLine: Prisma.sql`CASE WHEN ${complete} THEN first_value(line) OVER (
+        PARTITION BY (${complete}), ${Prisma.join(source.map(({ normal }) => normal))} ORDER BY line)
+      END AS ${firstLine}`,
+    from: Prisma.sql`LEFT JOIN ${raw(table.qualifiedName)} AS ${holder} ON ${Prisma.join(
+      source.map(
+        ({ column, normal }) =>
+          Prisma.sql`${holder}.${columnRef(column)} = keyed.${normal}::${typeOf(column)}`,
+      ),
+      ' AND ',
+    )}`,
+    holder: Prisma.sql`CASE WHEN ${holder}.ctid IS NOT NULL AND NOT (${sameRow}) AND NOT ${movesAway}
+      THEN ${keyText(holder)} END AS ${holderKey}`,
+    errors: [
+      errorWhen(
+        // A row whose key is repeated is an error already: its other values say nothing more.
+        Prisma.sql`${firstLine} <> line AND NOT (has_key AND first_line <> line)`,
+        columns[0] ?? null,
+        'UNIQUE',
+        Prisma.sql`${value} || ' is also in row ' || ${firstLine} || ' of the file.'`,
+      ),
+      errorWhen(
+        Prisma.sql`${firstLine} = line AND ${holderKey} IS NOT NULL`,
+        columns[0] ?? null,
+        'UNIQUE',
+        Prisma.sql`${value} || ' is already used by ' || ${`${rowName(table.name, '')}`}::text || ${holderKey} || '.'`,
+      ),
+    ],
+  };
+}
+
+/**
+ * Whether the row as it would be written keeps a CHECK rule: the rule, as Postgres holds it,
+ * evaluated over the file's values and, for columns the file lacks, the row's values now.
+ * A rule that is NULL holds, as in Postgres.
+ */
+function checkJoin(
+  table: MasterTable,
+  expression: string,
+  k: number,
+  inFile: (name: string) => FileColumn | undefined,
+) {
+  const candidate = table.columns.map((column) => {
+    const given = inFile(column.name);
+    const value = given
+      ? Prisma.sql`keyed.${given.normal}::${typeOf(column)}`
+      : Prisma.sql`import_target.${columnRef(column)}`;
+    return Prisma.sql`${value} AS ${columnRef(column)}`;
+  });
+  const verdict = raw(`check${k}`);
+  // The rule's SQL comes from the catalog (pg_get_expr), written by whoever made the table.
+  return {
+    from: Prisma.sql`CROSS JOIN LATERAL (
+      SELECT coalesce((${Prisma.raw(expression)}), true) AS ok
+      FROM (SELECT ${Prisma.join(candidate)}) AS candidate) AS ${verdict}`,
+    ok: Prisma.sql`${verdict}.ok AS ${raw(`check${k}_ok`)}`,
+  };
 }
