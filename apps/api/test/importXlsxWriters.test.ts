@@ -44,7 +44,11 @@ async function exceljs(compression: boolean): Promise<Buffer> {
 
 /** The same parts, their zip entries in the reverse order, each stored or deflated. */
 async function reordered(file: Buffer, compress: boolean): Promise<Buffer> {
-  const read = XLSX.CFB.read(file, { type: 'buffer' });
+  // SheetJS bundles its zip reader (cfb) without its types.
+  const read = XLSX.CFB.read(file, { type: 'buffer' }) as {
+    FileIndex: { type: number; name: string; content: Uint8Array }[];
+    FullPaths: string[];
+  };
   const parts = read.FileIndex.flatMap((entry, index) =>
     entry.type === 2 && !entry.name.startsWith('\u0001') && !read.FullPaths[index]?.endsWith('/')
       ? [{ path: (read.FullPaths[index] ?? '').replace(/^[^/]*\//, ''), content: entry.content }]
@@ -52,7 +56,7 @@ async function reordered(file: Buffer, compress: boolean): Promise<Buffer> {
   );
   const zip = new ZipFile();
   for (const { path, content } of parts.reverse()) {
-    zip.addBuffer(Buffer.from(content as Uint8Array), path, { compress });
+    zip.addBuffer(Buffer.from(content), path, { compress });
   }
   zip.end();
   const chunks: Buffer[] = [];

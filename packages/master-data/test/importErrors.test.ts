@@ -6,7 +6,7 @@ import {
   type TestDatabase,
 } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { dryRunImport, readImportRows } from '../src';
+import { applyImport, dryRunImport, readImportErrors, readImportRows } from '../src';
 
 let database: TestDatabase;
 let token: string;
@@ -30,8 +30,8 @@ beforeEach(async () => {
 const HEADER = 'id,sku,name,category_id,supplier_id,unit_price,currency_code,launched_on';
 const csv = (...lines: string[]) => Buffer.from(`${[HEADER, ...lines].join('\r\n')}\r\n`);
 
-async function errorsByLine(content: Buffer) {
-  const report = await dryRunImport(database.prisma, {
+const dryRun = (content: Buffer) =>
+  dryRunImport(database.prisma, {
     schema: MASTER_SCHEMA,
     tableName: 'products',
     holder: 'alice',
@@ -40,6 +40,9 @@ async function errorsByLine(content: Buffer) {
     format: 'csv',
     content,
   });
+
+async function errorsByLine(content: Buffer) {
+  const report = await dryRun(content);
   const { rows } = await readImportRows(database.prisma, report.id, 'alice', {
     outcomes: [],
     offset: 0,
@@ -96,5 +99,27 @@ describe('the import dry run finds what the database would refuse, by row', () =
     expect(await errorsByLine(csv('900001,SKU-N1,A,11,1,-1,JPY,2026-01-01'))).toEqual([
       [{ column: 'unit_price', code: 'CHECK', message: 'unit_price must be at least 0.' }],
     ]);
+  });
+
+  it('applies the valid rows when asked, and keeps the rest for errors.csv', async () => {
+    const report = await dryRun(
+      csv(
+        '900101,SKU-V1,Valid,11,1,1.00,JPY,2026-01-01',
+        '900102,SKU-V2,Bad,11,1,-5,JPY,2026-01-01',
+      ),
+    );
+    const request = { schema: MASTER_SCHEMA, id: report.id, holder: 'alice', token };
+    await expect(applyImport(database.prisma, request)).rejects.toMatchObject({
+      code: 'IMPORT_HAS_ERRORS',
+    });
+    const applied = await applyImport(database.prisma, { ...request, skipRowsWithErrors: true });
+    expect(applied).toMatchObject({ applied: true, counts: { create: 1, error: 1 } });
+    const stored = await database.prisma.$queryRawUnsafe<{ id: number }[]>(
+      'SELECT id FROM master.products WHERE id IN (900101, 900102) ORDER BY id',
+    );
+    expect(stored).toEqual([{ id: 900101 }]);
+    const rest = await readImportErrors(database.prisma, MASTER_SCHEMA, report.id, 'alice');
+    expect(rest.rows.map((row) => row.values.sku)).toEqual(['SKU-V2']);
+    expect(rest.report.counts).toMatchObject({ create: 0, error: 1, total: 1 });
   });
 });

@@ -607,6 +607,10 @@ export const en = {
     apply_other: 'Apply {{count, number}} changes',
     changedRow: 'Row {{line}} of the file (key {{key}})',
     applied: 'Imported: {{create}} created, {{update}} updated.',
+    applyValid_one: 'Apply {{count, number}} change without errors',
+    applyValid_other: 'Apply {{count, number}} changes without errors',
+    restLeft:
+      'Imported: {{create}} created, {{update}} updated. The {{error}} rows with errors were left out: download them, correct them and import them again.',
   },
   pager: {
     label: 'Pages',

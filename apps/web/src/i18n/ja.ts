@@ -584,6 +584,9 @@ export const ja: TranslationOf<typeof en> = {
     otherFile: '別のファイルを選ぶ',
     dryRunAgain: 'もう一度ドライラン',
     apply_other: '{{count, number}} 件の変更を適用',
+    applyValid_other: 'エラーのない {{count, number}} 件の変更を適用',
+    restLeft:
+      'インポートしました：作成 {{create}} 件、更新 {{update}} 件。エラーのある {{error}} 行は除きました。ダウンロードして直し、もう一度インポートしてください。',
     changedRow: 'ファイルの {{line}} 行目（キー {{key}}）',
     applied: 'インポートしました：作成 {{create}} 行、更新 {{update}} 行。',
   },

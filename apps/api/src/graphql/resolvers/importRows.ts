@@ -37,6 +37,7 @@ export const applyImportResolver: MutationResolvers['applyImport'] = (_parent, a
     id: args.id,
     holder: caller.name,
     token: args.token,
+    skipRowsWithErrors: args.skipRowsWithErrors === true,
   });
 };
 

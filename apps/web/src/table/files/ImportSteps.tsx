@@ -52,6 +52,11 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
   const [problem, setProblem] = useState<{ text: string; changedRows: string[] } | null>(null);
   const [shown, setShown] = useState<Shown>('changes');
   const [page, setPage] = useState(1);
+  const [partlyApplied, setPartlyApplied] = useState<{
+    create: number;
+    update: number;
+    error: number;
+  } | null>(null);
 
   const rows = useQuery({
     ...importRowsOptions(dryRun, {
@@ -90,14 +95,23 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
     }
   };
 
-  const apply = async () => {
+  const apply = async (skipRowsWithErrors = false) => {
     if (!dryRun || !token) return;
     setBusy(true);
     setProblem(null);
     setProgress({ phase: 'writing', since: Date.now() });
     try {
-      const { applyImport } = await graphqlRequest(applyImportMutation, { id: dryRun.id, token });
-      onApplied(applyImport.counts);
+      const { applyImport } = await graphqlRequest(applyImportMutation, {
+        id: dryRun.id,
+        token,
+        skipRowsWithErrors,
+      });
+      // The rows left out stay as the dry run: the dialog stays open to offer them.
+      if (applyImport.counts.error > 0) {
+        setPartlyApplied(applyImport.counts);
+        setBusy(false);
+        setProgress(null);
+      } else onApplied(applyImport.counts);
     } catch (error) {
       setProblem({ text: describeError(error, t), changedRows: changedRowsOf(error, t) });
       setBusy(false);
@@ -120,6 +134,23 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
 
   const counts = dryRun?.counts;
   const writes = counts ? counts.create + counts.update : 0;
+  if (dryRun && partlyApplied) {
+    return (
+      <>
+        <p className="banner banner-info" role="status">
+          {t('import.restLeft', partlyApplied)}
+        </p>
+        <div className="dialog-actions">
+          <a className="button" href={errorsFileUrl(dryRun)} download>
+            {t('import.downloadErrors')}
+          </a>
+          <button type="button" className="button primary" onClick={() => onApplied(partlyApplied)}>
+            {t('import.close')}
+          </button>
+        </div>
+      </>
+    );
+  }
   return (
     <>
       <p>{t('import.explain')}</p>
@@ -230,6 +261,11 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
         <button type="button" className="button" disabled={busy} onClick={onClose}>
           {t('common.cancel')}
         </button>
+        {dryRun && counts && counts.error > 0 && writes > 0 && !problem?.changedRows.length && (
+          <button type="button" className="button" disabled={busy} onClick={() => apply(true)}>
+            {t('import.applyValid', { count: writes })}
+          </button>
+        )}
         {dryRun ? (
           <button
             type="button"
@@ -241,7 +277,7 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
               writes === 0 ||
               Boolean(problem?.changedRows.length)
             }
-            onClick={apply}
+            onClick={() => apply()}
           >
             {t('import.apply', { count: writes })}
           </button>

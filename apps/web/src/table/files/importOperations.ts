@@ -27,11 +27,12 @@ export const importRowsQuery = graphql(`
 `);
 
 export const applyImportMutation = graphql(`
-  mutation ApplyImportDryRun($id: ID!, $token: String!) {
-    applyImport(id: $id, token: $token) {
+  mutation ApplyImportDryRun($id: ID!, $token: String!, $skipRowsWithErrors: Boolean) {
+    applyImport(id: $id, token: $token, skipRowsWithErrors: $skipRowsWithErrors) {
       counts {
         create
         update
+        error
       }
     }
   }
