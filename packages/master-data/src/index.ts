@@ -1,6 +1,7 @@
 export { guardFormula } from './formulaText';
 export { type ApplyImportRequest, applyImport } from './import/applyImport';
 export { assertMayImport, type ImportCaller } from './import/assertMayImport';
+export type { ColumnMapping } from './import/columnMapping';
 export { dryRunImport, type ImportRequest } from './import/dryRunImport';
 export type { ImportFormat } from './import/importFile';
 export { tooLarge as importTooLarge } from './import/importFileErrors';

@@ -49,17 +49,24 @@ const notNullMessage = (column: TableColumn) =>
 export async function classifyStagedRows(
   tx: TransactionClient,
   table: MasterTable,
-  fileColumns: string[],
+  fileColumns: (string | null)[],
   dryRunId: string,
 ): Promise<void> {
-  const columns = fileColumns.map((name, index) => ({
-    index,
-    column: requireColumn(table, name),
-    cell: raw(`f${index}`),
-    normal: raw(`n${index}`),
-    bad: raw(`b${index}`),
-    now: raw(`now${index}`),
-  }));
+  // A column mapped to none (null) stays in the staged cells, by its place, and is not read.
+  const columns = fileColumns.flatMap((name, index) =>
+    name === null
+      ? []
+      : [
+          {
+            index,
+            column: requireColumn(table, name),
+            cell: raw(`f${index}`),
+            normal: raw(`n${index}`),
+            bad: raw(`b${index}`),
+            now: raw(`now${index}`),
+          },
+        ],
+  );
   const byName = new Map(columns.map((entry) => [entry.column.name, entry]));
   const inFile = (name: string) => byName.get(name);
   const key = table.primaryKey.map((column) => inFile(column.name) as (typeof columns)[number]);
