@@ -440,6 +440,14 @@ export const en = {
     rowsChanged_one: '{{count}} row changed',
     rowsChanged_other: '{{count}} rows changed',
     tookOverFrom: 'from {{name}}',
+    reasons: {
+      idle: 'Idle too long',
+      leaseExpired: 'Lease expired',
+      logout: 'Signed out',
+      userDisabled: 'User disabled',
+      apiKeyRevoked: 'API key revoked',
+      import: 'Import of {{file}}',
+    },
     empty: 'No event matches the filters.',
   },
   lockActions: {
@@ -607,6 +615,15 @@ export const en = {
     apply_other: 'Apply {{count, number}} changes',
     changedRow: 'Row {{line}} of the file (key {{key}})',
     applied: 'Imported: {{create}} created, {{update}} updated.',
+    mapping: {
+      title: 'Match the file’s columns to the table’s',
+      explain:
+        'The file’s header is not the table’s column names. Choose a column of the table for each column of the file, or leave it out, then run the dry run.',
+      fileColumn: 'Column of the file',
+      tableColumn: 'Column of the table',
+      leaveOut: 'Leave out',
+      repeated: 'Each table column can take one file column: {{columns}}.',
+    },
     applyValid_one: 'Apply {{count, number}} change without errors',
     applyValid_other: 'Apply {{count, number}} changes without errors',
     restLeft:

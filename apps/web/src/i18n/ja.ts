@@ -425,6 +425,14 @@ export const ja: TranslationOf<typeof en> = {
     system: 'システム（リース期限切れ）',
     rowsChanged_other: '{{count}} 行を変更',
     tookOverFrom: '{{name}} から',
+    reasons: {
+      idle: '操作がなかったため',
+      leaseExpired: 'リースの期限切れ',
+      logout: 'ログアウト',
+      userDisabled: 'ユーザーの無効化',
+      apiKeyRevoked: 'API キーの失効',
+      import: '{{file}} のインポート',
+    },
     empty: '条件に合うイベントはありません。',
   },
   lockActions: {
@@ -584,6 +592,15 @@ export const ja: TranslationOf<typeof en> = {
     otherFile: '別のファイルを選ぶ',
     dryRunAgain: 'もう一度ドライラン',
     apply_other: '{{count, number}} 件の変更を適用',
+    mapping: {
+      title: 'ファイルの列をテーブルの列に対応付ける',
+      explain:
+        'ファイルの見出しがテーブルの列名と違います。ファイルの列ごとにテーブルの列を選ぶか「取り込まない」を選び、ドライランしてください。',
+      fileColumn: 'ファイルの列',
+      tableColumn: 'テーブルの列',
+      leaveOut: '取り込まない',
+      repeated: 'テーブルの列ひとつに対応付けられるファイルの列はひとつです：{{columns}}',
+    },
     applyValid_other: 'エラーのない {{count, number}} 件の変更を適用',
     restLeft:
       'インポートしました：作成 {{create}} 件、更新 {{update}} 件。エラーのある {{error}} 行は除きました。ダウンロードして直し、もう一度インポートしてください。',

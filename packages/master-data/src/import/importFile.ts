@@ -63,7 +63,11 @@ export function checkHeader(table: MasterTable, mapped: (string | null)[], heade
         .join(
           ', ',
         )}${unknown.length > 10 ? ', …' : ''}. The first row must hold column names, as an export writes them, or map the file's columns to the table's.`,
-      { fileColumns: header, unknownColumns: unknown },
+      {
+        fileColumns: header,
+        unknownColumns: unknown,
+        tableColumns: table.columns.map((c) => c.name),
+      },
     );
   }
   const repeated = columns.filter((name, index) => columns.indexOf(name) !== index);

@@ -9,6 +9,13 @@ import { TransferProgressPanel } from '../../transfer/TransferProgressPanel';
 import type { TransferProgress } from '../../transfer/transferProgress';
 import { describeError } from '../../ui/describeError';
 import { Pager } from '../../ui/Pager';
+import { ColumnMappingStep } from './ColumnMappingStep';
+import {
+  type ColumnMapping,
+  guessMapping,
+  type HeaderMismatch,
+  headerMismatchOf,
+} from './columnMappingOf';
 import { ImportRowList } from './ImportRowList';
 import {
   applyImportMutation,
@@ -52,6 +59,8 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
   const [problem, setProblem] = useState<{ text: string; changedRows: string[] } | null>(null);
   const [shown, setShown] = useState<Shown>('changes');
   const [page, setPage] = useState(1);
+  const [mismatch, setMismatch] = useState<HeaderMismatch | null>(null);
+  const [mapping, setMapping] = useState<ColumnMapping | null>(null);
   const [partlyApplied, setPartlyApplied] = useState<{
     create: number;
     update: number;
@@ -77,18 +86,28 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
     const upload = { phase: 'upload', file: file.name, total: file.size } as const;
     setProgress({ ...upload, loaded: 0, since: Date.now() });
     try {
-      const report = await uploadDryRun(table, token, file, {
-        onProgress: (loaded, total) =>
-          setProgress((current) =>
-            current?.phase === 'upload' ? { ...current, loaded, total } : current,
-          ),
-        onSent: () => setProgress({ phase: 'checking', since: Date.now() }),
-      });
+      const report = await uploadDryRun(
+        table,
+        token,
+        file,
+        {
+          onProgress: (loaded, total) =>
+            setProgress((current) =>
+              current?.phase === 'upload' ? { ...current, loaded, total } : current,
+            ),
+          onSent: () => setProgress({ phase: 'checking', since: Date.now() }),
+        },
+        mapping ?? undefined,
+      );
       setDryRun(report);
       setShown(report.counts.error > 0 ? 'errors' : 'changes');
       setPage(1);
     } catch (error) {
-      setProblem({ text: describeError(error, t), changedRows: [] });
+      const headerMismatch = mapping ? undefined : headerMismatchOf(error);
+      if (headerMismatch) {
+        setMismatch(headerMismatch);
+        setMapping(guessMapping(headerMismatch));
+      } else setProblem({ text: describeError(error, t), changedRows: [] });
     } finally {
       setBusy(false);
       setProgress(null);
@@ -164,10 +183,15 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
             onChange={(event) => {
               setFile(event.target.files?.[0] ?? null);
               setProblem(null);
+              setMismatch(null);
+              setMapping(null);
             }}
           />
           <p className="muted">{t('import.limits')}</p>
         </div>
+      )}
+      {!dryRun && mismatch && mapping && (
+        <ColumnMappingStep mismatch={mismatch} mapping={mapping} onChange={setMapping} />
       )}
       {dryRun && counts && (
         <>
@@ -248,6 +272,8 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
               setDryRun(null);
               setFile(null);
               setProblem(null);
+              setMismatch(null);
+              setMapping(null);
             }}
           >
             {t('import.otherFile')}

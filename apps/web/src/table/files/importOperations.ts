@@ -61,9 +61,11 @@ export async function uploadDryRun(
   token: string,
   file: File,
   handlers: UploadHandlers,
+  columnMapping?: Record<string, string | null>,
 ): Promise<DryRun> {
   const xlsx = /\.xlsx$/i.test(file.name) || file.type === XLSX_TYPE;
   const search = new URLSearchParams({ token, fileName: file.name, dryRun: '1' });
+  if (columnMapping) search.set('columnMapping', JSON.stringify(columnMapping));
   let answer: UploadAnswer;
   try {
     answer = await uploadFile(
