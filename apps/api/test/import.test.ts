@@ -243,12 +243,14 @@ describe('import over HTTP', () => {
     const records = parse(text, { bom: true, columns: true }) as Record<string, string>[];
     expect(records.map((record) => [record.id, record.error?.split(':')[0]])).toEqual([
       ['900010', 'unit_price'],
-      ['900011', 'name'],
+      ['900011', 'name may not be empty.'],
       ['900012', 'currency_code'],
       ['900013', 'supplier_id'],
       ['1', 'Row 6 of the file has the same key.'],
     ]);
     expect(records[1]?.name).toBe('');
+    // Each error says its column once.
+    expect(records[1]?.error).toBe('name may not be empty.');
     const apply = await execute(alice, applyImportMutation, {
       id: dryRun.report?.id as string,
       token,

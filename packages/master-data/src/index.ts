@@ -3,6 +3,7 @@ export { type ApplyImportRequest, applyImport } from './import/applyImport';
 export { assertMayImport, type ImportCaller } from './import/assertMayImport';
 export type { ColumnMapping } from './import/columnMapping';
 export { dryRunImport, type ImportRequest } from './import/dryRunImport';
+export { importErrorText } from './import/importErrorText';
 export type { ImportFormat } from './import/importFile';
 export { tooLarge as importTooLarge } from './import/importFileErrors';
 export {

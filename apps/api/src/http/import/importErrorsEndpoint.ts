@@ -1,4 +1,4 @@
-import { guardFormula, readImportErrors } from '@tablelock/master-data';
+import { guardFormula, importErrorText, readImportErrors } from '@tablelock/master-data';
 import type { RequestHandler } from 'express';
 import { authorizeFileRequest } from '../../auth/authorizeFileRequest';
 import type { ApiServices } from '../../context';
@@ -25,9 +25,7 @@ export function importErrorsEndpoint(services: ApiServices): RequestHandler {
       const header = [...report.columns, 'error'];
       const records = rows.map((row) => [
         ...columns.map((column) => guardFormula(column, row.values[column.name] ?? null)),
-        row.errors
-          .map((error) => (error.column ? `${error.column}: ${error.message}` : error.message))
-          .join('; '),
+        importErrorText(row.errors),
       ]);
       const base = report.fileName.replace(/\.(csv|xlsx)$/i, '');
       response.attachment(`${base}-errors.csv`);
