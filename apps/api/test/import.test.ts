@@ -259,6 +259,45 @@ describe('import over HTTP', () => {
     expect(await product(900010)).toBeUndefined();
   });
 
+  it('offers the erroneous rows of an XLSX upload as errors.xlsx', async () => {
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet('products').addRows([
+      [
+        'id',
+        'sku',
+        'name',
+        'category_id',
+        'supplier_id',
+        'unit_price',
+        'currency_code',
+        'launched_on',
+      ],
+      [900030, 'SKU-XL1', null, 11, 1, 1, 'JPY', '2026-01-01'],
+    ]);
+    const file = Buffer.from(await workbook.xlsx.writeBuffer());
+    const dryRun = await answer(
+      await upload(
+        alice,
+        file,
+        { dryRun: '1', fileName: 'products.xlsx' },
+        { 'content-type': XLSX_TYPE },
+      ),
+    );
+    const errors = await fetch(`${api.url}/import/dry-runs/${dryRun.report?.id}/errors.xlsx`, {
+      headers: alice.headers,
+    });
+    expect(errors.headers.get('content-disposition')).toBe(
+      'attachment; filename=products-errors.xlsx',
+    );
+    const read = new ExcelJS.Workbook();
+    await read.xlsx.load(await errors.arrayBuffer());
+    const rows = read.worksheets[0]?.getSheetValues().slice(1) as unknown[][];
+    expect(rows.map((row) => [row[1], row[row.length - 1]])).toEqual([
+      ['id', 'error'],
+      ['900030', 'name may not be empty.'],
+    ]);
+  });
+
   it('applies at once without dryRun, and refuses a file with errors then', async () => {
     const { header } = await exportedLines([1]);
     const good = await answer(

@@ -91,5 +91,6 @@ export async function uploadDryRun(
   return body.report;
 }
 
+/** The erroneous rows as a file of the upload's own kind. */
 export const errorsFileUrl = (dryRun: DryRun) =>
-  `/import/dry-runs/${encodeURIComponent(dryRun.id)}/errors.csv`;
+  `/import/dry-runs/${encodeURIComponent(dryRun.id)}/errors.${/\.xlsx$/i.test(dryRun.fileName) ? 'xlsx' : 'csv'}`;
