@@ -41,8 +41,8 @@ const notNullMessage = (column: TableColumn) =>
  * is now, in one statement, into `tablelock.import_dry_run_row`: create (no row has its key),
  * update (with the cells that change and their values now), unchanged, or error. Values are
  * checked by the database itself (`pg_input_is_valid` with each column's type: type, length,
- * precision), then NOT NULL and foreign keys from the catalog, and keys repeated in the file
- * (the first row with a key is matched, later ones are errors). Compared as the database reads
+ * precision), then NOT NULL, foreign keys, UNIQUE and CHECK constraints from the catalog, and
+ * keys repeated in the file (the first row with a key is matched, later ones are errors). Compared as the database reads
  * them, so `12.5` in a file is the `12.50` of a numeric(12,2). Nothing of it passes through
  * the API, whatever the number of rows.
  */
@@ -313,24 +313,32 @@ function uniqueChecks(
     ),
     ' AND ',
   );
-  // The row of the file that names the holder, if any, and the values it gives it.
-  const holderInFile = (inner: Prisma.Sql) => Prisma.sql`EXISTS (
-    SELECT FROM checked AS other WHERE ${Prisma.join(
+  // The row of the file that names the holder (the first with its key), joined by hash rather
+  // than looked for row by row, and whether it gives the holder other values.
+  const mover = raw(`u${k}_mover`);
+  const keyNormals = table.primaryKey.map((column) => (inFile(column.name) as FileColumn).normal);
+  const movers = Prisma.sql`LEFT JOIN (
+      SELECT DISTINCT ON (${Prisma.join(keyNormals)}) ${Prisma.join(
+        [...keyNormals, ...source.map(({ normal }) => normal)].map(
+          (normal, index) => Prisma.sql`${normal} AS ${raw(`m${index}`)}`,
+        ),
+      )}
+      FROM checked ORDER BY ${Prisma.join(keyNormals)}, line) AS ${mover}
+    ON ${Prisma.join(
       table.primaryKey.map(
-        (column) =>
-          Prisma.sql`other.${(inFile(column.name) as FileColumn).normal} = ${holder}.${columnRef(column)}::text`,
+        (column, index) =>
+          Prisma.sql`${mover}.${raw(`m${index}`)} = ${holder}.${columnRef(column)}::text`,
       ),
       ' AND ',
-    )} AND ${inner})`;
-  const movesAway = holderInFile(
-    Prisma.sql`(${Prisma.join(
-      source.map(
-        ({ normal }, index) =>
-          Prisma.sql`other.${normal} IS DISTINCT FROM ${holder}.${Prisma.raw(quoteIdentifier(columns[index] ?? ''))}::text`,
-      ),
-      ' OR ',
-    )})`,
-  );
+    )}`;
+  const movesAway = Prisma.sql`(${Prisma.join(
+    columns.map(
+      (name, index) =>
+        Prisma.sql`${mover}.${raw(`m${keyNormals.length + index}`)} IS DISTINCT FROM ${holder}.${Prisma.raw(quoteIdentifier(name))}::text`,
+    ),
+    ' OR ',
+  )})`;
+  const moverFound = Prisma.sql`${mover}.${raw('m0')} IS NOT NULL`;
   return {
     firstLine: Prisma.sql`CASE WHEN ${complete} THEN first_value(line) OVER (
         PARTITION BY (${complete}), ${Prisma.join(source.map(({ normal }) => normal))} ORDER BY line)
@@ -341,8 +349,9 @@ function uniqueChecks(
           Prisma.sql`${holder}.${columnRef(column)} = keyed.${normal}::${typeOf(column)}`,
       ),
       ' AND ',
-    )}`,
-    holder: Prisma.sql`CASE WHEN ${holder}.ctid IS NOT NULL AND NOT (${sameRow}) AND NOT ${movesAway}
+    )} ${movers}`,
+    holder: Prisma.sql`CASE WHEN ${holder}.ctid IS NOT NULL AND NOT (${sameRow})
+        AND NOT (${moverFound} AND ${movesAway})
       THEN ${keyText(holder)} END AS ${holderKey}`,
     errors: [
       errorWhen(
