@@ -3,7 +3,10 @@ import { expect, test } from '../support/fixtures';
 import { storedRows } from '../support/graphql';
 import { cell, editCell, openTable, rowId, rowStatus, startEditing } from '../support/tablePage';
 
-test('a save with one invalid row changes nothing and marks that row, in en and ja', async ({ signIn, snap }) => {
+test('a save with one invalid row changes nothing and marks that row, in en and ja', async ({
+  signIn,
+  snap,
+}) => {
   const alice = await signIn('alice');
   await openTable(alice, 'suppliers');
   const originalName = await cell(alice, rowId('1'), 'name').textContent();
