@@ -43,11 +43,13 @@ const importRowsMutation = graphql(`
     $format: ImportFormat!
     $content: String!
     $dryRun: Boolean
+    $columnMapping: [ImportColumnMapping!]
   ) {
     importRows(
       table: $table
       token: $token
       fileName: $fileName
+      columnMapping: $columnMapping
       format: $format
       contentBase64: $content
       dryRun: $dryRun
@@ -465,5 +467,30 @@ describe('import over GraphQL', () => {
     expect(viewer.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     const notBase64 = await execute(key, importRowsMutation, { ...variables, content: '%%%' });
     expect(notBase64.errors?.[0]?.extensions?.code).toBe('IMPORT_BAD_FILE');
+  });
+
+  it('reads a file with other column names through columnMapping', async () => {
+    const key = await api.withApiKey('mapper', 'editor');
+    await resetLockRegistry(database.prisma);
+    token = (await acquireTableLockAs(key, 'categories')).token;
+    const variables = {
+      table: 'categories',
+      token,
+      fileName: 'c.csv',
+      format: 'CSV' as const,
+      content: Buffer.from('Code,Label,Remark\r\n1,Food,x\r\n').toString('base64'),
+    };
+    const unmapped = await execute(key, importRowsMutation, variables);
+    expect(unmapped.errors?.[0]?.extensions).toMatchObject({
+      code: 'IMPORT_BAD_FILE',
+      fileColumns: ['Code', 'Label', 'Remark'],
+    });
+    const columnMapping = [
+      { fileColumn: 'Code', tableColumn: 'id' },
+      { fileColumn: 'Label', tableColumn: 'name' },
+      { fileColumn: 'Remark', tableColumn: null },
+    ];
+    const mapped = await execute(key, importRowsMutation, { ...variables, columnMapping });
+    expect(mapped.data?.importRows.counts).toMatchObject({ unchanged: 1, error: 0 });
   });
 });

@@ -1,3 +1,9 @@
+export {
+  describeViolation,
+  type RowViolation,
+  type WrittenRow,
+} from './errors/describeViolation';
+export type { RowErrorDetails, RowErrorKind } from './errors/rowErrorDetails';
 export { guardFormula } from './formulaText';
 export { type ApplyImportRequest, applyImport } from './import/applyImport';
 export { assertMayImport, type ImportCaller } from './import/assertMayImport';
