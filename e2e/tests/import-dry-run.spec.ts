@@ -123,10 +123,10 @@ test('a dry run with errors offers them as a file, and applies only the valid ro
   ]);
   await expect(dialog.getByTestId('import-counts')).toContainText('2 with errors');
   await expect(dialog.getByTestId('import-rows')).toContainText(
-    'invalid input syntax for type numeric',
+    '"cheap" is not a valid unit_price.',
   );
   await expect(dialog.getByTestId('import-rows')).toContainText(
-    'suppliers has no row with id = 99999',
+    '99999 is not in suppliers (suppliers.id). Choose a value that exists there.',
   );
   await expect(dialog.getByRole('button', { name: 'Apply 1 change', exact: true })).toBeDisabled();
   await expectAccessible(alice);

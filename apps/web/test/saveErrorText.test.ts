@@ -48,6 +48,12 @@ const cases: [string, SaveError['details'], string, string][] = [
     '行が規則 (valid_to IS NULL) OR (valid_to >= valid_from) に反しています。',
   ],
   [
+    'a value repeated in an import file',
+    { kind: 'DUPLICATE_IN_FILE', column: 'sku', value: 'SKU-N1', row: '2' },
+    'SKU-N1 is also in row 2 of the file. Keep it in one row.',
+    'SKU-N1 はファイルの 2 行目にもあります。ひとつの行だけにしてください。',
+  ],
+  [
     'a row still in use',
     { kind: 'IN_USE', table: 'price_list_items', row: '1', count: 3 },
     'Row 1 is still used by 3 rows of price_list_items. Change or delete those first.',

@@ -122,4 +122,29 @@ describe('the import dry run finds what the database would refuse, by row', () =
     expect(rest.rows.map((row) => row.values.sku)).toEqual(['SKU-V2']);
     expect(rest.report.counts).toMatchObject({ create: 0, error: 1, total: 1 });
   });
+
+  it('carries the facts of each error, to say it in another language', async () => {
+    const report = await dryRun(
+      csv('900201,SKU-000001,A,11,1,-1,ZZZ,2026-01-01', '900202,SKU-F1,,11,1,1.00,JPY,2026-01-01'),
+    );
+    const { rows } = await readImportRows(database.prisma, report.id, 'alice', {
+      outcomes: [],
+      offset: 0,
+      limit: 10,
+    });
+    expect(rows.map((row) => row.errors.map((error) => error.details))).toEqual([
+      [
+        { kind: 'DUPLICATE', column: 'sku', value: 'SKU-000001', table: 'products', row: '1' },
+        { kind: 'CHECK', column: 'unit_price', comparison: '>=', bound: '0' },
+        {
+          kind: 'MISSING_REFERENCE',
+          column: 'currency_code',
+          value: 'ZZZ',
+          table: 'currencies',
+          targetColumn: 'code',
+        },
+      ],
+      [{ kind: 'NOT_NULL', column: 'name' }],
+    ]);
+  });
 });

@@ -330,6 +330,8 @@ export const en = {
     invalidValue: '"{{value}}" is not a valid {{column}}.',
     notNull: '{{column}} may not be empty. Enter a value.',
     duplicate: '{{value}} is already used by row {{row}} of {{table}}. Choose another value.',
+    duplicateInFile: '{{value}} is also in row {{row}} of the file. Keep it in one row.',
+    duplicateKey: 'Row {{row}} of the file has the same key. Keep one of them.',
     missingReference:
       '{{value}} is not in {{table}} ({{table}}.{{targetColumn}}). Choose a value that exists there.',
     inUse_one:

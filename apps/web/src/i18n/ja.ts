@@ -323,6 +323,9 @@ export const ja: TranslationOf<typeof en> = {
     invalidValue: '「{{value}}」は {{column}} の値として正しくありません。',
     notNull: '{{column}} は必須です。値を入力してください。',
     duplicate: '{{value}} は {{table}} の行 {{row}} で既に使われています。別の値にしてください。',
+    duplicateInFile:
+      '{{value}} はファイルの {{row}} 行目にもあります。ひとつの行だけにしてください。',
+    duplicateKey: 'ファイルの {{row}} 行目に同じキーの行があります。どちらかひとつにしてください。',
     missingReference:
       '{{value}} は {{table}} にありません（{{table}}.{{targetColumn}}）。存在する値を選んでください。',
     inUse_other:

@@ -12,7 +12,10 @@ export interface RowErrorDetails {
   table?: string;
   /** MISSING_REFERENCE: the referenced column(s), joined by ", ". */
   targetColumn?: string;
-  /** DUPLICATE: the key of the row that has the value; IN_USE: the key of the row deleted. */
+  /**
+   * DUPLICATE: the key of the row that has the value; IN_USE: the key of the row deleted;
+   * DUPLICATE_IN_FILE, DUPLICATE_KEY (imports): the file row that has it first.
+   */
   row?: string;
   /** IN_USE: how many rows of `table` still point at the row. */
   count?: number;
@@ -32,6 +35,8 @@ export type RowErrorKind =
   | 'INVALID_VALUE'
   | 'NOT_NULL'
   | 'DUPLICATE'
+  | 'DUPLICATE_IN_FILE'
+  | 'DUPLICATE_KEY'
   | 'MISSING_REFERENCE'
   | 'IN_USE'
   | 'CHECK';

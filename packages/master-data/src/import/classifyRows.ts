@@ -1,5 +1,6 @@
 import { Prisma, quoteIdentifier, type TransactionClient } from '@tablelock/db';
 import { checkRuleSentence, readCheckRule } from '../errors/checkRule';
+import type { RowErrorKind } from '../errors/rowErrorDetails';
 import { rowName } from '../errors/rowName';
 import { type ForeignKey, readForeignKeys } from '../foreignKeys';
 import { columnRef } from '../sqlFragments';
@@ -22,14 +23,28 @@ function jsonObject(pairs: [string, Prisma.Sql][]): Prisma.Sql {
   return Prisma.join(parts, ' || ');
 }
 
-/** A one-element jsonb array holding the error when `condition` holds, else `[]`. */
+/**
+ * A one-element jsonb array holding the error when `condition` holds, else `[]`; its details
+ * (RowErrorDetails: kind and facts) are `{kind, column}` and the pairs given.
+ */
 const errorWhen = (
   condition: Prisma.Sql,
   column: string | null,
   code: string,
   message: Prisma.Sql,
+  kind: RowErrorKind,
+  facts: [string, Prisma.Sql][] = [],
 ) => Prisma.sql`CASE WHEN ${condition} THEN jsonb_build_array(jsonb_build_object(
-    'column', ${column}::text, 'code', ${code}::text, 'message', ${message})) ELSE '[]'::jsonb END`;
+    'column', ${column}::text, 'code', ${code}::text, 'message', ${message},
+    'details', jsonb_strip_nulls(jsonb_build_object('kind', ${kind}::text, 'column', ${column}::text
+      ${Prisma.join(
+        [
+          Prisma.empty,
+          ...facts.map(([name, value]) => Prisma.sql`${name}::text, (${value})::text`),
+        ],
+        ', ',
+      )})))) ELSE '[]'::jsonb END`;
+const fact = (value: string | undefined): Prisma.Sql => Prisma.sql`${value ?? null}::text`;
 
 const raw = (name: string) => Prisma.raw(name);
 const typeOf = (column: TableColumn) => Prisma.raw(column.dataType);
@@ -114,6 +129,8 @@ export async function classifyStagedRows(
         column.name,
         'INVALID_VALUE',
         Prisma.sql`(pg_input_error_info(${cell}, ${column.dataType})).message`,
+        'INVALID_VALUE',
+        [['value', cell]],
       ),
     ),
     ...table.columns
@@ -124,6 +141,7 @@ export async function classifyStagedRows(
           column.name,
           'NOT_NULL',
           notNullMessage(column),
+          'NOT_NULL',
         ),
       ),
     errorWhen(
@@ -131,16 +149,28 @@ export async function classifyStagedRows(
       null,
       'DUPLICATE_KEY',
       Prisma.sql`'Row ' || first_line || ' of the file has the same key.'`,
+      'DUPLICATE_KEY',
+      [['row', Prisma.sql`first_line`]],
     ),
     ...uniques.flatMap((unique) => unique.errors),
-    ...checkRules.map((rule, k) =>
-      errorWhen(
+    ...checkRules.map((rule, k) => {
+      const read = readCheckRule(rule.definition);
+      return errorWhen(
         Prisma.sql`NOT ${raw(`check${k}_ok`)}`,
         rule.columns.length === 1 ? (rule.columns[0] ?? null) : null,
         'CHECK',
-        Prisma.sql`${checkRuleSentence(readCheckRule(rule.definition))}::text`,
-      ),
-    ),
+        Prisma.sql`${checkRuleSentence(read)}::text`,
+        'CHECK',
+        'rule' in read
+          ? [['rule', fact(read.rule)]]
+          : [
+              ['column', fact(read.column)],
+              ['comparison', fact(read.comparison)],
+              ['bound', fact(read.bound)],
+              ['upperBound', fact(read.upperBound)],
+            ],
+      );
+    }),
     ...foreignKeys.map((fk, k) =>
       errorWhen(
         Prisma.sql`${Prisma.join(
@@ -151,6 +181,15 @@ export async function classifyStagedRows(
         'FOREIGN_KEY',
         Prisma.sql`${`${fk.targetTable} has no row with ${fk.targetColumns.join(', ')} = `}::text
           || concat_ws(', ', ${Prisma.join(fk.columns.map((name) => inFile(name)?.normal as Prisma.Sql))}) || '.'`,
+        'MISSING_REFERENCE',
+        [
+          [
+            'value',
+            Prisma.sql`concat_ws(', ', ${Prisma.join(fk.columns.map((name) => inFile(name)?.normal as Prisma.Sql))})`,
+          ],
+          ['table', fact(fk.targetTable)],
+          ['targetColumn', fact(fk.targetColumns.join(', '))],
+        ],
       ),
     ),
     // An existing row may not be emptied in a NOT NULL column (one with a default: a new row
@@ -163,6 +202,7 @@ export async function classifyStagedRows(
           column.name,
           'NOT_NULL',
           notNullMessage(column),
+          'NOT_NULL',
         ),
       ),
     Prisma.sql`CASE WHEN found THEN '[]'::jsonb ELSE ${JSON.stringify(
@@ -170,6 +210,7 @@ export async function classifyStagedRows(
         .filter((column) => !column.nullable && !column.hasDefault && !byName.has(column.name))
         .map((column) => ({
           column: column.name,
+          details: { kind: 'NOT_NULL', column: column.name },
           code: 'NOT_NULL',
           message: `${column.name} may not be empty, and the file has no such column.`,
         })),
@@ -360,12 +401,23 @@ function uniqueChecks(
         columns[0] ?? null,
         'UNIQUE',
         Prisma.sql`${value} || ' is also in row ' || ${firstLine} || ' of the file.'`,
+        'DUPLICATE_IN_FILE',
+        [
+          ['value', value],
+          ['row', firstLine],
+        ],
       ),
       errorWhen(
         Prisma.sql`${firstLine} = line AND ${holderKey} IS NOT NULL`,
         columns[0] ?? null,
         'UNIQUE',
         Prisma.sql`${value} || ' is already used by ' || ${`${rowName(table.name, '')}`}::text || ${holderKey} || '.'`,
+        'DUPLICATE',
+        [
+          ['value', value],
+          ['table', fact(table.name)],
+          ['row', holderKey],
+        ],
       ),
     ],
   };

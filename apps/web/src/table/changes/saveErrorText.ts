@@ -47,6 +47,10 @@ function sentenceOf({ details }: SaveError, t: TFunction): string | undefined {
       return t('rowErrors.notNull', facts);
     case 'DUPLICATE':
       return t('rowErrors.duplicate', facts);
+    case 'DUPLICATE_IN_FILE':
+      return t('rowErrors.duplicateInFile', facts);
+    case 'DUPLICATE_KEY':
+      return t('rowErrors.duplicateKey', facts);
     case 'MISSING_REFERENCE':
       return t('rowErrors.missingReference', facts);
     case 'IN_USE':

@@ -19,6 +19,19 @@ export const importRowsQuery = graphql(`
             column
             code
             message
+            details {
+              kind
+              column
+              value
+              table
+              targetColumn
+              row
+              count
+              comparison
+              bound
+              upperBound
+              rule
+            }
           }
         }
       }
