@@ -96,7 +96,7 @@ test('alice imports a file into products: the dry run shows what it does, apply 
   expect(await storedName(alice, LAST + 1000)).toBe('Imported kettle');
 });
 
-test('a dry run with errors offers them as a file and cannot be applied', async ({
+test('a dry run with errors offers them as a file, and applies only the valid rows when asked', async ({
   signIn,
   snap,
 }) => {
@@ -119,15 +119,16 @@ test('a dry run with errors offers them as a file and cannot be applied', async 
     header as string,
     (first as string).replace(/^(\d+),([^,]*),([^,]*),(\d+),(\d+),([^,]*)/, '$1,$2,$3,$4,$5,cheap'),
     `${LAST + 2000},SKU-IMPORT-2,Nowhere,11,99999,1.00,JPY,,2026-11-01,false,`,
+    `${LAST + 2001},SKU-IMPORT-3,Valid kettle,11,1,1.00,JPY,,2026-11-01,false,`,
   ]);
   await expect(dialog.getByTestId('import-counts')).toContainText('2 with errors');
   await expect(dialog.getByTestId('import-rows')).toContainText(
-    'invalid input syntax for type numeric',
+    '"cheap" is not a valid unit_price.',
   );
   await expect(dialog.getByTestId('import-rows')).toContainText(
-    'suppliers has no row with id = 99999',
+    '99999 is not in suppliers (suppliers.id). Choose a value that exists there.',
   );
-  await expect(dialog.getByRole('button', { name: /^Apply/ })).toBeDisabled();
+  await expect(dialog.getByRole('button', { name: 'Apply 1 change', exact: true })).toBeDisabled();
   await expectAccessible(alice);
   await snap(alice, 'import-errors');
 
@@ -144,6 +145,14 @@ test('a dry run with errors offers them as a file and cannot be applied', async 
     [String(FIRST), expect.stringContaining('unit_price')],
     [String(LAST + 2000), expect.stringContaining('supplier_id')],
   ]);
+
+  await dialog.getByRole('button', { name: 'Apply 1 change without errors' }).click();
+  await expect(dialog.getByRole('status')).toContainText('The 2 rows with errors were left out');
+  await expect(dialog.getByRole('link', { name: 'Download errors' })).toBeVisible();
+  await expectAccessible(alice);
+  await snap(alice, 'import-rest-left');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  expect(await storedName(alice, LAST + 2001)).toBe('Valid kettle');
 });
 
 test('a row changed by someone else after the dry run is named, and nothing is written', async ({

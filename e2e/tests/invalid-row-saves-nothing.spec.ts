@@ -3,7 +3,10 @@ import { expect, test } from '../support/fixtures';
 import { storedRows } from '../support/graphql';
 import { cell, editCell, openTable, rowId, rowStatus, startEditing } from '../support/tablePage';
 
-test('a save with one invalid row changes nothing and marks that row', async ({ signIn, snap }) => {
+test('a save with one invalid row changes nothing and marks that row, in en and ja', async ({
+  signIn,
+  snap,
+}) => {
   const alice = await signIn('alice');
   await openTable(alice, 'suppliers');
   const originalName = await cell(alice, rowId('1'), 'name').textContent();
@@ -16,12 +19,22 @@ test('a save with one invalid row changes nothing and marks that row', async ({ 
 
   await expect(alice.getByText(/^Nothing was saved: 1 row has a problem/)).toBeVisible();
   await expect(rowStatus(alice, rowId('2'))).toHaveAttribute('data-row-state', 'error');
-  await expect(rowStatus(alice, rowId('2'))).toContainText('Referenced row missing');
+  await expect(rowStatus(alice, rowId('2'))).toContainText(
+    '999 is not in regions (regions.id). Choose a value that exists there.',
+  );
   await expect(cell(alice, rowId('2'), 'region_id')).toHaveClass(/cell-error/);
   await expect(rowStatus(alice, rowId('1'))).toHaveAttribute('data-row-state', 'changed');
   await expect(alice.getByTestId('change-summary')).toContainText('2 unsaved changes');
   await expectAccessible(alice);
   await snap(alice, 'invalid-row-marked');
+
+  await alice.getByRole('button', { name: '日本語' }).click();
+  await expect(rowStatus(alice, rowId('2'))).toContainText(
+    '999 は regions にありません（regions.id）。存在する値を選んでください。',
+  );
+  await expect(cell(alice, rowId('2'), 'region_id')).toHaveClass(/cell-error/);
+  await expectAccessible(alice);
+  await snap(alice, 'invalid-row-marked-ja');
 
   const stored = await storedRows(alice.request, 'suppliers', [
     { column: 'id', operator: 'lessThanOrEqual', value: '2' },

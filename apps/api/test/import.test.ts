@@ -43,11 +43,13 @@ const importRowsMutation = graphql(`
     $format: ImportFormat!
     $content: String!
     $dryRun: Boolean
+    $columnMapping: [ImportColumnMapping!]
   ) {
     importRows(
       table: $table
       token: $token
       fileName: $fileName
+      columnMapping: $columnMapping
       format: $format
       contentBase64: $content
       dryRun: $dryRun
@@ -243,18 +245,59 @@ describe('import over HTTP', () => {
     const records = parse(text, { bom: true, columns: true }) as Record<string, string>[];
     expect(records.map((record) => [record.id, record.error?.split(':')[0]])).toEqual([
       ['900010', 'unit_price'],
-      ['900011', 'name'],
+      ['900011', 'name may not be empty.'],
       ['900012', 'currency_code'],
       ['900013', 'supplier_id'],
       ['1', 'Row 6 of the file has the same key.'],
     ]);
     expect(records[1]?.name).toBe('');
+    // Each error says its column once.
+    expect(records[1]?.error).toBe('name may not be empty.');
     const apply = await execute(alice, applyImportMutation, {
       id: dryRun.report?.id as string,
       token,
     });
     expect(apply.errors?.[0]?.extensions?.code).toBe('IMPORT_HAS_ERRORS');
     expect(await product(900010)).toBeUndefined();
+  });
+
+  it('offers the erroneous rows of an XLSX upload as errors.xlsx', async () => {
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet('products').addRows([
+      [
+        'id',
+        'sku',
+        'name',
+        'category_id',
+        'supplier_id',
+        'unit_price',
+        'currency_code',
+        'launched_on',
+      ],
+      [900030, 'SKU-XL1', null, 11, 1, 1, 'JPY', '2026-01-01'],
+    ]);
+    const file = Buffer.from(await workbook.xlsx.writeBuffer());
+    const dryRun = await answer(
+      await upload(
+        alice,
+        file,
+        { dryRun: '1', fileName: 'products.xlsx' },
+        { 'content-type': XLSX_TYPE },
+      ),
+    );
+    const errors = await fetch(`${api.url}/import/dry-runs/${dryRun.report?.id}/errors.xlsx`, {
+      headers: alice.headers,
+    });
+    expect(errors.headers.get('content-disposition')).toBe(
+      'attachment; filename=products-errors.xlsx',
+    );
+    const read = new ExcelJS.Workbook();
+    await read.xlsx.load(await errors.arrayBuffer());
+    const rows = read.worksheets[0]?.getSheetValues().slice(1) as unknown[][];
+    expect(rows.map((row) => [row[1], row[row.length - 1]])).toEqual([
+      ['id', 'error'],
+      ['900030', 'name may not be empty.'],
+    ]);
   });
 
   it('applies at once without dryRun, and refuses a file with errors then', async () => {
@@ -424,5 +467,30 @@ describe('import over GraphQL', () => {
     expect(viewer.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     const notBase64 = await execute(key, importRowsMutation, { ...variables, content: '%%%' });
     expect(notBase64.errors?.[0]?.extensions?.code).toBe('IMPORT_BAD_FILE');
+  });
+
+  it('reads a file with other column names through columnMapping', async () => {
+    const key = await api.withApiKey('mapper', 'editor');
+    await resetLockRegistry(database.prisma);
+    token = (await acquireTableLockAs(key, 'categories')).token;
+    const variables = {
+      table: 'categories',
+      token,
+      fileName: 'c.csv',
+      format: 'CSV' as const,
+      content: Buffer.from('Code,Label,Remark\r\n1,Food,x\r\n').toString('base64'),
+    };
+    const unmapped = await execute(key, importRowsMutation, variables);
+    expect(unmapped.errors?.[0]?.extensions).toMatchObject({
+      code: 'IMPORT_BAD_FILE',
+      fileColumns: ['Code', 'Label', 'Remark'],
+    });
+    const columnMapping = [
+      { fileColumn: 'Code', tableColumn: 'id' },
+      { fileColumn: 'Label', tableColumn: 'name' },
+      { fileColumn: 'Remark', tableColumn: null },
+    ];
+    const mapped = await execute(key, importRowsMutation, { ...variables, columnMapping });
+    expect(mapped.data?.importRows.counts).toMatchObject({ unchanged: 1, error: 0 });
   });
 });

@@ -62,6 +62,11 @@ describe('PendingChanges', () => {
   });
 
   it('files save errors under the rows they came from, and clears them on the next edit', () => {
+    const details = {
+      kind: 'DUPLICATE',
+      ...{ column: null, value: null, table: null, targetColumn: null, row: null, count: null },
+      ...{ comparison: null, bound: null, upperBound: null, rule: null },
+    };
     const pending = new PendingChanges(columns);
     const first = stored('1', 'Apple');
     const second = stored('2', 'Banana');
@@ -70,16 +75,16 @@ describe('PendingChanges', () => {
     const { origins } = pending.toRowChanges();
     const unplaced = pending.setSaveErrors(
       [
-        { change: 'update', index: 1, column: 'name', code: 'UNIQUE', message: 'taken' },
-        { change: 'insert', index: 5, column: null, code: 'CHECK', message: 'elsewhere' },
+        { change: 'update', index: 1, column: 'name', code: 'UNIQUE', message: 'taken', details },
+        { change: 'insert', index: 5, column: null, code: 'CHECK', message: 'elsewhere', details },
       ],
       origins,
     );
     expect(pending.saveErrorsFor('2')).toEqual([
-      { column: 'name', code: 'UNIQUE', message: 'taken' },
+      { column: 'name', code: 'UNIQUE', message: 'taken', details },
     ]);
     expect(pending.saveErrorsFor('1')).toEqual([]);
-    expect(unplaced).toEqual([{ column: null, code: 'CHECK', message: 'elsewhere' }]);
+    expect(unplaced).toEqual([{ column: null, code: 'CHECK', message: 'elsewhere', details }]);
     pending.setValue(second, 'name', 'C');
     expect(pending.saveErrorsFor('2')).toEqual([]);
   });

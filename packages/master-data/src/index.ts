@@ -1,3 +1,9 @@
+export {
+  describeViolation,
+  type RowViolation,
+  type WrittenRow,
+} from './errors/describeViolation';
+export type { RowErrorDetails, RowErrorKind } from './errors/rowErrorDetails';
 export { guardFormula } from './formulaText';
 export {
   currentChangeSetId,
@@ -34,7 +40,9 @@ export {
 } from './history/revertChange';
 export { type ApplyImportRequest, applyImport } from './import/applyImport';
 export { assertMayImport, type ImportCaller } from './import/assertMayImport';
+export type { ColumnMapping } from './import/columnMapping';
 export { dryRunImport, type ImportRequest } from './import/dryRunImport';
+export { importErrorText } from './import/importErrorText';
 export type { ImportFormat } from './import/importFile';
 export { tooLarge as importTooLarge } from './import/importFileErrors';
 export {

@@ -1,9 +1,11 @@
 import { Prisma, type Queryable, type TransactionClient } from '@tablelock/db';
 import { parseFencingToken } from '@tablelock/lock';
 import { z } from 'zod';
+import { describeViolation, type WrittenRow } from './errors/describeViolation';
+import type { RowErrorDetails } from './errors/rowErrorDetails';
 import { fencedSave } from './fencedSave';
 import { MasterDataError } from './masterDataError';
-import { isDataException, type PostgresError, postgresErrorOf } from './postgresError';
+import { postgresErrorOf } from './postgresError';
 import type { RowValues } from './readRows';
 import { columnRef, keyCondition, typedValue } from './sqlFragments';
 import { type MasterTable, readMasterTable, requireColumn } from './tableColumns';
@@ -31,6 +33,7 @@ export interface RowError {
   column: string | null;
   code: RowErrorCode;
   message: string;
+  details: RowErrorDetails;
 }
 
 export interface SaveResult {
@@ -111,6 +114,7 @@ async function applyChanges(
       result,
       'delete',
       index,
+      { key: change.key },
       () =>
         tx.$executeRaw`DELETE FROM ${Prisma.raw(table.qualifiedName)}
         WHERE ${keyCondition(table.primaryKey, change.key)} AND xmin = ${change.version}::xid`,
@@ -129,6 +133,7 @@ async function applyChanges(
       result,
       'update',
       index,
+      change,
       () =>
         tx.$executeRaw`UPDATE ${Prisma.raw(table.qualifiedName)} SET ${Prisma.join(assignments)}
         WHERE ${keyCondition(table.primaryKey, change.key)} AND xmin = ${change.version}::xid`,
@@ -140,7 +145,7 @@ async function applyChanges(
       column: requireColumn(table, name),
       value,
     }));
-    const count = await runChange(tx, table, result, 'insert', index, () =>
+    const count = await runChange(tx, table, result, 'insert', index, change, () =>
       entries.length === 0
         ? tx.$executeRaw`INSERT INTO ${Prisma.raw(table.qualifiedName)} DEFAULT VALUES`
         : tx.$executeRaw`INSERT INTO ${Prisma.raw(table.qualifiedName)}
@@ -193,6 +198,7 @@ async function runChange(
   result: SaveResult,
   change: RowChangeKind,
   index: number,
+  row: WrittenRow,
   statement: () => Promise<number>,
 ): Promise<number | undefined> {
   await tx.$executeRawUnsafe('SAVEPOINT row_change');
@@ -206,6 +212,7 @@ async function runChange(
         column: null,
         code: 'ROW_CONFLICT',
         message: 'This row was changed or deleted by someone else since it was read; reload it.',
+        details: { kind: 'CONFLICT' },
       });
       return undefined;
     }
@@ -214,37 +221,10 @@ async function runChange(
     const postgres = postgresErrorOf(error);
     if (!postgres) throw error;
     await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT row_change');
-    result.rowErrors.push({ change, index, ...(await describe(tx, table, postgres)) });
+    const violation = await describeViolation(tx, table, postgres, row);
+    if (!violation)
+      throw new Error(`Unexpected database error ${postgres.code}: ${postgres.message}`);
+    result.rowErrors.push({ change, index, ...violation });
     return undefined;
   }
-}
-
-const CODE_BY_SQLSTATE: Record<string, RowErrorCode> = {
-  '23502': 'NOT_NULL',
-  '23505': 'UNIQUE',
-  '23503': 'FOREIGN_KEY',
-  '23514': 'CHECK',
-};
-
-async function describe(
-  tx: TransactionClient,
-  table: MasterTable,
-  error: PostgresError,
-): Promise<Pick<RowError, 'code' | 'column' | 'message'>> {
-  const code =
-    CODE_BY_SQLSTATE[error.code] ?? (isDataException(error) ? 'INVALID_VALUE' : undefined);
-  if (!code) throw new Error(`Unexpected database error ${error.code}: ${error.message}`);
-  const named = /column "([^"]+)"/.exec(error.message)?.[1];
-  const column =
-    named ?? (error.constraint ? await constraintColumn(tx, table, error.constraint) : null);
-  return { code, column, message: error.message };
-}
-
-async function constraintColumn(tx: TransactionClient, table: MasterTable, constraint: string) {
-  const [row] = await tx.$queryRaw<{ column: string }[]>`
-    SELECT a.attname::text AS column
-    FROM pg_constraint AS c
-    JOIN pg_attribute AS a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
-    WHERE c.conname = ${constraint} AND c.conrelid = ${table.qualifiedName}::regclass`;
-  return row?.column ?? null;
 }

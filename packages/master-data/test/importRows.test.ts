@@ -325,12 +325,20 @@ describe('import apply', () => {
     expect(await category(4)).toMatchObject({ name: 'Stationery' });
   });
 
-  it('writes nothing when the database refuses a row (a CHECK the dry run cannot see)', async () => {
+  it('finds a CHECK the row breaks in the dry run, and writes nothing', async () => {
     token = await lock('currencies');
     const report = await dryRun(csv('code,name,minor_units', 'JPY,Yen,0', 'XAG,Silver,9'), {
       tableName: 'currencies',
     });
-    await expect(apply(report.id)).rejects.toMatchObject({ code: 'IMPORT_REJECTED' });
+    const [, silver] = await rowsOf(report.id);
+    expect(silver?.errors).toEqual([
+      expect.objectContaining({
+        column: 'minor_units',
+        code: 'CHECK',
+        message: 'minor_units must be between 0 and 4.',
+      }),
+    ]);
+    await expect(apply(report.id)).rejects.toMatchObject({ code: 'IMPORT_HAS_ERRORS' });
     const [yen] = await database.prisma.$queryRawUnsafe<{ name: string }[]>(
       `SELECT name FROM master.currencies WHERE code = 'JPY'`,
     );

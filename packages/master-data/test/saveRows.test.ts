@@ -85,7 +85,7 @@ describe('saveRows', () => {
       result.rowErrors.map(({ change, index, code, column }) => ({ change, index, code, column })),
     ).toEqual([
       { change: 'insert', index: 1, code: 'NOT_NULL', column: 'name' },
-      { change: 'insert', index: 2, code: 'INVALID_VALUE', column: null },
+      { change: 'insert', index: 2, code: 'INVALID_VALUE', column: 'sort_order' },
       { change: 'insert', index: 3, code: 'UNIQUE', column: 'id' },
       { change: 'insert', index: 4, code: 'FOREIGN_KEY', column: 'parent_id' },
     ]);

@@ -167,7 +167,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   );
   app.post('/import/:table', apiResponseHeaders, cookieParser(), importEndpoint(options.services));
   app.get(
-    '/import/dry-runs/:id/errors.csv',
+    ['/import/dry-runs/:id/errors.csv', '/import/dry-runs/:id/errors.xlsx'],
     apiResponseHeaders,
     cookieParser(),
     importErrorsEndpoint(options.services),

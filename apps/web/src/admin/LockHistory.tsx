@@ -3,6 +3,7 @@ import { useFormatters } from '../i18n/useFormatters';
 import { fallbackRefreshMs } from '../live/fallbackRefreshMs';
 import { useLiveStatus } from '../live/useLiveStatus';
 import { lockEventsOptions } from './adminQueries';
+import { HistoryReason } from './HistoryReason';
 import { HistorySection } from './HistorySection';
 import { LOCK_ACTIONS, toLockEventFilter } from './historyFilters';
 import { useHistoryPage } from './useHistoryPage';
@@ -72,7 +73,7 @@ export function LockHistory({ tableNames }: { tableNames: readonly string[] }) {
                   {event.previousEditor && (
                     <span>{t('history.tookOverFrom', { name: event.previousEditor })}</span>
                   )}
-                  {event.reason && <q>{event.reason}</q>}
+                  <HistoryReason event={event} />
                 </div>
               </td>
             </tr>

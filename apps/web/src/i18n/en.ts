@@ -364,6 +364,30 @@ export const en = {
     FOREIGN_KEY: 'Referenced row missing or still in use',
     CHECK: 'Value not allowed',
   },
+  rowErrors: {
+    conflict: 'Changed by someone else since you loaded it. Reload the row.',
+    invalidValue: '"{{value}}" is not a valid {{column}}.',
+    notNull: '{{column}} may not be empty. Enter a value.',
+    duplicate: '{{value}} is already used by row {{row}} of {{table}}. Choose another value.',
+    duplicateInFile: '{{value}} is also in row {{row}} of the file. Keep it in one row.',
+    duplicateKey: 'Row {{row}} of the file has the same key. Keep one of them.',
+    missingReference:
+      '{{value}} is not in {{table}} ({{table}}.{{targetColumn}}). Choose a value that exists there.',
+    inUse_one:
+      'Row {{row}} is still used by {{count}} row of {{table}}. Change or delete it first.',
+    inUse_other:
+      'Row {{row}} is still used by {{count}} rows of {{table}}. Change or delete those first.',
+    check: {
+      atLeast: '{{column}} must be at least {{bound}}.',
+      moreThan: '{{column}} must be more than {{bound}}.',
+      atMost: '{{column}} must be at most {{bound}}.',
+      lessThan: '{{column}} must be less than {{bound}}.',
+      exactly: '{{column}} must be {{bound}}.',
+      otherThan: '{{column}} may not be {{bound}}.',
+      between: '{{column}} must be between {{bound}} and {{upperBound}}.',
+      rule: 'The row breaks the rule {{rule}}.',
+    },
+  },
   startEditing: {
     title: 'Start editing {{table}}?',
     confirm: 'Start editing',
@@ -457,6 +481,14 @@ export const en = {
     rowsChanged_one: '{{count}} row changed',
     rowsChanged_other: '{{count}} rows changed',
     tookOverFrom: 'from {{name}}',
+    reasons: {
+      idle: 'Idle too long',
+      leaseExpired: 'Lease expired',
+      logout: 'Signed out',
+      userDisabled: 'User disabled',
+      apiKeyRevoked: 'API key revoked',
+      import: 'Import of {{file}}',
+    },
     empty: 'No event matches the filters.',
   },
   lockActions: {
@@ -664,6 +696,19 @@ export const en = {
     apply_other: 'Apply {{count, number}} changes',
     changedRow: 'Row {{line}} of the file (key {{key}})',
     applied: 'Imported: {{create}} created, {{update}} updated.',
+    mapping: {
+      title: 'Match the file’s columns to the table’s',
+      explain:
+        'The file’s header is not the table’s column names. Choose a column of the table for each column of the file, or leave it out, then run the dry run.',
+      fileColumn: 'Column of the file',
+      tableColumn: 'Column of the table',
+      leaveOut: 'Leave out',
+      repeated: 'Each table column can take one file column: {{columns}}.',
+    },
+    applyValid_one: 'Apply {{count, number}} change without errors',
+    applyValid_other: 'Apply {{count, number}} changes without errors',
+    restLeft:
+      'Imported: {{create}} created, {{update}} updated. The {{error}} rows with errors were left out: download them, correct them and import them again.',
   },
   changeHistory: {
     open: 'Changes',

@@ -348,6 +348,29 @@ export const ja: TranslationOf<typeof en> = {
     FOREIGN_KEY: '参照先の行がないか、まだ参照されています',
     CHECK: '許可されていない値です',
   },
+  rowErrors: {
+    conflict: '読み込み後に他のユーザーが変更しました。行を読み込み直してください。',
+    invalidValue: '「{{value}}」は {{column}} の値として正しくありません。',
+    notNull: '{{column}} は必須です。値を入力してください。',
+    duplicate: '{{value}} は {{table}} の行 {{row}} で既に使われています。別の値にしてください。',
+    duplicateInFile:
+      '{{value}} はファイルの {{row}} 行目にもあります。ひとつの行だけにしてください。',
+    duplicateKey: 'ファイルの {{row}} 行目に同じキーの行があります。どちらかひとつにしてください。',
+    missingReference:
+      '{{value}} は {{table}} にありません（{{table}}.{{targetColumn}}）。存在する値を選んでください。',
+    inUse_other:
+      '行 {{row}} は {{table}} の {{count}} 行からまだ参照されています。先にそれらを変更するか削除してください。',
+    check: {
+      atLeast: '{{column}} は {{bound}} 以上にしてください。',
+      moreThan: '{{column}} は {{bound}} より大きくしてください。',
+      atMost: '{{column}} は {{bound}} 以下にしてください。',
+      lessThan: '{{column}} は {{bound}} 未満にしてください。',
+      exactly: '{{column}} は {{bound}} にしてください。',
+      otherThan: '{{column}} は {{bound}} 以外にしてください。',
+      between: '{{column}} は {{bound}} 以上 {{upperBound}} 以下にしてください。',
+      rule: '行が規則 {{rule}} に反しています。',
+    },
+  },
   startEditing: {
     title: '{{table}} の編集を開始しますか？',
     confirm: '編集を開始',
@@ -435,6 +458,14 @@ export const ja: TranslationOf<typeof en> = {
     system: 'システム（リース期限切れ）',
     rowsChanged_other: '{{count}} 行を変更',
     tookOverFrom: '{{name}} から',
+    reasons: {
+      idle: '操作がなかったため',
+      leaseExpired: 'リースの期限切れ',
+      logout: 'ログアウト',
+      userDisabled: 'ユーザーの無効化',
+      apiKeyRevoked: 'API キーの失効',
+      import: '{{file}} のインポート',
+    },
     empty: '条件に合うイベントはありません。',
   },
   lockActions: {
@@ -634,6 +665,18 @@ export const ja: TranslationOf<typeof en> = {
     otherFile: '別のファイルを選ぶ',
     dryRunAgain: 'もう一度ドライラン',
     apply_other: '{{count, number}} 件の変更を適用',
+    mapping: {
+      title: 'ファイルの列をテーブルの列に対応付ける',
+      explain:
+        'ファイルの見出しがテーブルの列名と違います。ファイルの列ごとにテーブルの列を選ぶか「取り込まない」を選び、ドライランしてください。',
+      fileColumn: 'ファイルの列',
+      tableColumn: 'テーブルの列',
+      leaveOut: '取り込まない',
+      repeated: 'テーブルの列ひとつに対応付けられるファイルの列はひとつです：{{columns}}',
+    },
+    applyValid_other: 'エラーのない {{count, number}} 件の変更を適用',
+    restLeft:
+      'インポートしました：作成 {{create}} 件、更新 {{update}} 件。エラーのある {{error}} 行は除きました。ダウンロードして直し、もう一度インポートしてください。',
     changedRow: 'ファイルの {{line}} 行目（キー {{key}}）',
     applied: 'インポートしました：作成 {{create}} 行、更新 {{update}} 行。',
   },

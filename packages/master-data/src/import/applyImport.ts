@@ -15,6 +15,11 @@ export interface ApplyImportRequest {
   id: string;
   holder: string;
   token: string;
+  /**
+   * Write the rows without errors and keep the others as the dry run (for errors.csv),
+   * instead of refusing the whole file.
+   */
+  skipRowsWithErrors?: boolean;
 }
 
 /** Rows named in an IMPORT_ROWS_CHANGED error, at most. */
@@ -39,10 +44,10 @@ export async function applyImport(
       'This dry run was made under an earlier lock of the table; run it again.',
     );
   }
-  if (report.counts.error > 0) {
+  if (report.counts.error > 0 && !request.skipRowsWithErrors) {
     throw new MasterDataError(
       'IMPORT_HAS_ERRORS',
-      `${report.counts.error} rows of the file have errors; correct them and run the dry run again.`,
+      `${report.counts.error} rows of the file have errors; correct them and run the dry run again, or apply only the rows without errors.`,
       { errorRows: report.counts.error },
     );
   }
@@ -65,7 +70,7 @@ export async function applyImport(
     try {
       const inserted = await insertRows(tx, table, report.columns, report.id);
       const updated = await updateRows(tx, table, report.id);
-      await tx.$executeRaw`DELETE FROM tablelock.import_dry_run WHERE id = ${report.id}::uuid`;
+      await keepOnlyErrors(tx, report.id);
       return { saved: true, inserted, updated, deleted: 0 };
     } catch (error) {
       const postgres = postgresErrorOf(error);
@@ -180,4 +185,20 @@ async function updateRows(tx: TransactionClient, table: MasterTable, id: string)
     FROM tablelock.import_dry_run_row AS change
     WHERE change.dry_run_id = ${id}::uuid AND change.outcome = 'update'
       AND ${keyMatch(table, 'import_target', Prisma.sql`change.key`)}`;
+}
+
+/**
+ * What is left of a dry run once written: its rows with errors, for errors.csv; nothing at all
+ * when it had none.
+ */
+async function keepOnlyErrors(tx: TransactionClient, id: string) {
+  await tx.$executeRaw`DELETE FROM tablelock.import_dry_run_row
+    WHERE dry_run_id = ${id}::uuid AND outcome <> 'error'`;
+  await tx.$executeRaw`DELETE FROM tablelock.import_dry_run AS dry_run
+    WHERE id = ${id}::uuid AND NOT EXISTS (
+      SELECT FROM tablelock.import_dry_run_row WHERE dry_run_id = dry_run.id)`;
+  await tx.$executeRaw`UPDATE tablelock.import_dry_run
+    SET counts = jsonb_build_object('create', 0, 'update', 0, 'unchanged', 0,
+                                    'error', counts->'error', 'total', counts->'error')
+    WHERE id = ${id}::uuid`;
 }

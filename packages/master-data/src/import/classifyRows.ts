@@ -1,7 +1,11 @@
 import { Prisma, quoteIdentifier, type TransactionClient } from '@tablelock/db';
+import { checkRuleSentence, readCheckRule } from '../errors/checkRule';
+import type { RowErrorKind } from '../errors/rowErrorDetails';
+import { rowName } from '../errors/rowName';
 import { type ForeignKey, readForeignKeys } from '../foreignKeys';
 import { columnRef } from '../sqlFragments';
 import { type MasterTable, requireColumn, type TableColumn } from '../tableColumns';
+import { readCheckConstraints, readUniqueRules } from '../tableRules';
 
 // jsonb_build_object takes at most 100 arguments (50 pairs): wide files are built in parts.
 const PAIRS_PER_OBJECT = 40;
@@ -19,14 +23,28 @@ function jsonObject(pairs: [string, Prisma.Sql][]): Prisma.Sql {
   return Prisma.join(parts, ' || ');
 }
 
-/** A one-element jsonb array holding the error when `condition` holds, else `[]`. */
+/**
+ * A one-element jsonb array holding the error when `condition` holds, else `[]`; its details
+ * (RowErrorDetails: kind and facts) are `{kind, column}` and the pairs given.
+ */
 const errorWhen = (
   condition: Prisma.Sql,
   column: string | null,
   code: string,
   message: Prisma.Sql,
+  kind: RowErrorKind,
+  facts: [string, Prisma.Sql][] = [],
 ) => Prisma.sql`CASE WHEN ${condition} THEN jsonb_build_array(jsonb_build_object(
-    'column', ${column}::text, 'code', ${code}::text, 'message', ${message})) ELSE '[]'::jsonb END`;
+    'column', ${column}::text, 'code', ${code}::text, 'message', ${message},
+    'details', jsonb_strip_nulls(jsonb_build_object('kind', ${kind}::text, 'column', ${column}::text
+      ${Prisma.join(
+        [
+          Prisma.empty,
+          ...facts.map(([name, value]) => Prisma.sql`${name}::text, (${value})::text`),
+        ],
+        ', ',
+      )})))) ELSE '[]'::jsonb END`;
+const fact = (value: string | undefined): Prisma.Sql => Prisma.sql`${value ?? null}::text`;
 
 const raw = (name: string) => Prisma.raw(name);
 const typeOf = (column: TableColumn) => Prisma.raw(column.dataType);
@@ -38,25 +56,32 @@ const notNullMessage = (column: TableColumn) =>
  * is now, in one statement, into `tablelock.import_dry_run_row`: create (no row has its key),
  * update (with the cells that change and their values now), unchanged, or error. Values are
  * checked by the database itself (`pg_input_is_valid` with each column's type: type, length,
- * precision), then NOT NULL and foreign keys from the catalog, and keys repeated in the file
- * (the first row with a key is matched, later ones are errors). Compared as the database reads
+ * precision), then NOT NULL, foreign keys, UNIQUE and CHECK constraints from the catalog, and
+ * keys repeated in the file (the first row with a key is matched, later ones are errors). Compared as the database reads
  * them, so `12.5` in a file is the `12.50` of a numeric(12,2). Nothing of it passes through
  * the API, whatever the number of rows.
  */
 export async function classifyStagedRows(
   tx: TransactionClient,
   table: MasterTable,
-  fileColumns: string[],
+  fileColumns: (string | null)[],
   dryRunId: string,
 ): Promise<void> {
-  const columns = fileColumns.map((name, index) => ({
-    index,
-    column: requireColumn(table, name),
-    cell: raw(`f${index}`),
-    normal: raw(`n${index}`),
-    bad: raw(`b${index}`),
-    now: raw(`now${index}`),
-  }));
+  // A column mapped to none (null) stays in the staged cells, by its place, and is not read.
+  const columns = fileColumns.flatMap((name, index) =>
+    name === null
+      ? []
+      : [
+          {
+            index,
+            column: requireColumn(table, name),
+            cell: raw(`f${index}`),
+            normal: raw(`n${index}`),
+            bad: raw(`b${index}`),
+            now: raw(`now${index}`),
+          },
+        ],
+  );
   const byName = new Map(columns.map((entry) => [entry.column.name, entry]));
   const inFile = (name: string) => byName.get(name);
   const key = table.primaryKey.map((column) => inFile(column.name) as (typeof columns)[number]);
@@ -88,6 +113,14 @@ export async function classifyStagedRows(
     ({ column, now }) => Prisma.sql`import_target.${columnRef(column)}::text AS ${now}`,
   );
   const foreignKeyJoins = foreignKeys.map((fk, k) => foreignKeyJoin(table, fk, k, inFile));
+  const uniqueRules = (await readUniqueRules(tx, table)).filter((rule) =>
+    rule.columns.every((name) => byName.has(name)),
+  );
+  const uniques = uniqueRules.map((rule, k) => uniqueChecks(table, rule.columns, k, inFile));
+  const checkRules = (await readCheckConstraints(tx, table)).filter((rule) =>
+    rule.columns.some((name) => byName.has(name)),
+  );
+  const checkJoins = checkRules.map((rule, k) => checkJoin(table, rule.expression, k, inFile));
 
   const errors: Prisma.Sql[] = [
     ...columns.map(({ column, cell, bad }) =>
@@ -96,6 +129,8 @@ export async function classifyStagedRows(
         column.name,
         'INVALID_VALUE',
         Prisma.sql`(pg_input_error_info(${cell}, ${column.dataType})).message`,
+        'INVALID_VALUE',
+        [['value', cell]],
       ),
     ),
     ...table.columns
@@ -106,6 +141,7 @@ export async function classifyStagedRows(
           column.name,
           'NOT_NULL',
           notNullMessage(column),
+          'NOT_NULL',
         ),
       ),
     errorWhen(
@@ -113,7 +149,28 @@ export async function classifyStagedRows(
       null,
       'DUPLICATE_KEY',
       Prisma.sql`'Row ' || first_line || ' of the file has the same key.'`,
+      'DUPLICATE_KEY',
+      [['row', Prisma.sql`first_line`]],
     ),
+    ...uniques.flatMap((unique) => unique.errors),
+    ...checkRules.map((rule, k) => {
+      const read = readCheckRule(rule.definition);
+      return errorWhen(
+        Prisma.sql`NOT ${raw(`check${k}_ok`)}`,
+        rule.columns.length === 1 ? (rule.columns[0] ?? null) : null,
+        'CHECK',
+        Prisma.sql`${checkRuleSentence(read)}::text`,
+        'CHECK',
+        'rule' in read
+          ? [['rule', fact(read.rule)]]
+          : [
+              ['column', fact(read.column)],
+              ['comparison', fact(read.comparison)],
+              ['bound', fact(read.bound)],
+              ['upperBound', fact(read.upperBound)],
+            ],
+      );
+    }),
     ...foreignKeys.map((fk, k) =>
       errorWhen(
         Prisma.sql`${Prisma.join(
@@ -124,6 +181,15 @@ export async function classifyStagedRows(
         'FOREIGN_KEY',
         Prisma.sql`${`${fk.targetTable} has no row with ${fk.targetColumns.join(', ')} = `}::text
           || concat_ws(', ', ${Prisma.join(fk.columns.map((name) => inFile(name)?.normal as Prisma.Sql))}) || '.'`,
+        'MISSING_REFERENCE',
+        [
+          [
+            'value',
+            Prisma.sql`concat_ws(', ', ${Prisma.join(fk.columns.map((name) => inFile(name)?.normal as Prisma.Sql))})`,
+          ],
+          ['table', fact(fk.targetTable)],
+          ['targetColumn', fact(fk.targetColumns.join(', '))],
+        ],
       ),
     ),
     // An existing row may not be emptied in a NOT NULL column (one with a default: a new row
@@ -136,6 +202,7 @@ export async function classifyStagedRows(
           column.name,
           'NOT_NULL',
           notNullMessage(column),
+          'NOT_NULL',
         ),
       ),
     Prisma.sql`CASE WHEN found THEN '[]'::jsonb ELSE ${JSON.stringify(
@@ -143,6 +210,7 @@ export async function classifyStagedRows(
         .filter((column) => !column.nullable && !column.hasDefault && !byName.has(column.name))
         .map((column) => ({
           column: column.name,
+          details: { kind: 'NOT_NULL', column: column.name },
           code: 'NOT_NULL',
           message: `${column.name} may not be empty, and the file has no such column.`,
         })),
@@ -167,11 +235,14 @@ export async function classifyStagedRows(
     ), keyed AS (
       SELECT checked.*, (${hasKey}) AS has_key,
              first_value(line) OVER (PARTITION BY (${hasKey}), ${keyNormals} ORDER BY line) AS first_line
+             ${uniques.length > 0 ? Prisma.sql`, ${Prisma.join(uniques.map((unique) => unique.firstLine))}` : Prisma.empty}
       FROM checked
     ), matched AS (
       SELECT keyed.*, import_target.xmin::text AS version, import_target.xmin IS NOT NULL AS found,
              ${Prisma.join(nowValues)}
              ${foreignKeyJoins.length > 0 ? Prisma.sql`, ${Prisma.join(foreignKeyJoins.map((join) => join.found))}` : Prisma.empty}
+             ${uniques.length > 0 ? Prisma.sql`, ${Prisma.join(uniques.map((unique) => unique.holder))}` : Prisma.empty}
+             ${checkJoins.length > 0 ? Prisma.sql`, ${Prisma.join(checkJoins.map((join) => join.ok))}` : Prisma.empty}
       FROM keyed
       LEFT JOIN ${raw(table.qualifiedName)} AS import_target
         ON keyed.has_key AND keyed.first_line = keyed.line AND ${matchesTarget}
@@ -183,6 +254,8 @@ export async function classifyStagedRows(
             )
           : Prisma.empty
       }
+      ${Prisma.join([Prisma.empty, ...uniques.map((unique) => unique.from)], ' ')}
+      ${Prisma.join([Prisma.empty, ...checkJoins.map((join) => join.from)], ' ')}
     ), classified AS (
       SELECT line, version, found,
              CASE WHEN has_key THEN ${jsonObject(key.map(({ column, normal }) => [column.name, normal]))} END AS key,
@@ -247,4 +320,133 @@ function foreignKeyJoin(
     found = Prisma.sql`(${found} OR ${here}.t0 IS NOT NULL)`;
   }
   return { from, found: Prisma.sql`${found} AS ${raw(`fk${k}_found`)}` };
+}
+
+type FileColumn = { column: TableColumn; normal: Prisma.Sql };
+
+/**
+ * A UNIQUE rule over columns the file has: a value set a row above in the file already has,
+ * and one another row of the table has (unless the file gives that row another value).
+ */
+function uniqueChecks(
+  table: MasterTable,
+  columns: string[],
+  k: number,
+  inFile: (name: string) => FileColumn | undefined,
+) {
+  const source = columns.map((name) => inFile(name) as FileColumn);
+  const holder = raw(`u${k}_holder`);
+  const firstLine = raw(`u${k}_first`);
+  const holderKey = raw(`u${k}_key`);
+  const complete = Prisma.join(
+    source.map(({ normal }) => Prisma.sql`${normal} IS NOT NULL`),
+    ' AND ',
+  );
+  const value = Prisma.sql`concat_ws(', ', ${Prisma.join(source.map(({ normal }) => normal))})`;
+  const keyText = (alias: Prisma.Sql) =>
+    Prisma.sql`concat_ws(', ', ${Prisma.join(
+      table.primaryKey.map((column) => Prisma.sql`${alias}.${columnRef(column)}::text`),
+    )})`;
+  const sameRow = Prisma.join(
+    table.primaryKey.map(
+      (column) =>
+        Prisma.sql`${holder}.${columnRef(column)} IS NOT DISTINCT FROM import_target.${columnRef(column)}`,
+    ),
+    ' AND ',
+  );
+  // The row of the file that names the holder (the first with its key), joined by hash rather
+  // than looked for row by row, and whether it gives the holder other values.
+  const mover = raw(`u${k}_mover`);
+  const keyNormals = table.primaryKey.map((column) => (inFile(column.name) as FileColumn).normal);
+  const movers = Prisma.sql`LEFT JOIN (
+      SELECT DISTINCT ON (${Prisma.join(keyNormals)}) ${Prisma.join(
+        [...keyNormals, ...source.map(({ normal }) => normal)].map(
+          (normal, index) => Prisma.sql`${normal} AS ${raw(`m${index}`)}`,
+        ),
+      )}
+      FROM checked ORDER BY ${Prisma.join(keyNormals)}, line) AS ${mover}
+    ON ${Prisma.join(
+      table.primaryKey.map(
+        (column, index) =>
+          Prisma.sql`${mover}.${raw(`m${index}`)} = ${holder}.${columnRef(column)}::text`,
+      ),
+      ' AND ',
+    )}`;
+  const movesAway = Prisma.sql`(${Prisma.join(
+    columns.map(
+      (name, index) =>
+        Prisma.sql`${mover}.${raw(`m${keyNormals.length + index}`)} IS DISTINCT FROM ${holder}.${Prisma.raw(quoteIdentifier(name))}::text`,
+    ),
+    ' OR ',
+  )})`;
+  const moverFound = Prisma.sql`${mover}.${raw('m0')} IS NOT NULL`;
+  return {
+    firstLine: Prisma.sql`CASE WHEN ${complete} THEN first_value(line) OVER (
+        PARTITION BY (${complete}), ${Prisma.join(source.map(({ normal }) => normal))} ORDER BY line)
+      END AS ${firstLine}`,
+    from: Prisma.sql`LEFT JOIN ${raw(table.qualifiedName)} AS ${holder} ON ${Prisma.join(
+      source.map(
+        ({ column, normal }) =>
+          Prisma.sql`${holder}.${columnRef(column)} = keyed.${normal}::${typeOf(column)}`,
+      ),
+      ' AND ',
+    )} ${movers}`,
+    holder: Prisma.sql`CASE WHEN ${holder}.ctid IS NOT NULL AND NOT (${sameRow})
+        AND NOT (${moverFound} AND ${movesAway})
+      THEN ${keyText(holder)} END AS ${holderKey}`,
+    errors: [
+      errorWhen(
+        // A row whose key is repeated is an error already: its other values say nothing more.
+        Prisma.sql`${firstLine} <> line AND NOT (has_key AND first_line <> line)`,
+        columns[0] ?? null,
+        'UNIQUE',
+        Prisma.sql`${value} || ' is also in row ' || ${firstLine} || ' of the file.'`,
+        'DUPLICATE_IN_FILE',
+        [
+          ['value', value],
+          ['row', firstLine],
+        ],
+      ),
+      errorWhen(
+        Prisma.sql`${firstLine} = line AND ${holderKey} IS NOT NULL`,
+        columns[0] ?? null,
+        'UNIQUE',
+        Prisma.sql`${value} || ' is already used by ' || ${`${rowName(table.name, '')}`}::text || ${holderKey} || '.'`,
+        'DUPLICATE',
+        [
+          ['value', value],
+          ['table', fact(table.name)],
+          ['row', holderKey],
+        ],
+      ),
+    ],
+  };
+}
+
+/**
+ * Whether the row as it would be written keeps a CHECK rule: the rule, as Postgres holds it,
+ * evaluated over the file's values and, for columns the file lacks, the row's values now.
+ * A rule that is NULL holds, as in Postgres.
+ */
+function checkJoin(
+  table: MasterTable,
+  expression: string,
+  k: number,
+  inFile: (name: string) => FileColumn | undefined,
+) {
+  const candidate = table.columns.map((column) => {
+    const given = inFile(column.name);
+    const value = given
+      ? Prisma.sql`keyed.${given.normal}::${typeOf(column)}`
+      : Prisma.sql`import_target.${columnRef(column)}`;
+    return Prisma.sql`${value} AS ${columnRef(column)}`;
+  });
+  const verdict = raw(`check${k}`);
+  // The rule's SQL comes from the catalog (pg_get_expr), written by whoever made the table.
+  return {
+    from: Prisma.sql`CROSS JOIN LATERAL (
+      SELECT coalesce((${Prisma.raw(expression)}), true) AS ok
+      FROM (SELECT ${Prisma.join(candidate)}) AS candidate) AS ${verdict}`,
+    ok: Prisma.sql`${verdict}.ok AS ${raw(`check${k}_ok`)}`,
+  };
 }

@@ -3,6 +3,7 @@ import { inTransaction, type Queryable } from '@tablelock/db';
 import { assertHoldsLock, parseFencingToken } from '@tablelock/lock';
 import { assertMayImport, type ImportCaller } from './assertMayImport';
 import { classifyStagedRows } from './classifyRows';
+import { type ColumnMapping, mapHeader } from './columnMapping';
 import { copyFileRows } from './copyFileRows';
 import { checkHeader, type ImportContent, type ImportFormat, readImportRows } from './importFile';
 import { tooLarge } from './importFileErrors';
@@ -14,6 +15,8 @@ export interface ImportRequest extends ImportCaller {
   format: ImportFormat;
   /** The file, as it arrives (an upload, whose size the caller limits) or whole. */
   content: ImportContent;
+  /** Where the file's columns go, when its header is not the table's column names. */
+  columnMapping?: ColumnMapping;
   /** Lower limits than the app's (tests). */
   limits?: ImportLimits;
 }
@@ -39,13 +42,14 @@ export async function dryRunImport(db: Queryable, request: ImportRequest): Promi
   const token = parseFencingToken(request.token);
   const table = await assertMayImport(db, request);
   const id = randomUUID();
-  let columns: string[] = [];
+  let fileColumns: (string | null)[] = [];
   const onHeader = (header: string[]) => {
-    checkHeader(table, header);
-    columns = header;
+    fileColumns = mapHeader(header, request.columnMapping);
+    checkHeader(table, fileColumns, header);
   };
   try {
     await copyFileRows(db, id, readImportRows(table, request.format, content, limits, onHeader));
+    const columns = fileColumns.filter((name): name is string => name !== null);
     return await inTransaction(
       db,
       async (tx) => {
@@ -61,7 +65,7 @@ export async function dryRunImport(db: Queryable, request: ImportRequest): Promi
             (id, table_name, editor, token, file_name, columns, counts)
           VALUES (${id}::uuid, ${tableName}, ${holder}, ${token}::bigint, ${fileName},
                   ${columns}::text[], '{}'::jsonb)`;
-        await classifyStagedRows(tx, table, columns, id);
+        await classifyStagedRows(tx, table, fileColumns, id);
         const [counted] = await tx.$queryRaw<{ counts: ImportCounts }[]>`
           UPDATE tablelock.import_dry_run SET counts = (
             SELECT jsonb_build_object(

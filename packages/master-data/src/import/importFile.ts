@@ -47,8 +47,13 @@ export async function* readImportRows(
   }
 }
 
-/** The header may name only the table's own columns, each once, and must have its key. */
-export function checkHeader(table: MasterTable, columns: string[]) {
+/**
+ * The header (`columns`, after any mapping: null for a column left out) may name only the
+ * table's own columns, each once, and must have its key. A header naming columns the table
+ * lacks says which, with the file's own header, so that a client can offer a mapping.
+ */
+export function checkHeader(table: MasterTable, mapped: (string | null)[], header = mapped) {
+  const columns = mapped.filter((name): name is string => name !== null);
   const unknown = columns.filter((name) => !table.columns.some((c) => c.name === name));
   if (unknown.length > 0) {
     throw badFile(
@@ -57,7 +62,12 @@ export function checkHeader(table: MasterTable, columns: string[]) {
         .map((n) => JSON.stringify(n))
         .join(
           ', ',
-        )}${unknown.length > 10 ? ', …' : ''}. The first row must hold column names, as an export writes them.`,
+        )}${unknown.length > 10 ? ', …' : ''}. The first row must hold column names, as an export writes them, or map the file's columns to the table's.`,
+      {
+        fileColumns: header,
+        unknownColumns: unknown,
+        tableColumns: table.columns.map((c) => c.name),
+      },
     );
   }
   const repeated = columns.filter((name, index) => columns.indexOf(name) !== index);

@@ -10,4 +10,5 @@ export const tooLarge = (what: string, limits: ImportLimits) =>
   );
 
 /** IMPORT_BAD_FILE: the file is not a table this import can read. */
-export const badFile = (why: string) => new MasterDataError('IMPORT_BAD_FILE', why);
+export const badFile = (why: string, details?: Record<string, unknown>) =>
+  new MasterDataError('IMPORT_BAD_FILE', why, details);

@@ -1,3 +1,4 @@
+import type { RowErrorDetails } from '../errors/rowErrorDetails';
 import type { RowValues } from '../readRows';
 
 /** What applying a file row would do. */
@@ -10,6 +11,8 @@ export interface ImportCellError {
   column: string | null;
   code: ImportErrorCode;
   message: string;
+  /** The facts, to say it in another language; dry runs kept from before have none. */
+  details?: RowErrorDetails;
 }
 
 /** One row of a file, classified. */

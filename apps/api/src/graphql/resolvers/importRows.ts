@@ -27,6 +27,16 @@ export const importRowsResolver: MutationResolvers['importRows'] = async (
     format: args.format === 'XLSX' ? 'xlsx' : 'csv',
     content: Buffer.from(args.contentBase64, 'base64'),
     dryRun: args.dryRun !== false,
+    ...(args.columnMapping
+      ? {
+          columnMapping: Object.fromEntries(
+            args.columnMapping.map(({ fileColumn, tableColumn }) => [
+              fileColumn,
+              tableColumn ?? null,
+            ]),
+          ),
+        }
+      : {}),
   });
 };
 
@@ -37,6 +47,7 @@ export const applyImportResolver: MutationResolvers['applyImport'] = (_parent, a
     id: args.id,
     holder: caller.name,
     token: args.token,
+    skipRowsWithErrors: args.skipRowsWithErrors === true,
   });
 };
 

@@ -6,6 +6,7 @@ import {
   MasterDataError,
 } from '@tablelock/master-data';
 import type { Request, RequestHandler } from 'express';
+import { z } from 'zod';
 import { authorizeFileRequest } from '../../auth/authorizeFileRequest';
 import type { ApiServices } from '../../context';
 import { importRows } from '../../imports/importRows';
@@ -35,7 +36,7 @@ export function importEndpoint(services: ApiServices, slots = createImportSlots(
     let release: (() => void) | undefined;
     try {
       const caller = await authorizeFileRequest(services, request, response, 'editor');
-      const { table, token, fileName, dryRun, format } = parseImportRequest(request);
+      const { table, token, fileName, dryRun, format, columnMapping } = parseImportRequest(request);
       if (Number(request.headers['content-length'] ?? 0) > IMPORT_LIMITS.maxBytes) {
         throw bodyTooLarge(IMPORT_LIMITS);
       }
@@ -54,6 +55,7 @@ export function importEndpoint(services: ApiServices, slots = createImportSlots(
         format,
         content: importBody(request, IMPORT_LIMITS),
         dryRun,
+        ...(columnMapping ? { columnMapping } : {}),
       });
       const ms = Math.round(performance.now() - startedAt);
       logger.info({ table, dryRun, counts: report.counts, ms, caller: caller.name }, 'import');
@@ -78,11 +80,11 @@ function parseImportRequest(request: Request) {
       'Send the file as the body, with Content-Type text/csv or the XLSX type.',
     );
   }
-  const { token, fileName, dryRun, ...unknown } = request.query;
+  const { token, fileName, dryRun, columnMapping, ...unknown } = request.query;
   if (Object.keys(unknown).length > 0) {
     throw new DomainError(
       'BAD_USER_INPUT',
-      `Unknown parameter ${Object.keys(unknown).join(', ')}: an import takes token, fileName and dryRun.`,
+      `Unknown parameter ${Object.keys(unknown).join(', ')}: an import takes token, fileName, dryRun and columnMapping.`,
     );
   }
   if (typeof token !== 'string') {
@@ -97,5 +99,26 @@ function parseImportRequest(request: Request) {
     fileName: typeof fileName === 'string' && fileName !== '' ? fileName : `import.${format}`,
     dryRun: dryRun === '1',
     format,
+    columnMapping: columnMapping === undefined ? undefined : parseColumnMapping(columnMapping),
   };
+}
+
+const columnMappingShape = z.record(z.string(), z.string().nullable());
+
+/** `columnMapping={"file column": "table column" or null, …}`, as JSON. */
+function parseColumnMapping(text: unknown) {
+  let value: unknown;
+  try {
+    value = typeof text === 'string' ? JSON.parse(text) : undefined;
+  } catch {
+    value = undefined;
+  }
+  const parsed = columnMappingShape.safeParse(value);
+  if (!parsed.success) {
+    throw new DomainError(
+      'BAD_USER_INPUT',
+      'columnMapping is a JSON object of file column names to table column names (or null to leave one out).',
+    );
+  }
+  return parsed.data;
 }

@@ -1,4 +1,5 @@
-import { guardFormula, readImportErrors } from '@tablelock/master-data';
+import { guardFormula, importErrorText, readImportErrors } from '@tablelock/master-data';
+import ExcelJS from 'exceljs';
 import type { RequestHandler } from 'express';
 import { authorizeFileRequest } from '../../auth/authorizeFileRequest';
 import type { ApiServices } from '../../context';
@@ -6,8 +7,16 @@ import { csvFile, csvRecords, UTF8_BOM } from '../export/csvFile';
 import { refuseFileRequest } from '../refuseFileRequest';
 import { requestIdOf } from '../requestId';
 
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+async function errorsWorkbook(records: (string | null)[][]): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  workbook.addWorksheet('errors').addRows(records);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
 /**
- * `GET /import/dry-runs/<id>/errors.csv`: the rows of a dry run that have errors, as the file
+ * `GET /import/dry-runs/<id>/errors.csv` (or `errors.xlsx`, for an XLSX upload): the rows of a dry run that have errors, as the file
  * had them, with an `error` column saying what is wrong with each: correct them and import
  * the file again. For the dry run's editor only.
  */
@@ -23,13 +32,22 @@ export function importErrorsEndpoint(services: ApiServices): RequestHandler {
         caller.name,
       );
       const header = [...report.columns, 'error'];
+      const base = report.fileName.replace(/\.(csv|xlsx)$/i, '');
+      if (request.path.endsWith('.xlsx')) {
+        // Cells of an XLSX are values, never formulas: no guard needed.
+        const records = rows.map((row) => [
+          ...columns.map((column) => row.values[column.name] ?? null),
+          importErrorText(row.errors),
+        ]);
+        response.attachment(`${base}-errors.xlsx`);
+        response.setHeader('Content-Type', XLSX_TYPE);
+        response.send(await errorsWorkbook([header, ...records]));
+        return;
+      }
       const records = rows.map((row) => [
         ...columns.map((column) => guardFormula(column, row.values[column.name] ?? null)),
-        row.errors
-          .map((error) => (error.column ? `${error.column}: ${error.message}` : error.message))
-          .join('; '),
+        importErrorText(row.errors),
       ]);
-      const base = report.fileName.replace(/\.(csv|xlsx)$/i, '');
       response.attachment(`${base}-errors.csv`);
       response.setHeader('Content-Type', csvFile.contentType);
       response.send(UTF8_BOM + csvRecords([header, ...records]));

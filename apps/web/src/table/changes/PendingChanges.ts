@@ -6,10 +6,14 @@ import { type ColumnRules, type ValidationIssue, validateValue } from './validat
 export type RowState = 'unchanged' | 'changed' | 'new' | 'deleted';
 
 /** A save refusal for one row, as the API reported it. */
+type RowErrorDetails = SaveRowsMutation['saveRows']['rowErrors'][number]['details'];
+
 export interface SaveError {
   column: string | null;
   code: string;
   message: string;
+  /** The facts behind it, to say it in the user's language. */
+  details: Partial<RowErrorDetails> & Pick<RowErrorDetails, 'kind'>;
 }
 
 export interface CellIssue {
@@ -381,9 +385,9 @@ export class PendingChanges {
   ): SaveError[] {
     this.saveErrors = new Map();
     const unplaced: SaveError[] = [];
-    for (const { change, index, column, code, message } of errors) {
+    for (const { change, index, column, code, message, details } of errors) {
       const rowId = origins[change][index];
-      const error = { column: column ?? null, code, message };
+      const error = { column: column ?? null, code, message, details };
       if (rowId === undefined) {
         unplaced.push(error);
         continue;

@@ -15,8 +15,63 @@ function isKnownCode(code: string): code is KnownCode {
   return (KNOWN_CODES as readonly string[]).includes(code);
 }
 
-/** What went wrong with a row, in the user's language, with the database's detail after it. */
+const CHECK_WORDS = {
+  '>=': 'atLeast',
+  '>': 'moreThan',
+  '<=': 'atMost',
+  '<': 'lessThan',
+  '=': 'exactly',
+  '<>': 'otherThan',
+  BETWEEN: 'between',
+} as const;
+
+/** The sentence for the error's facts, or undefined for facts this version does not know. */
+function sentenceOf({ details }: SaveError, t: TFunction): string | undefined {
+  const facts = {
+    column: details.column ?? '',
+    value: details.value ?? '',
+    table: details.table ?? '',
+    targetColumn: details.targetColumn ?? '',
+    row: details.row ?? '',
+    count: details.count ?? 0,
+    bound: details.bound ?? '',
+    upperBound: details.upperBound ?? '',
+    rule: details.rule ?? '',
+  };
+  switch (details.kind) {
+    case 'CONFLICT':
+      return t('rowErrors.conflict');
+    case 'INVALID_VALUE':
+      return t('rowErrors.invalidValue', facts);
+    case 'NOT_NULL':
+      return t('rowErrors.notNull', facts);
+    case 'DUPLICATE':
+      return t('rowErrors.duplicate', facts);
+    case 'DUPLICATE_IN_FILE':
+      return t('rowErrors.duplicateInFile', facts);
+    case 'DUPLICATE_KEY':
+      return t('rowErrors.duplicateKey', facts);
+    case 'MISSING_REFERENCE':
+      return t('rowErrors.missingReference', facts);
+    case 'IN_USE':
+      return t('rowErrors.inUse', facts);
+    case 'CHECK': {
+      if (details.rule) return t('rowErrors.check.rule', facts);
+      const words = CHECK_WORDS[details.comparison as keyof typeof CHECK_WORDS];
+      return words && details.column ? t(`rowErrors.check.${words}`, facts) : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * What went wrong with a row, and what to do, in the user's language. An error whose facts
+ * this version cannot put into words shows its code's label and the API's English sentence.
+ */
 export function saveErrorText(error: SaveError, t: TFunction): string {
+  const sentence = sentenceOf(error, t);
+  if (sentence !== undefined) return sentence;
   const label = isKnownCode(error.code) ? t(`saveErrors.${error.code}`) : error.code;
   return `${label}: ${error.message}`;
 }

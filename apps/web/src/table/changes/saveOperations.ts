@@ -13,6 +13,19 @@ export const saveRowsMutation = graphql(`
         column
         code
         message
+        details {
+          kind
+          column
+          value
+          table
+          targetColumn
+          row
+          count
+          comparison
+          bound
+          upperBound
+          rule
+        }
       }
     }
   }

@@ -7,9 +7,10 @@ interface ImportDialogProps extends ImportStepsProps {
 }
 
 /**
- * Import of a CSV or XLSX file in two steps: a dry run (uploaded, classified and kept by the
- * server, shown here row by row) and, if it has no errors, Apply, which writes exactly that,
- * all or nothing.
+ * Import of a CSV or XLSX file in two steps (three when its header needs mapping to the
+ * table's columns): a dry run (uploaded, classified and kept by the server, shown here row by
+ * row) and, if it has no errors, Apply, which writes exactly that, all or nothing; with errors,
+ * Apply of the valid rows, which leaves the others to download.
  */
 export function ImportDialog(props: ImportDialogProps) {
   const { t } = useTranslation();

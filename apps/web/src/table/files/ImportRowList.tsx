@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { ImportDryRunRowsQuery } from '../../generated/graphql';
+import { saveErrorText } from '../changes/saveErrorText';
 
 type ImportRow = ImportDryRunRowsQuery['importReport']['rows']['rows'][number];
 
@@ -54,7 +55,9 @@ export function ImportRowList({
                     {row.errors.map((error) => (
                       <li key={`${error.column}-${error.code}`}>
                         {error.column && <span className="import-column">{error.column}</span>}{' '}
-                        {error.message}
+                        {error.details
+                          ? saveErrorText({ ...error, details: error.details }, t)
+                          : error.message}
                       </li>
                     ))}
                   </ul>

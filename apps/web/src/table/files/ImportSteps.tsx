@@ -9,6 +9,13 @@ import { TransferProgressPanel } from '../../transfer/TransferProgressPanel';
 import type { TransferProgress } from '../../transfer/transferProgress';
 import { describeError } from '../../ui/describeError';
 import { Pager } from '../../ui/Pager';
+import { ColumnMappingStep } from './ColumnMappingStep';
+import {
+  type ColumnMapping,
+  guessMapping,
+  type HeaderMismatch,
+  headerMismatchOf,
+} from './columnMappingOf';
 import { ImportRowList } from './ImportRowList';
 import {
   applyImportMutation,
@@ -52,6 +59,13 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
   const [problem, setProblem] = useState<{ text: string; changedRows: string[] } | null>(null);
   const [shown, setShown] = useState<Shown>('changes');
   const [page, setPage] = useState(1);
+  const [mismatch, setMismatch] = useState<HeaderMismatch | null>(null);
+  const [mapping, setMapping] = useState<ColumnMapping | null>(null);
+  const [partlyApplied, setPartlyApplied] = useState<{
+    create: number;
+    update: number;
+    error: number;
+  } | null>(null);
 
   const rows = useQuery({
     ...importRowsOptions(dryRun, {
@@ -72,32 +86,51 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
     const upload = { phase: 'upload', file: file.name, total: file.size } as const;
     setProgress({ ...upload, loaded: 0, since: Date.now() });
     try {
-      const report = await uploadDryRun(table, token, file, {
-        onProgress: (loaded, total) =>
-          setProgress((current) =>
-            current?.phase === 'upload' ? { ...current, loaded, total } : current,
-          ),
-        onSent: () => setProgress({ phase: 'checking', since: Date.now() }),
-      });
+      const report = await uploadDryRun(
+        table,
+        token,
+        file,
+        {
+          onProgress: (loaded, total) =>
+            setProgress((current) =>
+              current?.phase === 'upload' ? { ...current, loaded, total } : current,
+            ),
+          onSent: () => setProgress({ phase: 'checking', since: Date.now() }),
+        },
+        mapping ?? undefined,
+      );
       setDryRun(report);
       setShown(report.counts.error > 0 ? 'errors' : 'changes');
       setPage(1);
     } catch (error) {
-      setProblem({ text: describeError(error, t), changedRows: [] });
+      const headerMismatch = mapping ? undefined : headerMismatchOf(error);
+      if (headerMismatch) {
+        setMismatch(headerMismatch);
+        setMapping(guessMapping(headerMismatch));
+      } else setProblem({ text: describeError(error, t), changedRows: [] });
     } finally {
       setBusy(false);
       setProgress(null);
     }
   };
 
-  const apply = async () => {
+  const apply = async (skipRowsWithErrors = false) => {
     if (!dryRun || !token) return;
     setBusy(true);
     setProblem(null);
     setProgress({ phase: 'writing', since: Date.now() });
     try {
-      const { applyImport } = await graphqlRequest(applyImportMutation, { id: dryRun.id, token });
-      onApplied(applyImport.counts);
+      const { applyImport } = await graphqlRequest(applyImportMutation, {
+        id: dryRun.id,
+        token,
+        skipRowsWithErrors,
+      });
+      // The rows left out stay as the dry run: the dialog stays open to offer them.
+      if (applyImport.counts.error > 0) {
+        setPartlyApplied(applyImport.counts);
+        setBusy(false);
+        setProgress(null);
+      } else onApplied(applyImport.counts);
     } catch (error) {
       setProblem({ text: describeError(error, t), changedRows: changedRowsOf(error, t) });
       setBusy(false);
@@ -120,6 +153,23 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
 
   const counts = dryRun?.counts;
   const writes = counts ? counts.create + counts.update : 0;
+  if (dryRun && partlyApplied) {
+    return (
+      <>
+        <p className="banner banner-info" role="status">
+          {t('import.restLeft', partlyApplied)}
+        </p>
+        <div className="dialog-actions">
+          <a className="button" href={errorsFileUrl(dryRun)} download>
+            {t('import.downloadErrors')}
+          </a>
+          <button type="button" className="button primary" onClick={() => onApplied(partlyApplied)}>
+            {t('import.close')}
+          </button>
+        </div>
+      </>
+    );
+  }
   return (
     <>
       <p>{t('import.explain')}</p>
@@ -133,10 +183,15 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
             onChange={(event) => {
               setFile(event.target.files?.[0] ?? null);
               setProblem(null);
+              setMismatch(null);
+              setMapping(null);
             }}
           />
           <p className="muted">{t('import.limits')}</p>
         </div>
+      )}
+      {!dryRun && mismatch && mapping && (
+        <ColumnMappingStep mismatch={mismatch} mapping={mapping} onChange={setMapping} />
       )}
       {dryRun && counts && (
         <>
@@ -217,6 +272,8 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
               setDryRun(null);
               setFile(null);
               setProblem(null);
+              setMismatch(null);
+              setMapping(null);
             }}
           >
             {t('import.otherFile')}
@@ -230,6 +287,11 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
         <button type="button" className="button" disabled={busy} onClick={onClose}>
           {t('common.cancel')}
         </button>
+        {dryRun && counts && counts.error > 0 && writes > 0 && !problem?.changedRows.length && (
+          <button type="button" className="button" disabled={busy} onClick={() => apply(true)}>
+            {t('import.applyValid', { count: writes })}
+          </button>
+        )}
         {dryRun ? (
           <button
             type="button"
@@ -241,7 +303,7 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
               writes === 0 ||
               Boolean(problem?.changedRows.length)
             }
-            onClick={apply}
+            onClick={() => apply()}
           >
             {t('import.apply', { count: writes })}
           </button>

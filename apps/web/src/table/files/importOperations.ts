@@ -19,6 +19,19 @@ export const importRowsQuery = graphql(`
             column
             code
             message
+            details {
+              kind
+              column
+              value
+              table
+              targetColumn
+              row
+              count
+              comparison
+              bound
+              upperBound
+              rule
+            }
           }
         }
       }
@@ -27,11 +40,12 @@ export const importRowsQuery = graphql(`
 `);
 
 export const applyImportMutation = graphql(`
-  mutation ApplyImportDryRun($id: ID!, $token: String!) {
-    applyImport(id: $id, token: $token) {
+  mutation ApplyImportDryRun($id: ID!, $token: String!, $skipRowsWithErrors: Boolean) {
+    applyImport(id: $id, token: $token, skipRowsWithErrors: $skipRowsWithErrors) {
       counts {
         create
         update
+        error
       }
     }
   }
@@ -60,9 +74,11 @@ export async function uploadDryRun(
   token: string,
   file: File,
   handlers: UploadHandlers,
+  columnMapping?: Record<string, string | null>,
 ): Promise<DryRun> {
   const xlsx = /\.xlsx$/i.test(file.name) || file.type === XLSX_TYPE;
   const search = new URLSearchParams({ token, fileName: file.name, dryRun: '1' });
+  if (columnMapping) search.set('columnMapping', JSON.stringify(columnMapping));
   let answer: UploadAnswer;
   try {
     answer = await uploadFile(
@@ -88,5 +104,6 @@ export async function uploadDryRun(
   return body.report;
 }
 
+/** The erroneous rows as a file of the upload's own kind. */
 export const errorsFileUrl = (dryRun: DryRun) =>
-  `/import/dry-runs/${encodeURIComponent(dryRun.id)}/errors.csv`;
+  `/import/dry-runs/${encodeURIComponent(dryRun.id)}/errors.${/\.xlsx$/i.test(dryRun.fileName) ? 'xlsx' : 'csv'}`;

@@ -3,6 +3,7 @@ import type { TFunction } from 'i18next';
 import type { Formatters } from '../../i18n/useFormatters';
 import type { GridRow } from '../changes/gridRow';
 import type { PendingChanges } from '../changes/PendingChanges';
+import { saveErrorText } from '../changes/saveErrorText';
 import type { ValidationIssue } from '../changes/validateValue';
 import { CellEditor, type CellEditorParams } from './CellEditor';
 import { ColumnHeader } from './ColumnHeader';
@@ -199,7 +200,8 @@ export function buildColumnDefs(
       tooltipValueGetter: ({ data }) => {
         const issue = issueOf(data);
         if (issue) return validationMessage(issue);
-        return saveErrorOf(data)?.message;
+        const saveError = saveErrorOf(data);
+        return saveError && saveErrorText(saveError, t);
       },
       cellClassRules: {
         'cell-null': ({ value, data }) =>
