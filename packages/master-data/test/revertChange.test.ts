@@ -209,7 +209,15 @@ describe('revertChange', () => {
         dryRun,
       });
       expect(result).toMatchObject({ reverted: false, dryRun: true });
-      expect(result.rowErrors).toMatchObject([{ key: { id: '731' }, code: 'FOREIGN_KEY' }]);
+      // Said for people, as a save's refusals are, with the facts for other languages.
+      expect(result.rowErrors).toMatchObject([
+        {
+          key: { id: '731' },
+          code: 'FOREIGN_KEY',
+          message: expect.stringMatching(/is still used by 1 /),
+          details: { kind: 'IN_USE', count: 1 },
+        },
+      ]);
     }
     expect(await row('730')).toBeDefined();
     expect(await row('731')).toBeDefined();

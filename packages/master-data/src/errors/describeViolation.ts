@@ -22,7 +22,7 @@ export interface RowViolation {
   details: RowErrorDetails;
 }
 
-/** The row a statement wrote or deleted: its key (updates, deletes) and the values it gave. */
+/** The row a statement wrote or deleted: its key (updates, deletes) and the values it gave (none for a delete). */
 export interface WrittenRow {
   key?: RowValues;
   values?: RowValues;
@@ -66,7 +66,8 @@ export async function describeViolation(
   const constraint = name ? await readViolatedConstraint(db, table.qualifiedName, name) : undefined;
   if (!constraint)
     return { code, column: null, message: error.message, details: { kind: 'CHECK' } };
-  if (code === 'FOREIGN_KEY' && constraint.table !== table.name) {
+  // A row that other rows point at, in another table or (a delete) in its own.
+  if (code === 'FOREIGN_KEY' && (constraint.table !== table.name || row.values === undefined)) {
     return inUse(db, table, constraint, row.key ?? {});
   }
   const values = await writtenValues(db, table, row);

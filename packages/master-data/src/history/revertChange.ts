@@ -1,12 +1,12 @@
 import { Prisma, type Queryable, type TransactionClient } from '@tablelock/db';
 import { parseFencingToken } from '@tablelock/lock';
+import { describeViolation, type RowViolation } from '../errors/describeViolation';
 import { fencedSave } from '../fencedSave';
 import { readForeignKeys } from '../foreignKeys';
 import { currentChangeSetId } from '../guard/ownWrite';
 import { MasterDataError } from '../masterDataError';
-import { isDataException, postgresErrorOf } from '../postgresError';
+import { postgresErrorOf } from '../postgresError';
 import type { RowValues } from '../readRows';
-import type { RowErrorCode } from '../saveRows';
 import { columnRef, columnsAsJson, keyCondition, typedValue } from '../sqlFragments';
 import { type MasterTable, readMasterTable, requireColumn } from '../tableColumns';
 import { CHANGE_SET_COLUMNS, type ChangeSetRow, changeSetRecord } from './changeSetColumns';
@@ -27,11 +27,8 @@ export interface RevertRequest {
   dryRun: boolean;
 }
 
-export interface RevertRowError {
+export interface RevertRowError extends RowViolation {
   key: RowValues;
-  code: RowErrorCode;
-  column: string | null;
-  message: string;
 }
 
 export type RevertConflictRecord = RevertConflict<ChangeSetRecord> & { message: string };
@@ -48,13 +45,6 @@ export interface RevertResult {
 
 /** Row by row, each under a savepoint: a revert of more rows is refused (pick rows instead). */
 export const MAX_REVERT_ROWS = 10_000;
-
-const CODE_BY_SQLSTATE: Record<string, RowErrorCode> = {
-  '23502': 'NOT_NULL',
-  '23505': 'UNIQUE',
-  '23503': 'FOREIGN_KEY',
-  '23514': 'CHECK',
-};
 
 /**
  * Reverts one change of a table, or chosen rows of it, through the fenced save: the token is
@@ -264,13 +254,16 @@ async function writeStep(
     return null;
   } catch (error) {
     const postgres = postgresErrorOf(error);
-    const code =
-      postgres &&
-      (CODE_BY_SQLSTATE[postgres.code] ?? (isDataException(postgres) ? 'INVALID_VALUE' : null));
-    if (!postgres || !code) throw error;
+    if (!postgres) throw error;
     await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT revert_row');
-    const column = /column "([^"]+)"/.exec(postgres.message)?.[1] ?? null;
-    return { key: step.key, code, column, message: postgres.message };
+    const violation = await describeViolation(
+      tx,
+      table,
+      postgres,
+      step.action === 'delete' ? { key: step.key } : { key: step.key, values: step.values ?? {} },
+    );
+    if (!violation) throw error;
+    return { key: step.key, ...violation };
   }
 }
 

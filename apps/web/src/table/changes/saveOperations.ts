@@ -14,17 +14,7 @@ export const saveRowsMutation = graphql(`
         code
         message
         details {
-          kind
-          column
-          value
-          table
-          targetColumn
-          row
-          count
-          comparison
-          bound
-          upperBound
-          rule
+          ...RowErrorDetailsFields
         }
       }
     }

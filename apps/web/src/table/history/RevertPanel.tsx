@@ -5,6 +5,7 @@ import { graphqlRequest } from '../../api/graphqlRequest';
 import type { RevertChangeMutation } from '../../generated/graphql';
 import { describeError } from '../../ui/describeError';
 import { LoadingState } from '../../ui/LoadingState';
+import { saveErrorText } from '../changes/saveErrorText';
 import { revertChangeMutation } from './historyOperations';
 import { tableHistoryKey } from './historyQueries';
 import { keyText, type RowValues, writerOf } from './historyTypes';
@@ -108,7 +109,7 @@ export function RevertPanel({ table, changeId, token, onDone }: RevertPanelProps
         <ul className="banner banner-error" role="alert">
           {rowErrors.map((error) => (
             <li key={keyText(error.key)}>
-              {keyText(error.key)}: {error.message}
+              {keyText(error.key)}: {saveErrorText(error, t)}
             </li>
           ))}
         </ul>

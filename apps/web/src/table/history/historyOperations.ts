@@ -89,6 +89,9 @@ export const revertChangeMutation = graphql(`
         code
         column
         message
+        details {
+          ...RowErrorDetailsFields
+        }
       }
     }
   }
