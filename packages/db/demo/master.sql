@@ -56,6 +56,8 @@ CREATE TABLE products (
   discontinued  boolean NOT NULL DEFAULT false,
   description   text
 );
+-- Value help searches products by the start of their SKU in any case (README, "Value help").
+CREATE INDEX products_sku_search ON products (lower(sku) text_pattern_ops, id);
 
 CREATE TABLE customers (
   id            integer PRIMARY KEY,

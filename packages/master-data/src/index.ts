@@ -32,6 +32,19 @@ export {
   type RowValues,
   readRows,
 } from './readRows';
+export {
+  type ReferenceLabels,
+  readReferenceLabels,
+} from './reference/referenceLabels';
+export {
+  MAX_REFERENCE_OPTIONS,
+  type ReferenceOption,
+  type ReferenceOptionPage,
+  type ReferenceOptionQuery,
+  readReferenceOptions,
+  referenceSearchStatements,
+} from './reference/referenceOptions';
+export type { ReferenceTarget } from './reference/referenceTarget';
 export { openRowExport, type RowExport } from './rowExport';
 export type { FilterOperator, RowView, SortDirection } from './rowView';
 export {

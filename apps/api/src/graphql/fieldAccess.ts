@@ -34,6 +34,7 @@ export const FIELD_ACCESS = {
     importReport: 'editor',
     tablePolicies: 'admin',
     takeOverSettings: 'viewer',
+    referenceOptions: 'viewer',
   },
   Mutation: {
     UpdateTableStatusWithLock: 'editor',

@@ -36,6 +36,7 @@ import { FKResultTableStatus, ResultTableStatus } from './lockOutcome';
 import { lockSettings, setIdleLimit, setTableIdleLimit } from './lockSettings';
 import { RowPage, rows, saveRowsResolver } from './masterData';
 import { waitForTable } from './queue';
+import { referenceLabels, referenceOptions } from './referenceOptions';
 import { securityEvents } from './securityEvents';
 import {
   forceRelease,
@@ -67,6 +68,7 @@ export const resolvers: Resolvers = {
     importReport,
     tablePolicies,
     takeOverSettings,
+    referenceOptions,
   },
   Mutation: {
     UpdateTableStatusWithLock,
@@ -97,7 +99,7 @@ export const resolvers: Resolvers = {
   TablePolicy,
   ResultTableStatus,
   FKResultTableStatus,
-  RowPage,
+  RowPage: { ...RowPage, referenceLabels },
   ImportReport,
   LockGrant,
   LockEvent: { table: (event) => event.tableName },
