@@ -305,6 +305,12 @@ export const en = {
     undo: 'Undo',
     remove: 'Remove',
   },
+  reference: {
+    options: 'Rows of {{table}}',
+    none: 'No row matches. Type a key or the start of a label.',
+    more: 'More rows match: type more to narrow the list.',
+    failed: 'The list could not be loaded.',
+  },
   validation: {
     required: 'A value is required.',
     tooLong: 'At most {{max}} characters.',

@@ -298,6 +298,12 @@ export const ja: TranslationOf<typeof en> = {
     undo: '元に戻す',
     remove: '取り消す',
   },
+  reference: {
+    options: '{{table}} の行',
+    none: '一致する行がありません。キーかラベルの先頭を入力してください。',
+    more: 'ほかにも一致する行があります。続けて入力すると絞り込めます。',
+    failed: '一覧を読み込めませんでした。',
+  },
   validation: {
     required: '値を入力してください。',
     tooLong: '{{max}} 文字以内で入力してください。',

@@ -8,6 +8,7 @@ import { useFormatters } from '../../i18n/useFormatters';
 import type { GridRow } from '../changes/gridRow';
 import type { PendingChanges } from '../changes/PendingChanges';
 import { useValidationMessage } from '../changes/useValidationMessage';
+import { ReferenceLabels } from '../reference/ReferenceLabels';
 import { buildColumnDefs } from './buildColumnDefs';
 import { createRowDatasource, type RowView } from './createRowDatasource';
 import { gridKeyboard } from './gridKeyboard';
@@ -56,16 +57,19 @@ export function RowGrid(props: RowGridProps) {
     () => columns.filter((column) => column.primaryKey).map((column) => column.name),
     [columns],
   );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another table starts with no labels
+  const labels = useMemo(() => new ReferenceLabels(), [table]);
   const datasource = useMemo(
     () =>
       createRowDatasource({
         table,
         keyColumns,
         pending,
+        labels,
         onPage: (total, view) => callbacks.current.onPage(total, view),
         onError: (error) => callbacks.current.onLoadError(error),
       }),
-    [table, keyColumns, pending],
+    [table, keyColumns, pending, labels],
   );
   const showStatus = editable || counts.total > 0;
   const columnDefs = useMemo(
@@ -77,8 +81,9 @@ export function RowGrid(props: RowGridProps) {
         format,
         t,
         validationMessage,
+        references: { table, labels },
       }),
-    [columns, pending, showStatus, format, t, validationMessage],
+    [columns, pending, showStatus, format, t, validationMessage, table, labels],
   );
 
   // Someone saved this table (or the connection came back): show the rows as they are now.

@@ -4,6 +4,7 @@ import type { Formatters } from '../../i18n/useFormatters';
 import type { GridRow } from '../changes/gridRow';
 import type { PendingChanges } from '../changes/PendingChanges';
 import type { ValidationIssue } from '../changes/validateValue';
+import { type ReferenceHelp, referenceColumn } from '../reference/referenceColumn';
 import { CellEditor, type CellEditorParams } from './CellEditor';
 import { ColumnHeader } from './ColumnHeader';
 import { formatCellValue } from './formatCellValue';
@@ -21,6 +22,7 @@ interface ColumnDefsContext {
   format: Formatters;
   t: TFunction;
   validationMessage: (issue: ValidationIssue) => string;
+  references: ReferenceHelp;
 }
 
 const WIDTH_BY_KIND: Record<TableColumn['kind'], number> = {
@@ -210,6 +212,7 @@ export function buildColumnDefs(
         'row-new': stateIs('new'),
         'row-deleted': stateIs('deleted'),
       },
+      ...referenceColumn(column, pending, context.references),
     };
   });
   return [statusColumn, ...dataColumns];

@@ -27,6 +27,13 @@ export const rowPageQuery = graphql(`
       total
       startCursor
       endCursor
+      referenceLabels {
+        column
+        labels {
+          key
+          label
+        }
+      }
     }
   }
 `);
