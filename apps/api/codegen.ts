@@ -28,6 +28,7 @@ const config: CodegenConfig = {
           RowError: '@tablelock/master-data#RowError as RowErrorModel',
           ImportReport: '@tablelock/master-data#ImportReport as ImportReportModel',
           ImportRow: '@tablelock/master-data#ImportRow as ImportRowModel',
+          SavedView: '@tablelock/master-data#SavedView as SavedViewModel',
           LockGrant: '@tablelock/lock#LockGrant as LockGrantModel',
           LockEvent: '@tablelock/lock#LockEventRecord',
           LockEventPage: '@tablelock/lock#LockEventPage as LockEventPageModel',

@@ -66,3 +66,14 @@ export type {
   MasterTable,
   TableColumn,
 } from './tableColumns';
+export type { ColumnLayout } from './views/columnLayout';
+export { readGridLayout, saveGridLayout } from './views/gridLayouts';
+export {
+  deleteSavedView,
+  listSavedViews,
+  MAX_SAVED_VIEWS_PER_TABLE,
+  readSavedView,
+  type SavedView,
+  type SavedViewInput,
+  saveView,
+} from './views/savedViews';

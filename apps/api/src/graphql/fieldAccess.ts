@@ -35,6 +35,9 @@ export const FIELD_ACCESS = {
     tablePolicies: 'admin',
     takeOverSettings: 'viewer',
     referenceOptions: 'viewer',
+    gridLayout: 'viewer',
+    savedViews: 'viewer',
+    savedView: 'viewer',
   },
   Mutation: {
     UpdateTableStatusWithLock: 'editor',
@@ -60,6 +63,9 @@ export const FIELD_ACCESS = {
     freezeTables: 'admin',
     thawTables: 'admin',
     setTakeOverRule: 'admin',
+    saveGridLayout: 'viewer',
+    saveView: 'viewer',
+    deleteSavedView: 'viewer',
   },
   Subscription: {
     lockChanged: 'viewer',

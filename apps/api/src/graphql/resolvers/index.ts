@@ -48,6 +48,14 @@ import {
   tablesNamed,
 } from './tables';
 import { UpdateTableStatusWithLock } from './updateTableStatusWithLock';
+import {
+  deleteSavedViewResolver,
+  gridLayout,
+  savedView,
+  savedViews,
+  saveGridLayoutResolver,
+  saveViewResolver,
+} from './views';
 
 export const resolvers: Resolvers = {
   DateTime: DateTimeResolver,
@@ -69,6 +77,9 @@ export const resolvers: Resolvers = {
     tablePolicies,
     takeOverSettings,
     referenceOptions,
+    gridLayout,
+    savedViews,
+    savedView,
   },
   Mutation: {
     UpdateTableStatusWithLock,
@@ -94,6 +105,9 @@ export const resolvers: Resolvers = {
     freezeTables: freezeTablesResolver,
     thawTables: thawTablesResolver,
     setTakeOverRule: setTakeOverRuleResolver,
+    saveGridLayout: saveGridLayoutResolver,
+    saveView: saveViewResolver,
+    deleteSavedView: deleteSavedViewResolver,
   },
   TableInfo,
   TablePolicy,
