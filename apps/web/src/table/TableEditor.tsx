@@ -1,5 +1,5 @@
 import type { GridApi } from 'ag-grid-community';
-import { useRef, useState, useSyncExternalStore } from 'react';
+import { useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TableColumnsQuery } from '../generated/graphql';
 import { QueueBanner } from '../queue/QueueBanner';
@@ -11,6 +11,7 @@ import { RuleBadges } from '../tables/RuleBadges';
 import { StatusBadge } from '../tables/StatusBadge';
 import type { TableInfo } from '../tables/useTables';
 import { describeError } from '../ui/describeError';
+import { LoadingState } from '../ui/LoadingState';
 import { useNotify } from '../ui/Notices';
 import { EditToolbar } from './changes/EditToolbar';
 import type { GridRow } from './changes/gridRow';
@@ -31,6 +32,8 @@ import { useArrival } from './lock/useArrival';
 import { useEditSession } from './lock/useEditSession';
 import { useTableLock } from './lock/useTableLock';
 import { useEditActions } from './useEditActions';
+import { GridViewBar } from './views/GridViewBar';
+import { useGridViews } from './views/useGridViews';
 
 interface TableEditorProps {
   info: TableInfo;
@@ -62,6 +65,8 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
   const gridApi = useRef<GridApi<GridRow> | null>(null);
   const startButton = useRef<HTMLButtonElement>(null);
   const takeOverButton = useRef<HTMLButtonElement>(null);
+  const columnNames = useMemo(() => page.columns.map((column) => column.name), [page.columns]);
+  const views = useGridViews(info.name, columnNames, gridApi);
 
   const mayEdit = roleAtLeast(user.role, 'editor') && page.editable;
   const holds = info.status === 'editing' && info.editor === user.name;
@@ -106,6 +111,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
     api.deselectAll();
   };
 
+  if (!views.ready) return <LoadingState />;
   return (
     <section className="page table-page">
       <div className="page-header">
@@ -194,8 +200,10 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         />
       )}
 
+      <GridViewBar views={views} columnNames={columnNames} grid={gridApi} user={user.name} />
       <RowGrid
         table={info.name}
+        views={views.setup}
         columns={page.columns}
         pending={pending}
         editable={session.kind === 'editing'}

@@ -9,6 +9,7 @@ import type { GridRow } from '../changes/gridRow';
 import type { PendingChanges } from '../changes/PendingChanges';
 import { useValidationMessage } from '../changes/useValidationMessage';
 import { ReferenceLabels } from '../reference/ReferenceLabels';
+import type { GridViewSetup } from '../views/useGridViews';
 import { buildColumnDefs } from './buildColumnDefs';
 import { createRowDatasource, type RowView } from './createRowDatasource';
 import { gridKeyboard } from './gridKeyboard';
@@ -27,6 +28,8 @@ interface RowGridProps {
   onLoadError: (error: unknown) => void;
   onReady: (api: GridApi<GridRow>) => void;
   onSelectionCount: (count: number) => void;
+  /** The user's layout, sort and filter to start with, and where column changes go. */
+  views: GridViewSetup;
 }
 
 // Rows per request: the scrollbar (sized from the total) lets the user jump anywhere in the
@@ -37,6 +40,7 @@ const BLOCK_SIZE = 100;
 export function RowGrid(props: RowGridProps) {
   const { table, columns, pending, editable, onPage, onLoadError, onReady, onSelectionCount } =
     props;
+  const { arrange, initialState, events: viewEvents } = props.views;
   const { t, i18n } = useTranslation();
   const language = currentLanguage(i18n.resolvedLanguage);
   const format = useFormatters();
@@ -85,6 +89,7 @@ export function RowGrid(props: RowGridProps) {
       }),
     [columns, pending, showStatus, format, t, validationMessage, table, labels],
   );
+  const arrangedColumnDefs = useMemo(() => arrange(columnDefs), [arrange, columnDefs]);
 
   // Someone saved this table (or the connection came back): show the rows as they are now.
   const revision = useRowsRevision(table);
@@ -118,7 +123,9 @@ export function RowGrid(props: RowGridProps) {
         blockLoadDebounceMillis={80}
         maxConcurrentDatasourceRequests={2}
         getRowId={({ data }) => data.id}
-        columnDefs={columnDefs}
+        columnDefs={arrangedColumnDefs}
+        initialState={initialState}
+        {...viewEvents}
         defaultColDef={{ resizable: true, sortable: true, floatingFilter: true }}
         pinnedTopRowData={pending.newRows() as GridRow[]}
         rowSelection={

@@ -1,7 +1,9 @@
 import {
   CellStyleModule,
+  ColumnApiModule,
   CustomEditorModule,
   DateFilterModule,
+  GridStateModule,
   InfiniteRowModelModule,
   LocaleModule,
   ModuleRegistry,
@@ -32,6 +34,9 @@ ModuleRegistry.registerModules([
   RenderApiModule,
   RowApiModule,
   ScrollApiModule,
+  // Views that stay: column state read and set, a saved view's filter to start with.
+  ColumnApiModule,
+  GridStateModule,
   // Explains misconfigurations in the console during development; not shipped.
   ...(import.meta.env.DEV ? [ValidationModule] : []),
 ]);
