@@ -1,3 +1,4 @@
+export { type Caption, captionsOf } from './captions';
 export { guardFormula } from './formulaText';
 export { type ApplyImportRequest, applyImport } from './import/applyImport';
 export { assertMayImport, type ImportCaller } from './import/assertMayImport';

@@ -1,5 +1,6 @@
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
 import type { Resolvers } from '../generated/graphql';
+import { columnCaptions, tableCaptions } from './captions';
 import {
   freezeTablesResolver,
   setTablePolicyResolver,
@@ -113,7 +114,8 @@ export const resolvers: Resolvers = {
   TablePolicy,
   ResultTableStatus,
   FKResultTableStatus,
-  RowPage: { ...RowPage, referenceLabels },
+  RowPage: { ...RowPage, referenceLabels, tableCaptions },
+  Column: { captions: columnCaptions },
   ImportReport,
   LockGrant,
   LockEvent: { table: (event) => event.tableName },
