@@ -8,6 +8,11 @@ test('a foreign-key cell offers the referenced rows by search; the picked key la
 }) => {
   const alice = await signIn('alice');
   await openTable(alice, 'price_list_items');
+  // The database's comments name the table and a column; the technical names stay beside them.
+  await expect(alice.locator('.table-caption')).toHaveText('Price list items');
+  await expect(alice.locator("[role='columnheader'][col-id='price'] .column-header")).toHaveText(
+    'Priceprice*',
+  );
   // Read mode: the label beside the key.
   const product = cell(alice, rowId('1', '1'), 'product_id');
   await expect(product).toHaveText('1SKU-000001');
@@ -45,6 +50,7 @@ test('a foreign-key cell offers the referenced rows by search; the picked key la
   // In Japanese too, the list is accessible.
   await alice.getByRole('button', { name: '日本語' }).click();
   await expect(alice.locator('html')).toHaveAttribute('lang', 'ja');
+  await expect(alice.locator('.table-caption')).toHaveText('価格表明細');
   await newProduct.dblclick();
   await alice.getByRole('combobox', { name: 'product_id' }).fill('zzz');
   await expect(alice.getByText('一致する行がありません', { exact: false })).toBeVisible();

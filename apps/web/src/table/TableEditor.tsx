@@ -13,6 +13,7 @@ import type { TableInfo } from '../tables/useTables';
 import { describeError } from '../ui/describeError';
 import { LoadingState } from '../ui/LoadingState';
 import { useNotify } from '../ui/Notices';
+import { TableCaption } from './captions/TableCaption';
 import { EditToolbar } from './changes/EditToolbar';
 import type { GridRow } from './changes/gridRow';
 import { PendingChanges } from './changes/PendingChanges';
@@ -117,6 +118,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
       <div className="page-header">
         <div className="page-title">
           <h1>
+            <TableCaption captions={page.tableCaptions} />
             <span data-testid="table-title">{info.name}</span>
             <span data-testid="table-status">
               <StatusBadge status={info.status} mine={holds} />

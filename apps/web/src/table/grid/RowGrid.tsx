@@ -5,6 +5,7 @@ import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'reac
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../i18n/i18n';
 import { useFormatters } from '../../i18n/useFormatters';
+import { withCaptions } from '../captions/withCaptions';
 import type { GridRow } from '../changes/gridRow';
 import type { PendingChanges } from '../changes/PendingChanges';
 import { useValidationMessage } from '../changes/useValidationMessage';
@@ -89,7 +90,10 @@ export function RowGrid(props: RowGridProps) {
       }),
     [columns, pending, showStatus, format, t, validationMessage, table, labels],
   );
-  const arrangedColumnDefs = useMemo(() => arrange(columnDefs), [arrange, columnDefs]);
+  const arrangedColumnDefs = useMemo(
+    () => arrange(withCaptions(columnDefs, columns, language)),
+    [arrange, columnDefs, columns, language],
+  );
 
   // Someone saved this table (or the connection came back): show the rows as they are now.
   const revision = useRowsRevision(table);

@@ -50,6 +50,16 @@ export const tableColumnsQuery = graphql(`
         primaryKey
         maxLength
         references
+        captions {
+          language
+          name
+          description
+        }
+      }
+      tableCaptions {
+        language
+        name
+        description
       }
       total
       editable
