@@ -47,6 +47,18 @@ test('a foreign-key cell offers the referenced rows by search; the picked key la
   await expect(combobox).toHaveCount(0);
   await expect(newProduct).toHaveText('4201SKU-004201');
 
+  // The same row as a form: its price typed there is the grid's, checked alike.
+  await alice.getByRole('button', { name: 'Row details' }).click();
+  const form = alice.getByRole('dialog', { name: 'Row details' });
+  await expect(form.getByLabel('product_id')).toHaveValue('4201');
+  await form.getByLabel('Priceprice').fill('abc');
+  await expect(form.getByText('Enter a number.')).toBeVisible();
+  await form.getByLabel('Priceprice').fill('12.5');
+  await expectAccessible(alice);
+  await snap(alice, 'row-detail-form');
+  await form.getByRole('button', { name: 'Close' }).click();
+  await expect(cell(alice, { newRow: 0 }, 'price')).toHaveText('12.50');
+
   // In Japanese too, the list is accessible.
   await alice.getByRole('button', { name: '日本語' }).click();
   await expect(alice.locator('html')).toHaveAttribute('lang', 'ja');

@@ -327,6 +327,11 @@ export const en = {
     saveSubmit: 'Save',
     missing: 'The view in the link does not exist or is not shared with you.',
   },
+  detail: {
+    open: 'Row details',
+    title: 'Row details',
+    close: 'Close',
+  },
   validation: {
     required: 'A value is required.',
     tooLong: 'At most {{max}} characters.',

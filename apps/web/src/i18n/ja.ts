@@ -320,6 +320,11 @@ export const ja: TranslationOf<typeof en> = {
     saveSubmit: '保存',
     missing: 'リンクのビューは存在しないか、共有されていません。',
   },
+  detail: {
+    open: '行の詳細',
+    title: '行の詳細',
+    close: '閉じる',
+  },
   validation: {
     required: '値を入力してください。',
     tooLong: '{{max}} 文字以内で入力してください。',

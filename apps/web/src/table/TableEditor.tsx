@@ -202,7 +202,15 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         />
       )}
 
-      <GridViewBar views={views} columnNames={columnNames} grid={gridApi} user={user.name} />
+      <GridViewBar
+        views={views}
+        columnNames={columnNames}
+        grid={gridApi}
+        user={user.name}
+        columns={page.columns}
+        pending={pending}
+        editable={session.kind === 'editing'}
+      />
       <RowGrid
         table={info.name}
         views={views.setup}

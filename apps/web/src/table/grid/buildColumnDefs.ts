@@ -139,7 +139,7 @@ export function buildColumnDefs(
     colId: STATUS_COLUMN_ID,
     headerName: t('grid.changes'),
     pinned: 'left',
-    width: 84,
+    width: 100,
     hide: !context.showStatus,
     sortable: false,
     filter: false,

@@ -3,6 +3,8 @@ import { type FormEvent, type RefObject, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../ui/describeError';
 import type { GridRow } from '../changes/gridRow';
+import type { PendingChanges } from '../changes/PendingChanges';
+import { type DetailColumn, RowDetailDialog } from '../detail/RowDetailDialog';
 import { ColumnsMenu } from './ColumnsMenu';
 import type { GridViews } from './useGridViews';
 import './views.css';
@@ -12,15 +14,30 @@ interface GridViewBarProps {
   columnNames: readonly string[];
   grid: RefObject<GridApi<GridRow> | null>;
   user: string;
+  columns: readonly DetailColumn[];
+  pending: PendingChanges;
+  /** The user holds the lock: the row form edits. */
+  editable: boolean;
 }
 
 /** Above the grid: the columns shown, the saved view picked, and saving the view as it is. */
-export function GridViewBar({ views, columnNames, grid, user }: GridViewBarProps) {
+export function GridViewBar(props: GridViewBarProps) {
+  const { views, columnNames, grid, user } = props;
   const { t } = useTranslation();
   const selectId = useId();
   const [name, setName] = useState('');
   const [shared, setShared] = useState(false);
   const saveMenu = useRef<HTMLDetailsElement>(null);
+  const [detailRow, setDetailRow] = useState<GridRow | null>(null);
+  const openDetail = () => {
+    const api = grid.current;
+    const cell = api?.getFocusedCell();
+    const node =
+      cell?.rowPinned === 'top'
+        ? api?.getPinnedTopRow(cell.rowIndex)
+        : api?.getDisplayedRowAtIndex(cell?.rowIndex ?? 0);
+    setDetailRow(node?.data ?? null);
+  };
   const picked = views.picked;
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -96,6 +113,18 @@ export function GridViewBar({ views, columnNames, grid, user }: GridViewBarProps
           )}
         </form>
       </details>
+      <button type="button" className="button" onClick={openDetail}>
+        {t('detail.open')}
+      </button>
+      {detailRow && (
+        <RowDetailDialog
+          row={detailRow}
+          columns={props.columns}
+          pending={props.pending}
+          editable={props.editable}
+          onClose={() => setDetailRow(null)}
+        />
+      )}
       {views.pickedMissing && (
         <p role="alert" className="views-error">
           {t('views.missing')}
