@@ -191,6 +191,16 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         <p className="banner banner-info">{t('table.noPrimaryKey')}</p>
       )}
 
+      {/* Before the edit toolbar: from the grid, Shift+Tab reaches the toolbar's actions first. */}
+      <GridViewBar
+        views={views}
+        columnNames={columnNames}
+        grid={gridApi}
+        user={user.name}
+        columns={page.columns}
+        pending={pending}
+        editable={session.kind === 'editing'}
+      />
       {editing && (
         <EditToolbar
           lockLost={lockLost}
@@ -202,15 +212,6 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         />
       )}
 
-      <GridViewBar
-        views={views}
-        columnNames={columnNames}
-        grid={gridApi}
-        user={user.name}
-        columns={page.columns}
-        pending={pending}
-        editable={session.kind === 'editing'}
-      />
       <RowGrid
         table={info.name}
         views={views.setup}
