@@ -34,6 +34,7 @@ const config: CodegenConfig = {
           ChangeSetPage: '@tablelock/master-data#ChangeSetPage as ChangeSetPageModel',
           RevertResult: '@tablelock/master-data#RevertResult as RevertResultModel',
           RevertConflict: '@tablelock/master-data#RevertConflictRecord',
+          SavedView: '@tablelock/master-data#SavedView as SavedViewModel',
           LockGrant: '@tablelock/lock#LockGrant as LockGrantModel',
           LockEvent: '@tablelock/lock#LockEventRecord',
           LockEventPage: '@tablelock/lock#LockEventPage as LockEventPageModel',

@@ -56,6 +56,8 @@ CREATE TABLE products (
   discontinued  boolean NOT NULL DEFAULT false,
   description   text
 );
+-- Value help searches products by the start of their SKU in any case (README, "Value help").
+CREATE INDEX products_sku_search ON products (lower(sku) text_pattern_ops, id);
 
 CREATE TABLE customers (
   id            integer PRIMARY KEY,
@@ -93,6 +95,15 @@ CREATE TABLE stock_levels (
   counted_on    date NOT NULL,
   PRIMARY KEY (warehouse_id, product_id)
 );
+
+-- Display names and descriptions for the app, by language (README, "Display names").
+COMMENT ON TABLE price_list_items IS '{"en": {"name": "Price list items", "description": "The price of a product in a price list."}, "ja": {"name": "価格表明細", "description": "価格表ごとの商品の価格。"}}';
+COMMENT ON COLUMN price_list_items.price IS '{"en": {"name": "Price", "description": "In the price list''s currency."}, "ja": {"name": "価格", "description": "価格表の通貨での金額。"}}';
+COMMENT ON COLUMN price_list_items.min_quantity IS '{"en": {"name": "Minimum quantity"}, "ja": {"name": "最小数量"}}';
+COMMENT ON TABLE stock_levels IS '{"en": {"name": "Stock levels"}, "ja": {"name": "在庫数"}}';
+COMMENT ON COLUMN stock_levels.quantity IS '{"en": {"name": "Quantity on hand"}, "ja": {"name": "在庫数量"}}';
+COMMENT ON COLUMN stock_levels.reorder_point IS '{"en": {"name": "Reorder point", "description": "Order more when the quantity falls to this."}, "ja": {"name": "発注点", "description": "在庫数量がこの値まで減ったら発注します。"}}';
+COMMENT ON COLUMN currencies.minor_units IS 'Digits after the decimal point (ISO 4217).';
 
 INSERT INTO currencies (code, name, minor_units, active) VALUES
   ('JPY', 'Japanese yen', 0, true),

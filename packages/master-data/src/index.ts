@@ -1,3 +1,4 @@
+export { type Caption, captionsOf } from './captions';
 export {
   describeViolation,
   type RowViolation,
@@ -73,6 +74,19 @@ export {
   type RowValues,
   readRows,
 } from './readRows';
+export {
+  type ReferenceLabels,
+  readReferenceLabels,
+} from './reference/referenceLabels';
+export {
+  MAX_REFERENCE_OPTIONS,
+  type ReferenceOption,
+  type ReferenceOptionPage,
+  type ReferenceOptionQuery,
+  readReferenceOptions,
+  referenceSearchStatements,
+} from './reference/referenceOptions';
+export type { ReferenceTarget } from './reference/referenceTarget';
 export { openRowExport, type RowExport } from './rowExport';
 export type { FilterOperator, RowView, SortDirection } from './rowView';
 export {
@@ -94,3 +108,14 @@ export type {
   MasterTable,
   TableColumn,
 } from './tableColumns';
+export type { ColumnLayout } from './views/columnLayout';
+export { readGridLayout, saveGridLayout } from './views/gridLayouts';
+export {
+  deleteSavedView,
+  listSavedViews,
+  MAX_SAVED_VIEWS_PER_TABLE,
+  readSavedView,
+  type SavedView,
+  type SavedViewInput,
+  saveView,
+} from './views/savedViews';

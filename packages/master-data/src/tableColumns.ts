@@ -26,6 +26,8 @@ export interface TableColumn {
    * array of those, or a domain over any of them. The CSV export guards these against formulas.
    */
   holdsText: boolean;
+  /** Its COMMENT ON text, if any (see captions.ts for what it may hold). */
+  comment: string | null;
 }
 
 export interface MasterTable {
@@ -35,6 +37,8 @@ export interface MasterTable {
   columns: TableColumn[];
   /** Primary key columns in key order; empty for a table without one (read-only then). */
   primaryKey: TableColumn[];
+  /** Its COMMENT ON text, if any. */
+  comment: string | null;
 }
 
 const KIND_BY_TYPE: Record<string, ColumnKind> = {
@@ -69,6 +73,7 @@ export async function readMasterTable(
           typeId: string;
           holdsText: boolean | null;
           keyPosition: number | null;
+          tableComment: string | null;
         })[]
       >`
         SELECT a.attname::text AS name,
@@ -88,6 +93,8 @@ export async function readMasterTable(
                       WHERE element.oid = t.typelem)
                END AS "holdsText",
                t.oid::text AS "typeId",
+               col_description(c.oid, a.attnum) AS comment,
+               obj_description(c.oid, 'pg_class') AS "tableComment",
                (SELECT target.relname::text FROM pg_constraint AS fk
                   JOIN pg_class AS target ON target.oid = fk.confrelid
                  WHERE fk.conrelid = c.oid AND fk.contype = 'f' AND a.attnum = ANY(fk.conkey)
@@ -107,12 +114,14 @@ export async function readMasterTable(
     db,
     rows.filter((row) => row.holdsText === null).map((row) => row.typeId),
   );
-  const columns = rows.map(({ typeName, typeId, keyPosition, holdsText, ...column }) => ({
-    ...column,
-    kind: KIND_BY_TYPE[typeName] ?? 'other',
-    primaryKey: keyPosition !== null,
-    holdsText: holdsText ?? textArrayDomains.has(typeId),
-  }));
+  const columns = rows.map(
+    ({ typeName, typeId, keyPosition, holdsText, tableComment, ...column }) => ({
+      ...column,
+      kind: KIND_BY_TYPE[typeName] ?? 'other',
+      primaryKey: keyPosition !== null,
+      holdsText: holdsText ?? textArrayDomains.has(typeId),
+    }),
+  );
   const primaryKey = rows
     .filter((row) => row.keyPosition !== null)
     .sort((a, b) => (a.keyPosition ?? 0) - (b.keyPosition ?? 0))
@@ -122,6 +131,7 @@ export async function readMasterTable(
     qualifiedName: `${quoteIdentifier(schema)}.${quoteIdentifier(table)}`,
     columns,
     primaryKey,
+    comment: rows[0]?.tableComment ?? null,
   };
 }
 

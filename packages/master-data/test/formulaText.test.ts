@@ -13,6 +13,7 @@ const column = (holdsText: boolean): TableColumn => ({
   maxLength: null,
   references: null,
   holdsText,
+  comment: null,
 });
 const TEXT = column(true);
 

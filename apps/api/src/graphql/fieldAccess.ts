@@ -37,6 +37,10 @@ export const FIELD_ACCESS = {
     tableChanges: 'viewer',
     tableChange: 'viewer',
     rowHistory: 'viewer',
+    referenceOptions: 'viewer',
+    gridLayout: 'viewer',
+    savedViews: 'viewer',
+    savedView: 'viewer',
   },
   Mutation: {
     UpdateTableStatusWithLock: 'editor',
@@ -63,6 +67,9 @@ export const FIELD_ACCESS = {
     thawTables: 'admin',
     setTakeOverRule: 'admin',
     revertChange: 'editor',
+    saveGridLayout: 'viewer',
+    saveView: 'viewer',
+    deleteSavedView: 'viewer',
   },
   Subscription: {
     lockChanged: 'viewer',

@@ -1,5 +1,5 @@
 import type { GridApi } from 'ag-grid-community';
-import { useRef, useState, useSyncExternalStore } from 'react';
+import { useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TableColumnsQuery } from '../generated/graphql';
 import { QueueBanner } from '../queue/QueueBanner';
@@ -11,8 +11,10 @@ import { RuleBadges } from '../tables/RuleBadges';
 import { StatusBadge } from '../tables/StatusBadge';
 import type { TableInfo } from '../tables/useTables';
 import { describeError } from '../ui/describeError';
+import { LoadingState } from '../ui/LoadingState';
 import { useNotify } from '../ui/Notices';
 import { usePageTitle } from '../ui/usePageTitle';
+import { TableCaption } from './captions/TableCaption';
 import { EditToolbar } from './changes/EditToolbar';
 import type { GridRow } from './changes/gridRow';
 import { PendingChanges } from './changes/PendingChanges';
@@ -39,6 +41,8 @@ import { useConnectionLoss } from './lock/useConnectionLoss';
 import { useEditSession } from './lock/useEditSession';
 import { useTableLock } from './lock/useTableLock';
 import { useEditActions } from './useEditActions';
+import { GridViewBar } from './views/GridViewBar';
+import { useGridViews } from './views/useGridViews';
 
 interface TableEditorProps {
   info: TableInfo;
@@ -73,6 +77,8 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
   const gridApi = useRef<GridApi<GridRow> | null>(null);
   const startButton = useRef<HTMLButtonElement>(null);
   const takeOverButton = useRef<HTMLButtonElement>(null);
+  const columnNames = useMemo(() => page.columns.map((column) => column.name), [page.columns]);
+  const views = useGridViews(info.name, columnNames, gridApi);
 
   const mayEdit = roleAtLeast(user.role, 'editor') && page.editable;
   const holds = info.status === 'editing' && info.editor === user.name;
@@ -118,11 +124,13 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
     api.deselectAll();
   };
 
+  if (!views.ready) return <LoadingState />;
   return (
     <section className="page table-page">
       <div className="page-header">
         <div className="page-title">
           <h1>
+            <TableCaption captions={page.tableCaptions} />
             <span data-testid="table-title">{info.name}</span>
             <span data-testid="table-status">
               <StatusBadge status={info.status} mine={holds} />
@@ -201,6 +209,16 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         <p className="banner banner-info">{t('table.noPrimaryKey')}</p>
       )}
 
+      {/* Before the edit toolbar: from the grid, Shift+Tab reaches the toolbar's actions first. */}
+      <GridViewBar
+        views={views}
+        columnNames={columnNames}
+        grid={gridApi}
+        user={user.name}
+        columns={page.columns}
+        pending={pending}
+        editable={session.kind === 'editing'}
+      />
       {editing && (
         <EditToolbar
           lockLost={lockLost}
@@ -222,6 +240,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
 
       <RowGrid
         table={info.name}
+        views={views.setup}
         columns={page.columns}
         pending={pending}
         editable={session.kind === 'editing'}

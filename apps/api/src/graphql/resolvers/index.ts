@@ -1,5 +1,6 @@
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
 import type { Resolvers } from '../generated/graphql';
+import { columnCaptions, tableCaptions } from './captions';
 import {
   freezeTablesResolver,
   setTablePolicyResolver,
@@ -45,6 +46,7 @@ import { FKResultTableStatus, ResultTableStatus } from './lockOutcome';
 import { lockSettings, setIdleLimit, setTableIdleLimit } from './lockSettings';
 import { RowPage, rows, saveRowsResolver } from './masterData';
 import { waitForTable } from './queue';
+import { referenceLabels, referenceOptions } from './referenceOptions';
 import { securityEvents } from './securityEvents';
 import {
   forceRelease,
@@ -56,6 +58,14 @@ import {
   tablesNamed,
 } from './tables';
 import { UpdateTableStatusWithLock } from './updateTableStatusWithLock';
+import {
+  deleteSavedViewResolver,
+  gridLayout,
+  savedView,
+  savedViews,
+  saveGridLayoutResolver,
+  saveViewResolver,
+} from './views';
 
 export const resolvers: Resolvers = {
   DateTime: DateTimeResolver,
@@ -79,6 +89,10 @@ export const resolvers: Resolvers = {
     tableChanges,
     tableChange,
     rowHistory,
+    referenceOptions,
+    gridLayout,
+    savedViews,
+    savedView,
   },
   Mutation: {
     UpdateTableStatusWithLock,
@@ -105,12 +119,16 @@ export const resolvers: Resolvers = {
     thawTables: thawTablesResolver,
     setTakeOverRule: setTakeOverRuleResolver,
     revertChange: revertChangeResolver,
+    saveGridLayout: saveGridLayoutResolver,
+    saveView: saveViewResolver,
+    deleteSavedView: deleteSavedViewResolver,
   },
   TableInfo,
   TablePolicy,
   ResultTableStatus,
   FKResultTableStatus,
-  RowPage,
+  RowPage: { ...RowPage, referenceLabels, tableCaptions },
+  Column: { captions: columnCaptions },
   ImportReport,
   LockGrant,
   ChangeSet,

@@ -11,6 +11,7 @@ export function ColumnHeader({
       {column.primaryKey && <span className="column-tag">PK</span>}
       {column.references && <span className="column-tag column-tag-fk">FK</span>}
       <span className="column-name">{displayName}</span>
+      {displayName !== column.name && <span className="column-technical">{column.name}</span>}
       {!column.nullable && !column.hasDefault && (
         <span className="column-required" aria-hidden="true">
           *

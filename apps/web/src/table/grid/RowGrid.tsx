@@ -5,10 +5,13 @@ import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'reac
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../i18n/i18n';
 import { useFormatters } from '../../i18n/useFormatters';
+import { withCaptions } from '../captions/withCaptions';
 import type { GridRow } from '../changes/gridRow';
 import type { PendingChanges } from '../changes/PendingChanges';
 import { useValidationMessage } from '../changes/useValidationMessage';
 import { useSpreadsheet } from '../clipboard/useSpreadsheet';
+import { ReferenceLabels } from '../reference/ReferenceLabels';
+import type { GridViewSetup } from '../views/useGridViews';
 import { buildColumnDefs } from './buildColumnDefs';
 import { createRowDatasource, type RowView } from './createRowDatasource';
 import { gridKeyboard } from './gridKeyboard';
@@ -27,6 +30,8 @@ interface RowGridProps {
   onLoadError: (error: unknown) => void;
   onReady: (api: GridApi<GridRow>) => void;
   onSelectionCount: (count: number) => void;
+  /** The user's layout, sort and filter to start with, and where column changes go. */
+  views: GridViewSetup;
 }
 
 // Rows per request: the scrollbar (sized from the total) lets the user jump anywhere in the
@@ -37,6 +42,7 @@ const BLOCK_SIZE = 100;
 export function RowGrid(props: RowGridProps) {
   const { table, columns, pending, editable, onPage, onLoadError, onReady, onSelectionCount } =
     props;
+  const { arrange, initialState, events: viewEvents } = props.views;
   const { t, i18n } = useTranslation();
   const language = currentLanguage(i18n.resolvedLanguage);
   const format = useFormatters();
@@ -60,16 +66,19 @@ export function RowGrid(props: RowGridProps) {
     () => columns.filter((column) => column.primaryKey).map((column) => column.name),
     [columns],
   );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another table starts with no labels
+  const labels = useMemo(() => new ReferenceLabels(), [table]);
   const datasource = useMemo(
     () =>
       createRowDatasource({
         table,
         keyColumns,
         pending,
+        labels,
         onPage: (total, view) => callbacks.current.onPage(total, view),
         onError: (error) => callbacks.current.onLoadError(error),
       }),
-    [table, keyColumns, pending],
+    [table, keyColumns, pending, labels],
   );
   const showStatus = editable || counts.total > 0;
   const columnDefs = useMemo(
@@ -81,8 +90,13 @@ export function RowGrid(props: RowGridProps) {
         format,
         t,
         validationMessage,
+        references: { table, labels },
       }),
-    [columns, pending, showStatus, format, t, validationMessage],
+    [columns, pending, showStatus, format, t, validationMessage, table, labels],
+  );
+  const arrangedColumnDefs = useMemo(
+    () => arrange(withCaptions(columnDefs, columns, language)),
+    [arrange, columnDefs, columns, language],
   );
 
   // Someone saved this table (or the connection came back): show the rows as they are now.
@@ -122,7 +136,9 @@ export function RowGrid(props: RowGridProps) {
         blockLoadDebounceMillis={80}
         maxConcurrentDatasourceRequests={2}
         getRowId={({ data }) => data.id}
-        columnDefs={columnDefs}
+        columnDefs={arrangedColumnDefs}
+        initialState={initialState}
+        {...viewEvents}
         defaultColDef={{
           resizable: true,
           sortable: true,

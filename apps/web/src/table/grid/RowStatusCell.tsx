@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { GridRow } from '../changes/gridRow';
 import type { PendingChanges } from '../changes/PendingChanges';
 import { saveErrorText } from '../changes/saveErrorText';
+import './rowStatus.css';
 
 export interface RowStatusCellParams {
   pending: PendingChanges;
@@ -40,36 +41,54 @@ export function RowStatusCell(props: RowStatusCellProps) {
     pending.delete([data]);
   };
 
+  const stateText = state !== 'unchanged' && errors.length === 0 ? t(`rowState.${state}`) : '';
+  const invalidText = invalid > 0 ? t('grid.invalidCells', { count: invalid }) : '';
+  // A narrow column: an icon, with the words in its tooltip and for screen readers.
+  const description = [stateText, errorText, invalidText].filter(Boolean).join('\n');
+  const icon = errors.length > 0 || invalid > 0 ? '⚠' : STATE_ICONS[state];
   return (
     <div
       className="row-status"
       data-testid="row-status"
       data-row-state={errors.length > 0 ? 'error' : state}
+      title={description || undefined}
     >
-      {state !== 'unchanged' && errors.length === 0 && (
-        <span className={`row-tag row-tag-${state}`}>{t(`rowState.${state}`)}</span>
-      )}
-      {errors.length > 0 && (
-        <span className="row-error" title={errorText}>
-          {errorText}
+      {icon && (
+        <span
+          className={`row-icon row-icon-${errors.length > 0 || invalid > 0 ? 'error' : state}`}
+          aria-hidden="true"
+        >
+          {icon}
         </span>
       )}
-      {invalid > 0 && (
-        <span className="row-invalid">{t('grid.invalidCells', { count: invalid })}</span>
-      )}
+      <span className="visually-hidden">{description}</span>
       {(state === 'changed' || state === 'deleted') && (
-        <button type="button" className="link-button" onClick={undo}>
-          {t('grid.undo')}
+        <button
+          type="button"
+          className="link-button row-action"
+          aria-label={t('grid.undo')}
+          title={t('grid.undo')}
+          onClick={undo}
+        >
+          ↺
         </button>
       )}
       {state === 'new' && (
-        <button type="button" className="link-button" onClick={remove}>
-          {t('grid.remove')}
+        <button
+          type="button"
+          className="link-button row-action"
+          aria-label={t('grid.remove')}
+          title={t('grid.remove')}
+          onClick={remove}
+        >
+          ✕
         </button>
       )}
     </div>
   );
 }
+
+const STATE_ICONS: Record<string, string> = { new: '+', changed: '✎', deleted: '−' };
 
 /** Gives the grid's focus to this column's cell in a row, when the focus is in this cell now. */
 function focusStatusCell(

@@ -5,6 +5,7 @@ import type { GridRow } from '../changes/gridRow';
 import type { PendingChanges } from '../changes/PendingChanges';
 import { saveErrorText } from '../changes/saveErrorText';
 import type { ValidationIssue } from '../changes/validateValue';
+import { type ReferenceHelp, referenceColumn } from '../reference/referenceColumn';
 import { CellEditor, type CellEditorParams } from './CellEditor';
 import { ColumnHeader } from './ColumnHeader';
 import { formatCellValue } from './formatCellValue';
@@ -22,6 +23,7 @@ interface ColumnDefsContext {
   format: Formatters;
   t: TFunction;
   validationMessage: (issue: ValidationIssue) => string;
+  references: ReferenceHelp;
 }
 
 const WIDTH_BY_KIND: Record<TableColumn['kind'], number> = {
@@ -138,7 +140,7 @@ export function buildColumnDefs(
     colId: STATUS_COLUMN_ID,
     headerName: t('grid.changes'),
     pinned: 'left',
-    width: 260,
+    width: 100,
     hide: !context.showStatus,
     sortable: false,
     filter: false,
@@ -212,6 +214,7 @@ export function buildColumnDefs(
         'row-new': stateIs('new'),
         'row-deleted': stateIs('deleted'),
       },
+      ...referenceColumn(column, pending, context.references),
     };
   });
   return [statusColumn, ...dataColumns];

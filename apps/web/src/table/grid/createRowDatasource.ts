@@ -3,6 +3,7 @@ import { graphqlRequest } from '../../api/graphqlRequest';
 import type { RowFilter, RowPageQueryVariables, RowSort } from '../../generated/graphql';
 import { type GridRow, storedRowId } from '../changes/gridRow';
 import type { PendingChanges } from '../changes/PendingChanges';
+import type { ReferenceLabels } from '../reference/ReferenceLabels';
 import { BlockCursors } from './blockCursors';
 import { toRowFilters, toRowSort } from './gridQueryToRowQuery';
 import { rowPageQuery } from './rowOperations';
@@ -17,6 +18,8 @@ interface RowDatasourceOptions {
   table: string;
   keyColumns: readonly string[];
   pending: PendingChanges;
+  /** Where the labels of the page's foreign-key values go, before its rows are shown. */
+  labels: ReferenceLabels;
   onPage: (total: number, view: RowView) => void;
   onError: (error: unknown) => void;
 }
@@ -27,7 +30,7 @@ interface RowDatasourceOptions {
  * already loaded is read by cursor, a jump by offset (see BlockCursors).
  */
 export function createRowDatasource(options: RowDatasourceOptions): IDatasource {
-  const { table, keyColumns, pending, onPage, onError } = options;
+  const { table, keyColumns, pending, labels, onPage, onError } = options;
   const cursors = new BlockCursors();
   // A sort or filter change does not cancel the reads of the view before it; their late answers
   // still fill the cursors but must not speak for the grid (its count, the export link).
@@ -50,6 +53,7 @@ export function createRowDatasource(options: RowDatasourceOptions): IDatasource 
       graphqlRequest(rowPageQuery, variables).then(
         ({ rows: page }) => {
           cursors.remember(viewKey, startRow, endRow, page);
+          for (const found of page.referenceLabels) labels.remember(found.column, found.labels);
           const rows = page.rows.map(
             ({ key, version, values }): GridRow =>
               pending.overlay({

@@ -3,6 +3,7 @@ import {
   ColumnApiModule,
   CustomEditorModule,
   DateFilterModule,
+  GridStateModule,
   InfiniteRowModelModule,
   LocaleModule,
   ModuleRegistry,
@@ -33,8 +34,10 @@ ModuleRegistry.registerModules([
   RenderApiModule,
   RowApiModule,
   ScrollApiModule,
-  // The clipboard and fill address the columns as displayed (table/clipboard/gridCells.ts).
+  // The clipboard and fill address the columns as displayed (table/clipboard/gridCells.ts);
+  // views that stay read and set the column state, and start with a saved view's filter.
   ColumnApiModule,
+  GridStateModule,
   // Explains misconfigurations in the console during development; not shipped.
   ...(import.meta.env.DEV ? [ValidationModule] : []),
 ]);

@@ -27,6 +27,13 @@ export const rowPageQuery = graphql(`
       total
       startCursor
       endCursor
+      referenceLabels {
+        column
+        labels {
+          key
+          label
+        }
+      }
     }
   }
 `);
@@ -43,6 +50,16 @@ export const tableColumnsQuery = graphql(`
         primaryKey
         maxLength
         references
+        captions {
+          language
+          name
+          description
+        }
+      }
+      tableCaptions {
+        language
+        name
+        description
       }
       total
       editable

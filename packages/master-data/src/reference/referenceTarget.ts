@@ -1,0 +1,78 @@
+import type { Queryable } from '@tablelock/db';
+import { type ForeignKey, readForeignKeys } from '../foreignKeys';
+import { MasterDataError } from '../masterDataError';
+import {
+  type MasterTable,
+  readMasterTable,
+  requireColumn,
+  type TableColumn,
+} from '../tableColumns';
+
+/** What a foreign-key column points at: the referenced table, its key, and the label to show. */
+export interface ReferenceTarget {
+  table: MasterTable;
+  key: TableColumn;
+  /** The first text column of the target other than its key; null when it has none. */
+  label: TableColumn | null;
+}
+
+/**
+ * The target of `column`'s foreign key. Only single-column keys have value help: a value of
+ * one column cannot name a row of a composite key.
+ */
+export async function readReferenceTarget(
+  db: Queryable,
+  schema: string,
+  table: MasterTable,
+  columnName: string,
+): Promise<ReferenceTarget> {
+  requireColumn(table, columnName);
+  const foreignKey = singleColumnKeys(await readForeignKeys(db, table)).get(columnName);
+  if (!foreignKey) {
+    throw new MasterDataError(
+      'BAD_USER_INPUT',
+      `${table.name}.${columnName} is not a single-column foreign key.`,
+    );
+  }
+  return targetOf(db, schema, foreignKey);
+}
+
+/** The target of every single-column foreign key of `table`, by column, from one catalog read. */
+export async function readReferenceTargets(
+  db: Queryable,
+  schema: string,
+  table: MasterTable,
+): Promise<Map<string, ReferenceTarget>> {
+  const keys = [...singleColumnKeys(await readForeignKeys(db, table))];
+  const targets = await Promise.all(
+    keys.map(([, foreignKey]) => targetOf(db, schema, foreignKey).catch(() => null)),
+  );
+  return new Map(
+    keys.flatMap(([column], index) => {
+      const target = targets[index];
+      return target ? [[column, target] as const] : [];
+    }),
+  );
+}
+
+function singleColumnKeys(foreignKeys: ForeignKey[]): Map<string, ForeignKey> {
+  const byColumn = new Map<string, ForeignKey>();
+  for (const key of foreignKeys) {
+    const [column] = key.columns;
+    if (key.columns.length === 1 && column !== undefined && !byColumn.has(column)) {
+      byColumn.set(column, key);
+    }
+  }
+  return byColumn;
+}
+
+async function targetOf(db: Queryable, schema: string, foreignKey: ForeignKey) {
+  const target = await readMasterTable(db, schema, foreignKey.targetTable);
+  const keyName = foreignKey.targetColumns[0] ?? '';
+  return {
+    table: target,
+    key: requireColumn(target, keyName),
+    label:
+      target.columns.find((column) => column.kind === 'text' && column.name !== keyName) ?? null,
+  };
+}
