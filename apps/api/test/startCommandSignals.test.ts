@@ -26,7 +26,8 @@ const GONE_WITHIN_MS = 15_000;
 
 let dataDir: string;
 let embeddedPort: number;
-const startCommands: ChildProcess[] = [];
+/** The process groups the tests started: the start command's and its step's. */
+const startedGroups: number[] = [];
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'tablelock-start-command-'));
@@ -42,13 +43,11 @@ beforeAll(async () => {
 
 afterEach(async () => {
   // A test that failed may leave its groups running: only the groups these tests started.
-  for (const child of startCommands.splice(0)) {
-    for (const group of [child.pid ?? 0, ...(await childrenOf(child.pid ?? 0))]) {
-      try {
-        if (group > 0) process.kill(-group, 'SIGKILL');
-      } catch {
-        // That group has ended already.
-      }
+  for (const group of startedGroups.splice(0)) {
+    try {
+      process.kill(-group, 'SIGKILL');
+    } catch {
+      // That group has ended already.
     }
   }
 });
@@ -89,7 +88,7 @@ async function startCommand() {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  startCommands.push(child);
+  if (child.pid) startedGroups.push(child.pid);
   const chunks: string[] = [];
   child.stdout?.on('data', (chunk) => chunks.push(String(chunk)));
   child.stderr?.on('data', (chunk) => chunks.push(String(chunk)));
@@ -104,6 +103,7 @@ async function startCommand() {
     throw new Error(`${error.message}:\n${chunks.join('')}`);
   });
   const [step] = await childrenOf(child.pid ?? 0);
+  if (step) startedGroups.push(step);
   const postgres = await postmasterPid(join(dataDir, 'postgres'));
   if (!step || !postgres) throw new Error(`no app or Postgres found:\n${chunks.join('')}`);
   return {
