@@ -46,4 +46,10 @@ test('the tab names the table and its unsaved changes; an error notice sits abov
   // What failed meanwhile ("the server could not be reached") is over too.
   await expect(errors).toHaveCount(0);
   await expect(alice.getByTestId('lock-summary')).toContainText('Nobody else can change it');
+
+  // The worker's other specs read price list 3's label (value help): it gets its name back.
+  await editCell(cell(alice, rowId('3'), 'name'), 'Export 2026 (USD)');
+  await expect(alice).toHaveTitle('• price_lists — tablelock');
+  await alice.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(alice).toHaveTitle('price_lists — tablelock');
 });
