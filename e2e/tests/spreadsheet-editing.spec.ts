@@ -78,10 +78,11 @@ test('alice pastes a 3×2 block from Excel: three rows change, a bad value is ma
   await cell(alice, rowId('1'), 'name').click();
   await writeClipboard(alice, 'Pasted A\t11\r\nPasted B\t12.5\r\nPasted C\t13\r\n');
   await alice.keyboard.press('Control+V');
+  // A pasted key shows its category's name beside it; a key that is no category shows none.
   for (const [id, name, category] of [
-    ['1', 'Pasted A', '11'],
+    ['1', 'Pasted A', '11Rice and noodles'],
     ['2', 'Pasted B', '12.5'],
-    ['3', 'Pasted C', '13'],
+    ['3', 'Pasted C', '13Frozen food'],
   ] as const) {
     await expect(cell(alice, rowId(id), 'name')).toHaveText(name);
     await expect(cell(alice, rowId(id), 'category_id')).toHaveText(category);
