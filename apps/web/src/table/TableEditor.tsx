@@ -104,8 +104,10 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
   const queue = useWaitForTable(info.name);
 
   // Arriving through the tables page's Edit or the admin page's Take over opens its dialog, as
-  // if its button here had been pressed: the dialog gives the focus back to that button.
-  useArrival(session.kind !== 'opening' && session.kind !== 'resuming', (request) => {
+  // if its button here had been pressed: the dialog gives the focus back to that button. Not
+  // before the page shows its buttons (the views load first), or there is no button to return to.
+  const arrivalKnown = views.ready && session.kind !== 'opening' && session.kind !== 'resuming';
+  useArrival(arrivalKnown, (request) => {
     if (session.kind !== 'viewing') return;
     if (request === 'start' && mayEdit && !block) {
       startButton.current?.focus();
