@@ -49,6 +49,10 @@ export async function dryRunImport(db: Queryable, request: ImportRequest): Promi
   };
   try {
     await copyFileRows(db, id, readImportRows(table, request.format, content, limits, onHeader));
+    // Fresh statistics of the staging table, which the COPY has just filled. Planned on stale
+    // ones, the classification's UNIQUE check sorted the whole file again for each of its rows
+    // (an 8,000-row export: 21 s instead of 0.3 s).
+    await db.$executeRaw`ANALYZE tablelock.import_staging`;
     const columns = fileColumns.filter((name): name is string => name !== null);
     return await inTransaction(
       db,
