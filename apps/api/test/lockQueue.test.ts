@@ -32,9 +32,12 @@ const waitersInDatabase = () => signedIn.database.prisma.lockWaiter.findMany();
 describe('waiting in line for a table (acquireTableLock with wait)', () => {
   it('gets the table when its holder releases it; the history has queued, dequeued and acquire', async () => {
     const { alice, bob } = signedIn;
-    const held = await acquireTableLockAs(bob, 'products');
+    // Listening before bob's acquisition: its announcement reaches the API a moment after his
+    // answer, so a subscriber opened after that answer may or may not still hear it.
     const changes = await watchChanges('products');
     try {
+      const held = await acquireTableLockAs(bob, 'products');
+      await changes.waitFor((change) => change.action === 'acquire' && change.editor === 'bob');
       const waiting = execute(alice, acquireTableLockMutation, { table: 'products', wait: 30 });
       await changes.waitFor((change) => change.action === 'queued' && change.editor === 'alice');
       const line = await lineSeenBy(bob, 'products');
@@ -51,6 +54,7 @@ describe('waiting in line for a table (acquireTableLock with wait)', () => {
       ).toMatchObject({ reason: 'acquired' });
       expect(await waitersInDatabase()).toEqual([]);
       expect(changes.received.map((change) => change.action)).toEqual([
+        'acquire',
         'queued',
         'release',
         'acquire',
