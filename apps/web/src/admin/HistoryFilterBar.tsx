@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { TimeRangeFields } from '../ui/TimeRangeFields';
 import { useUrlText } from '../ui/useUrlText';
 import type { HistoryFilters } from './historyFilters';
 
@@ -69,24 +70,12 @@ export function HistoryFilterBar<Action extends string>({
             }}
           />
         </label>
-        <label className="inline-field">
-          <span>{t('history.filters.from')}</span>
-          <input
-            type="datetime-local"
-            value={filters.from}
-            max={filters.to || undefined}
-            onChange={(event) => onChange({ from: event.target.value })}
-          />
-        </label>
-        <label className="inline-field">
-          <span>{t('history.filters.to')}</span>
-          <input
-            type="datetime-local"
-            value={filters.to}
-            min={filters.from || undefined}
-            onChange={(event) => onChange({ to: event.target.value })}
-          />
-        </label>
+        <TimeRangeFields
+          from={filters.from}
+          to={filters.to}
+          labels={{ from: t('history.filters.from'), to: t('history.filters.to') }}
+          onChange={onChange}
+        />
         {filtered && (
           <button
             type="button"

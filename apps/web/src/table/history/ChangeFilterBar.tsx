@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { TimeRangeFields } from '../../ui/TimeRangeFields';
 import { CHANGE_KINDS, type ChangeKind, type ChangeSetFilter } from './historyTypes';
 
 /** What the user narrows the changes to; times as `datetime-local` gives them. */
@@ -36,24 +37,12 @@ export function ChangeFilterBar({ filters, onChange }: ChangeFilterBarProps) {
             onChange={(event) => onChange({ user: event.target.value })}
           />
         </label>
-        <label className="inline-field">
-          <span>{t('changeHistory.filters.from')}</span>
-          <input
-            type="datetime-local"
-            value={filters.from}
-            max={filters.to || undefined}
-            onChange={(event) => onChange({ from: event.target.value })}
-          />
-        </label>
-        <label className="inline-field">
-          <span>{t('changeHistory.filters.to')}</span>
-          <input
-            type="datetime-local"
-            value={filters.to}
-            min={filters.from || undefined}
-            onChange={(event) => onChange({ to: event.target.value })}
-          />
-        </label>
+        <TimeRangeFields
+          from={filters.from}
+          to={filters.to}
+          labels={{ from: t('changeHistory.filters.from'), to: t('changeHistory.filters.to') }}
+          onChange={onChange}
+        />
       </div>
       <fieldset className="toggle-group" aria-label={t('changeHistory.filters.kinds')}>
         <span className="toggle-group-label" aria-hidden="true">
