@@ -1,4 +1,3 @@
-import { acquireTableLock, grantedOrConflict } from '@tablelock/lock';
 import {
   createTestDatabase,
   MASTER_SCHEMA,
@@ -7,6 +6,7 @@ import {
 } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RowChanges, readRows, saveRows } from '../src';
+import { holdTableLock } from './support/holdTableLock';
 
 let database: TestDatabase;
 const tokens = new Map<string, string>();
@@ -18,10 +18,7 @@ afterAll(() => database.close());
 beforeEach(async () => {
   await resetLockRegistry(database.prisma);
   for (const tableName of ['products', 'price_lists']) {
-    const grant = grantedOrConflict(
-      await acquireTableLock(database.prisma, { tableName, editor: 'alice', leaseSeconds: 60 }),
-    );
-    tokens.set(tableName, grant.fencingToken);
+    tokens.set(tableName, await holdTableLock(database.prisma, tableName));
   }
 });
 

@@ -1,4 +1,3 @@
-import { acquireTableLock, grantedOrConflict } from '@tablelock/lock';
 import {
   createTestDatabase,
   MASTER_SCHEMA,
@@ -7,6 +6,7 @@ import {
 } from '@tablelock/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dryRunImport, readImportRows } from '../src';
+import { holdTableLock } from './support/holdTableLock';
 
 let database: TestDatabase;
 let token: string;
@@ -14,14 +14,7 @@ let token: string;
 beforeAll(async () => {
   database = await createTestDatabase();
   await resetLockRegistry(database.prisma);
-  const grant = grantedOrConflict(
-    await acquireTableLock(database.prisma, {
-      tableName: 'categories',
-      editor: 'alice',
-      leaseSeconds: 600,
-    }),
-  );
-  token = grant.fencingToken;
+  token = await holdTableLock(database.prisma, 'categories', 600);
 });
 afterAll(() => database.close());
 

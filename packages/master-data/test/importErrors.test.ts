@@ -1,4 +1,3 @@
-import { acquireTableLock, grantedOrConflict } from '@tablelock/lock';
 import {
   createTestDatabase,
   MASTER_SCHEMA,
@@ -7,6 +6,7 @@ import {
 } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { applyImport, dryRunImport, readImportErrors, readImportRows } from '../src';
+import { holdTableLock } from './support/holdTableLock';
 
 let database: TestDatabase;
 let token: string;
@@ -17,14 +17,7 @@ beforeAll(async () => {
 afterAll(() => database.close());
 beforeEach(async () => {
   await resetLockRegistry(database.prisma);
-  const grant = grantedOrConflict(
-    await acquireTableLock(database.prisma, {
-      tableName: 'products',
-      editor: 'alice',
-      leaseSeconds: 60,
-    }),
-  );
-  token = grant.fencingToken;
+  token = await holdTableLock(database.prisma, 'products');
 });
 
 const HEADER = 'id,sku,name,category_id,supplier_id,unit_price,currency_code,launched_on';

@@ -1,4 +1,4 @@
-import { acquireTableLock, forceReleaseTableLock, grantedOrConflict } from '@tablelock/lock';
+import { forceReleaseTableLock } from '@tablelock/lock';
 import {
   createTestDatabase,
   MASTER_SCHEMA,
@@ -15,6 +15,7 @@ import {
   readImportErrors,
   readImportRows,
 } from '../src';
+import { holdTableLock } from './support/holdTableLock';
 
 let database: TestDatabase;
 let token: string;
@@ -30,12 +31,7 @@ beforeEach(async () => {
   token = await lock('categories');
 });
 
-async function lock(tableName: string) {
-  const grant = grantedOrConflict(
-    await acquireTableLock(database.prisma, { tableName, editor: 'alice', leaseSeconds: 60 }),
-  );
-  return grant.fencingToken;
-}
+const lock = (tableName: string) => holdTableLock(database.prisma, tableName);
 
 const csv = (...lines: string[]) => Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`);
 

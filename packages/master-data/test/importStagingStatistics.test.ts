@@ -1,7 +1,7 @@
-import { acquireTableLock, grantedOrConflict } from '@tablelock/lock';
 import { createTestDatabase, MASTER_SCHEMA, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dryRunImport } from '../src';
+import { holdTableLock } from './support/holdTableLock';
 
 let database: TestDatabase;
 
@@ -20,19 +20,13 @@ describe('import dry run', () => {
   // Planned on the statistics of an empty staging table, the UNIQUE check sorted the whole file
   // again for each of its rows: an 8,000-row products export took 21 s to dry-run, not 1 s.
   it('plans its classification on statistics that count the rows of the staged file', async () => {
-    const grant = grantedOrConflict(
-      await acquireTableLock(database.prisma, {
-        tableName: 'categories',
-        editor: 'alice',
-        leaseSeconds: 60,
-      }),
-    );
+    const token = await holdTableLock(database.prisma, 'categories');
     expect(await stagedRowsKnownToPlanner()).toBeLessThan(1);
     const report = await dryRunImport(database.prisma, {
       schema: MASTER_SCHEMA,
       tableName: 'categories',
       holder: 'alice',
-      token: grant.fencingToken,
+      token,
       fileName: 'categories.csv',
       format: 'csv',
       content: Buffer.from(

@@ -1,4 +1,4 @@
-import { acquireTableLock, grantedOrConflict, releaseTableLock } from '@tablelock/lock';
+import { releaseTableLock } from '@tablelock/lock';
 import {
   createTestDatabase,
   MASTER_SCHEMA,
@@ -7,6 +7,7 @@ import {
 } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RowChanges, readRows, saveRows } from '../src';
+import { holdTableLock } from './support/holdTableLock';
 
 let database: TestDatabase;
 let token: string;
@@ -17,14 +18,7 @@ beforeAll(async () => {
 afterAll(() => database.close());
 beforeEach(async () => {
   await resetLockRegistry(database.prisma);
-  const grant = grantedOrConflict(
-    await acquireTableLock(database.prisma, {
-      tableName: 'categories',
-      editor: 'alice',
-      leaseSeconds: 60,
-    }),
-  );
-  token = grant.fencingToken;
+  token = await holdTableLock(database.prisma, 'categories');
 });
 
 const save = (changes: RowChanges, holder = 'alice', tableName = 'categories') =>
