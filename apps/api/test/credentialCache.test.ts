@@ -1,5 +1,11 @@
-import { createTestDatabase, type TestDatabase } from '@tablelock/test-support';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { createApiKey, findApiKeyPrincipal } from '@tablelock/identity';
+import { createTestDatabase, TEST_AUDIT, type TestDatabase } from '@tablelock/test-support';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCredentialCache } from '../src/auth/credentialCache';
+import { startCredentialChangeFeed } from '../src/live/credentialChangeFeed';
+import { startDatabaseNotifications } from '../src/live/databaseNotifications';
 import type { CredentialChange } from '../src/ports/credentialChangeFeed';
 import { tableNamesQuery } from './support/identityOperations';
 import { isProbe, openLiveSocket, probeUntil } from './support/liveSocket';
@@ -92,7 +98,7 @@ describe('remembered credentials', () => {
       await probeUntil(database.prisma, () => subscription.messages.some(isProbe));
       await database.prisma.$executeRaw`
         SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-        WHERE datname = current_database() AND query LIKE 'LISTEN%'`;
+        WHERE datname = current_database() AND application_name LIKE 'tablelock %'`;
       // Announced while nobody listens: lost.
       await revokeInDatabase('revoked-unheard');
       // Live connections are told to reconnect (1012) once the process listens again.
@@ -100,6 +106,50 @@ describe('remembered credentials', () => {
       expect(await codeOf(key)).toBe('UNAUTHENTICATED');
     } finally {
       await socket.dispose();
+    }
+  });
+
+  // Another process's change reaches this one over its LISTEN connection, a moment after it
+  // commits: under load, after the next request. The cache must not answer from memory then.
+  it('a key revoked elsewhere is refused on the next lookup, even before the announcement arrives', async () => {
+    const listenerName = 'credential cache test';
+    const notifications = await startDatabaseNotifications(
+      database.url,
+      pino({ level: 'silent' }),
+      listenerName,
+    );
+    try {
+      const cache = createCredentialCache(await startCredentialChangeFeed(notifications));
+      const { secret } = await createApiKey(
+        database.prisma,
+        { name: 'revoked-unheard-yet', role: 'viewer' },
+        TEST_AUDIT,
+      );
+      const lookUp = () =>
+        cache.principalOf('apiKey', secret, async () => {
+          const principal = await findApiKeyPrincipal(database.prisma, secret);
+          return principal && { principal };
+        });
+      expect(await lookUp()).toMatchObject({ name: 'key:revoked-unheard-yet' });
+
+      const [listener] = await database.prisma.$queryRaw<{ pid: number }[]>`
+        SELECT pid FROM pg_stat_activity WHERE application_name = ${listenerName}`;
+      if (!listener) throw new Error('the LISTEN connection is not in pg_stat_activity');
+      // The listening backend paused: it cannot pass the announcement on until it runs again.
+      process.kill(listener.pid, 'SIGSTOP');
+      let lookedUp: Promise<unknown>;
+      try {
+        await revokeInDatabase('revoked-unheard-yet');
+        lookedUp = lookUp();
+        // Long enough for an answer from memory; an answer that asks the database waits.
+        await nextTurn();
+        await nextTurn();
+      } finally {
+        process.kill(listener.pid, 'SIGCONT');
+      }
+      expect(await lookedUp).toBeNull();
+    } finally {
+      await notifications.close();
     }
   });
 });

@@ -220,7 +220,7 @@ describe('credentials are checked per connection, not per event', () => {
       await probeUntil(database.prisma, () => subscription.messages.some(isProbe));
       await database.prisma.$executeRaw`
         SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-        WHERE datname = current_database() AND query LIKE 'LISTEN%'`;
+        WHERE datname = current_database() AND application_name LIKE 'tablelock %'`;
       await database.prisma.$executeRaw`
         UPDATE tablelock.api_key SET revoked_at = now() WHERE name = 'lost-notification'`;
       // Told to reconnect (1012: changes, this revocation among them, were missed); the key
@@ -245,7 +245,7 @@ describe('credentials are checked per connection, not per event', () => {
       }
       await database.prisma.$executeRaw`
         SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-        WHERE datname = current_database() AND query LIKE 'LISTEN%'`;
+        WHERE datname = current_database() AND application_name LIKE 'tablelock %'`;
       expect(await raceTimeout(first.closed, 10_000)).toMatchObject({ code: 1012 });
       expect(await raceTimeout(second.closed, 10_000)).toMatchObject({ code: 1012 });
       const after = openLiveSocket({ url: api.url, connectionParams: bearer(watcher) });

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Principal } from '@tablelock/identity';
 import type { CredentialCache, CredentialKind } from '../ports/credentialCache';
 import type { CredentialChange, CredentialChangeFeed } from '../ports/credentialChangeFeed';
@@ -51,11 +50,12 @@ export function createCredentialCache(feed: CredentialChangeFeed): CredentialCac
     async principalOf(kind, secret, resolve) {
       const key = cacheKey(kind, secret);
       if (feed.isListening() && entries.has(key)) {
-        // An announcement that reached this process's socket just before the request is
-        // handled first.
-        await nextTurn();
+        // A change committed through another process before this request must be heard first,
+        // though its announcement may still be on the way: a revoked key is refused at once
+        // everywhere.
+        const caughtUp = await feed.catchUp();
         const entry = entries.get(key);
-        if (entry && entry.until > performance.now() && feed.isListening()) return entry.principal;
+        if (caughtUp && entry && entry.until > performance.now()) return entry.principal;
         drop(key);
       }
       const heardBefore = changesHeard;

@@ -46,5 +46,6 @@ export async function startCredentialChangeFeed(
     },
     onMissed: (onMissed) => notifications.onReconnected(onMissed),
     isListening: notifications.isListening,
+    catchUp: notifications.catchUp,
   };
 }

@@ -12,6 +12,11 @@ export interface DatabaseNotifications {
   onReconnected(onReconnected: () => void): void;
   /** Whether the LISTEN connection is up now (notifications are being heard). */
   isListening(): boolean;
+  /**
+   * Resolves true once every notification committed before the call has reached its listener;
+   * false if that cannot be known (the connection is down or dropped meanwhile).
+   */
+  catchUp(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -71,6 +76,37 @@ export async function startDatabaseNotifications(
   };
   client = await connect();
 
+  // A listening backend that was signalled by a commit passes its notifications on before it
+  // answers the next query (postgres.c processes pending notifies before ReadyForQuery), and
+  // `pg` hands them to their listeners as it reads them: one round trip on this connection
+  // hears everything committed before it was sent. A round trip under way may have been sent
+  // before a caller asked, so callers arriving meanwhile share the one after it.
+  const roundTrip = async (): Promise<boolean> => {
+    const current = client;
+    if (!current) return false;
+    try {
+      await current.query('SELECT 1');
+      return current === client;
+    } catch {
+      return false;
+    }
+  };
+  let sent: Promise<boolean> | undefined;
+  let queued: Promise<boolean> | undefined;
+  const catchUp = (): Promise<boolean> => {
+    if (!sent) {
+      sent = roundTrip().finally(() => {
+        sent = undefined;
+      });
+      return sent;
+    }
+    queued ??= sent.then(() => {
+      queued = undefined;
+      return catchUp();
+    });
+    return queued;
+  };
+
   return {
     async listen(channel, onPayload) {
       listeners.set(channel, onPayload);
@@ -80,6 +116,7 @@ export async function startDatabaseNotifications(
       reconnectListeners.push(onReconnected);
     },
     isListening: () => client !== undefined && !closed,
+    catchUp,
     async close() {
       closed = true;
       await client?.end();

@@ -15,4 +15,9 @@ export interface CredentialChangeFeed {
   onMissed(onMissed: () => void): void;
   /** Whether announcements are being heard now. */
   isListening(): boolean;
+  /**
+   * Resolves true once every change committed before the call has been passed to subscribers;
+   * false if that cannot be known now (the LISTEN connection is down).
+   */
+  catchUp(): Promise<boolean>;
 }
