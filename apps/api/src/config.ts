@@ -81,6 +81,10 @@ const environment = z.object({
   WRITE_GUARD_DEFAULT: z.enum(WriteGuard).default('RECORD'),
   /** Row history older than this many days is deleted (hourly); unset: kept for ever. */
   HISTORY_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
+  /** Lock events older than this many days are deleted (hourly, in batches); unset: kept. */
+  LOCK_HISTORY_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
+  /** Security events older than this many days are deleted (hourly, in batches); unset: kept. */
+  SECURITY_EVENTS_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
   /** Sort indexes no sort asked for in this many days are dropped. */
   SORT_INDEX_UNUSED_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   TABLELOCK_DATA_DIR: z.string().default(join(repoRoot, '.data')),

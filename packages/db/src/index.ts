@@ -1,5 +1,6 @@
 export { createDatabase } from './access/createDatabase';
 export { withDatabase } from './access/databaseUrl';
+export { type HistoryPurgeRecord, recordHistoryPurge } from './access/historyPurgeRecord';
 export { postgresErrorCode } from './access/postgresErrorCode';
 export {
   type ConnectionPoolUsage,

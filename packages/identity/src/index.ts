@@ -49,6 +49,8 @@ export {
   type SecurityLogger,
   withSecurityEvents,
 } from './securityEvent';
+export { type ArchivedSecurityEvent, readSecurityEventArchive } from './securityEventArchive';
+export { purgeSecurityEvents } from './securityEventRetention';
 export { findSessionPrincipal, logOut, revokeSession, sessionTimeLeft } from './sessions';
 export {
   createUser,

@@ -41,6 +41,7 @@ export {
   type LockOutcome,
   updateTableStatusWithLock,
 } from './ops/updateTableStatusWithLock';
+export { type ArchivedLockEvent, readLockEventArchive } from './reads/lockEventArchive';
 export {
   type LockEventFilter,
   type LockEventPage,
@@ -92,3 +93,4 @@ export {
 export { IDLE_REASON } from './sql/idleLimitSql';
 export { isRegisteredTable } from './sql/isRegisteredTable';
 export { LOCK_CHANNEL, type LockEventInput, recordLockEvent } from './sql/lockEvent';
+export { purgeLockEvents } from './sql/lockEventRetention';

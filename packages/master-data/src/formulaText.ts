@@ -16,7 +16,12 @@ const APOSTROPHE_AT = new RegExp(`${LINE_START}'(?=${FORMULA})`, 'g');
  * at the start of the value and of each line in it. Only for columns that hold text.
  */
 export function guardFormula(column: TableColumn, value: string | null): string | null {
-  return value !== null && column.holdsText ? value.replace(GUARD_AT, "'") : value;
+  return value !== null && column.holdsText ? guardFormulaText(value) : value;
+}
+
+/** As guardFormula, for text that is not a table's (an audit history's reasons, names). */
+export function guardFormulaText(value: string): string {
+  return value.replace(GUARD_AT, "'");
 }
 
 /** The text `guardFormula` was given: one apostrophe is taken off where it put one. */

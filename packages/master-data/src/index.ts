@@ -5,7 +5,7 @@ export {
   type WrittenRow,
 } from './errors/describeViolation';
 export type { RowErrorDetails, RowErrorKind } from './errors/rowErrorDetails';
-export { guardFormula } from './formulaText';
+export { guardFormula, guardFormulaText } from './formulaText';
 export {
   currentChangeSetId,
   declareOwnWrite,

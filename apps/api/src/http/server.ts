@@ -25,6 +25,7 @@ import { isDatabaseUnreachable, serviceUnavailableError } from '../process/datab
 import { refuseBadBody } from './badBody';
 import { exportEndpoint } from './export/exportEndpoint';
 import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from './export/exportLimits';
+import { historyArchiveEndpoint } from './historyArchive/historyArchiveEndpoint';
 import { createHostCheck, refuseUnknownHosts } from './hostAllowList';
 import { importEndpoint } from './import/importEndpoint';
 import { importErrorsEndpoint } from './import/importErrorsEndpoint';
@@ -159,6 +160,16 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     }),
   );
   if (options.services.oidc) app.use(oidcRoutes(options.services, options.services.oidc));
+  // Before /export/:file: a table's export always has an extension (history.csv), this has none.
+  app.get(
+    '/export/history',
+    apiResponseHeaders,
+    cookieParser(),
+    historyArchiveEndpoint(
+      options.services,
+      (options.exportLimits ?? DEFAULT_EXPORT_LIMITS).stallMs,
+    ),
+  );
   app.get(
     '/export/:file',
     apiResponseHeaders,

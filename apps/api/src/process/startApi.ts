@@ -5,8 +5,8 @@ import type { Logger } from 'pino';
 import { discoverOidcProvider } from '../auth/oidc/oidcProvider';
 import { allowedHostsOf, type Config, oidcSettingsOf } from '../config';
 import { startApiServer } from '../http/server';
+import { startRetentionSweeper } from '../retention/retentionSweeper';
 import { startSortIndexSweeper } from '../sortIndexes/sortIndexSweeper';
-import { startHistoryPurgeSweeper } from '../writeGuard/historyPurgeSweeper';
 import { installWriteGuards } from '../writeGuard/installWriteGuards';
 import { createApiServices } from './createApiServices';
 import { startLockSweeper } from './lockSweeper';
@@ -61,10 +61,11 @@ export async function startApi(
     onExpired: services.metrics.recordLeaseExpiries,
     onUnreachable: services.databaseAvailability.reportUnreachable,
   });
-  const retentionDays = config.HISTORY_RETENTION_DAYS;
-  const stopHistoryPurge = retentionDays
-    ? startHistoryPurgeSweeper(prisma, logger, retentionDays)
-    : async () => {};
+  const retention = startRetentionSweeper(prisma, logger, {
+    lockHistoryDays: config.LOCK_HISTORY_RETENTION_DAYS,
+    securityEventsDays: config.SECURITY_EVENTS_RETENTION_DAYS,
+    rowHistoryDays: config.HISTORY_RETENTION_DAYS,
+  });
   const stopSortIndexSweeper = sortIndexesEnabled
     ? startSortIndexSweeper({
         sortIndexes: services.sortIndexes,
@@ -90,7 +91,7 @@ export async function startApi(
       await server.stop();
       await stopSweeper();
       await stopSortIndexSweeper();
-      await stopHistoryPurge();
+      await retention.stop();
       await running.stop();
     },
   };

@@ -593,7 +593,7 @@ export const en = {
     take_over_rule_changed: 'Take-over rule changed',
     sort_index_built: 'Sort index built',
     sort_index_dropped: 'Sort index dropped',
-    history_purged: 'Row history purged',
+    history_purged: 'History purged',
   },
   loginFailures: {
     unknown_user: 'Unknown user name',

@@ -568,7 +568,7 @@ export const ja: TranslationOf<typeof en> = {
     take_over_rule_changed: '引き継ぎルール変更',
     sort_index_built: '並べ替え用インデックス作成',
     sort_index_dropped: '並べ替え用インデックス削除',
-    history_purged: '変更履歴の削除',
+    history_purged: '履歴の削除',
   },
   loginFailures: {
     unknown_user: '存在しないユーザー名',

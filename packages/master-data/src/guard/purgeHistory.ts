@@ -1,4 +1,4 @@
-import { inTransaction, type Queryable } from '@tablelock/db';
+import { inTransaction, type Queryable, recordHistoryPurge } from '@tablelock/db';
 
 export interface HistoryPurge {
   changeSets: number;
@@ -6,16 +6,21 @@ export interface HistoryPurge {
 }
 
 /**
- * Deletes the row history older than `retentionDays` (database clock), and records the purge
- * as a security event by `system` in the same transaction. A revert of a purged change keeps
- * its own history but no longer names it.
+ * Deletes at most `batchSize` change sets older than `retentionDays` (database clock), with
+ * their row changes, and records it, in one transaction. Returns what it deleted; fewer change
+ * sets than `batchSize` means none are left. A revert of a purged change keeps its own history
+ * but no longer names it.
  */
-export function purgeHistory(db: Queryable, retentionDays: number): Promise<HistoryPurge> {
+export function purgeHistory(
+  db: Queryable,
+  { retentionDays, batchSize }: { retentionDays: number; batchSize: number },
+): Promise<HistoryPurge> {
   return inTransaction(db, async (tx) => {
     const [purged] = await tx.$queryRaw<HistoryPurge[]>`
       WITH old AS (
         SELECT id FROM tablelock.change_set
         WHERE at < now() - make_interval(days => ${retentionDays}::int)
+        LIMIT ${batchSize}
       ), unlinked AS (
         UPDATE tablelock.change_set SET reverts_change_set_id = NULL
         WHERE reverts_change_set_id IN (SELECT id FROM old) AND id NOT IN (SELECT id FROM old)
@@ -28,10 +33,11 @@ export function purgeHistory(db: Queryable, retentionDays: number): Promise<Hist
              (SELECT count(*) FROM rows)::int AS "rowChanges"`;
     const result = purged ?? { changeSets: 0, rowChanges: 0 };
     if (result.changeSets > 0) {
-      await tx.$executeRaw`
-        INSERT INTO tablelock.security_event (action, actor, subject, details)
-        VALUES ('history_purged', 'system', 'row history',
-                ${JSON.stringify({ retentionDays, ...result })}::jsonb)`;
+      await recordHistoryPurge(tx, {
+        subject: 'row history',
+        retentionDays,
+        deleted: { ...result },
+      });
     }
     return result;
   });

@@ -17,7 +17,10 @@ describe('purgeHistory', () => {
       data: { at: new Date(Date.now() - 10 * 24 * 3600 * 1000) },
     });
 
-    expect(await purgeHistory(prisma, 7)).toEqual({ changeSets: 1, rowChanges: 1 });
+    expect(await purgeHistory(prisma, { retentionDays: 7, batchSize: 100 })).toEqual({
+      changeSets: 1,
+      rowChanges: 1,
+    });
     expect((await prisma.changeSet.findMany()).map((set) => set.id)).toEqual([recent?.id]);
     expect(await prisma.rowChange.count({ where: { changeSetId: old?.id } })).toBe(0);
     const [event] = await prisma.securityEvent.findMany({ where: { action: 'history_purged' } });
@@ -25,6 +28,9 @@ describe('purgeHistory', () => {
       actor: 'system',
       details: { retentionDays: 7, changeSets: 1, rowChanges: 1 },
     });
-    expect(await purgeHistory(prisma, 7)).toEqual({ changeSets: 0, rowChanges: 0 });
+    expect(await purgeHistory(prisma, { retentionDays: 7, batchSize: 100 })).toEqual({
+      changeSets: 0,
+      rowChanges: 0,
+    });
   });
 });
