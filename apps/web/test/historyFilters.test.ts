@@ -17,18 +17,29 @@ describe('history filters', () => {
       from: '2026-05-01T09:00',
       to: '2026-05-01T18:30',
       page: 3,
+      before: '1234',
+      after: '',
     };
     const params = writeHistoryFilters(filters);
     expect(params.toString()).toBe(
-      'table=products&user=alice&from=2026-05-01T09%3A00&to=2026-05-01T18%3A30&action=force_release&action=take_over&page=3',
+      'table=products&user=alice&from=2026-05-01T09%3A00&to=2026-05-01T18%3A30&action=force_release&action=take_over&page=3&before=1234',
     );
     expect(readHistoryFilters(params, LOCK_ACTIONS)).toEqual(filters);
   });
 
   it('ignore what is not a filter: unknown actions, bad pages', () => {
-    const params = new URLSearchParams('action=drop&action=save&page=-2');
+    const params = new URLSearchParams('action=drop&action=save&page=-2&before=x1&after=-3');
     const filters = readHistoryFilters(params, LOCK_ACTIONS);
-    expect(filters).toEqual({ table: '', user: '', actions: ['save'], from: '', to: '', page: 1 });
+    expect(filters).toEqual({
+      table: '',
+      user: '',
+      actions: ['save'],
+      from: '',
+      to: '',
+      page: 1,
+      before: '',
+      after: '',
+    });
     expect(writeHistoryFilters(filters).toString()).toBe('action=save');
   });
 
@@ -40,6 +51,8 @@ describe('history filters', () => {
       from: '2026-05-01T09:00',
       to: '2026-05-01T18:30',
       page: 1,
+      before: '',
+      after: '',
     });
     expect(filter).toEqual({
       table: null,
@@ -58,6 +71,8 @@ describe('history filters', () => {
       from: 'soon',
       to: '',
       page: 1,
+      before: '',
+      after: '',
     });
     expect(filter.from).toBeNull();
     expect(filter.to).toBeNull();

@@ -1,5 +1,12 @@
 export { createDatabase } from './access/createDatabase';
 export { withDatabase } from './access/databaseUrl';
+export {
+  HISTORY_COUNT_LIMIT,
+  type HistoryBound,
+  type HistoryPage,
+  type HistoryReads,
+  readHistoryPage,
+} from './access/historyPage';
 export { type HistoryPurgeRecord, recordHistoryPurge } from './access/historyPurgeRecord';
 export { postgresErrorCode } from './access/postgresErrorCode';
 export {

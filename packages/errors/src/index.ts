@@ -1,2 +1,2 @@
 export { DomainError } from './domainError';
-export { MAX_HISTORY_PAGE, requireHistoryPage } from './requirePage';
+export { type HistoryPageRequest, MAX_HISTORY_PAGE, requireHistoryPage } from './requirePage';

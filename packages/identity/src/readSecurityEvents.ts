@@ -1,5 +1,13 @@
-import type { Prisma, Queryable, Role, SecurityAction } from '@tablelock/db';
-import { requireHistoryPage } from '@tablelock/errors';
+import {
+  type HistoryBound,
+  type HistoryPage,
+  type Prisma,
+  type Queryable,
+  type Role,
+  readHistoryPage,
+  type SecurityAction,
+} from '@tablelock/db';
+import { type HistoryPageRequest, requireHistoryPage } from '@tablelock/errors';
 import { type SecurityEventDetails, securityEventDetails } from './securityEvent';
 
 /** One entry of the security audit, as read. */
@@ -16,6 +24,8 @@ export interface SecurityEventRecord {
   signInMethod: NonNullable<SecurityEventDetails['signInMethod']> | null;
   groups: string[] | null;
   failureDetail: string | null;
+  idleLimitSeconds: number | null;
+  previousIdleLimitSeconds: number | null;
   changes: SecurityEventDetails['changes'] | null;
 }
 
@@ -27,16 +37,13 @@ export interface SecurityEventFilter {
   to?: Date | null;
 }
 
-export interface SecurityEventPage {
-  events: SecurityEventRecord[];
-  total: number;
-}
+export type SecurityEventPage = HistoryPage<SecurityEventRecord>;
 
 /** A page of the security audit, newest first, filtered by user, actions and time. */
-export async function readSecurityEvents(
+export function readSecurityEvents(
   db: Queryable,
   filter: SecurityEventFilter,
-  page: { offset: number; limit: number },
+  page: HistoryPageRequest,
 ): Promise<SecurityEventPage> {
   requireHistoryPage(page);
   const where: Prisma.SecurityEventWhereInput = {
@@ -44,44 +51,57 @@ export async function readSecurityEvents(
     ...(filter.actions?.length ? { action: { in: filter.actions } } : {}),
     at: { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lt: filter.to } : {}) },
   };
-  const [rows, total] = await Promise.all([
-    db.securityEvent.findMany({
-      where,
-      orderBy: { id: 'desc' },
-      skip: page.offset,
-      take: page.limit,
-    }),
-    db.securityEvent.count({ where }),
-  ]);
+  const within = ({ olderThan, newerThan }: HistoryBound): Prisma.SecurityEventWhereInput => ({
+    ...where,
+    id: {
+      ...(olderThan !== undefined ? { lt: olderThan } : {}),
+      ...(newerThan !== undefined ? { gt: newerThan } : {}),
+    },
+  });
+  return readHistoryPage(page, {
+    events: async (bound, order, offset, take) =>
+      (
+        await db.securityEvent.findMany({
+          where: within(bound),
+          orderBy: { id: order === 'newest' ? 'desc' : 'asc' },
+          skip: offset,
+          take,
+        })
+      ).map(asRecord),
+    exists: async (bound) =>
+      (await db.securityEvent.findFirst({ where: within(bound), select: { id: true } })) !== null,
+    count: (cap) => db.securityEvent.count({ where, take: cap }),
+  });
+}
+
+type SecurityEventRow = Awaited<ReturnType<Queryable['securityEvent']['findFirstOrThrow']>>;
+
+/** A stored security event as read: its details spread into fields. */
+function asRecord({ id, details, ...row }: SecurityEventRow): SecurityEventRecord {
+  // Details that do not parse (written by hand, say) still leave who did what to whom.
+  const known = securityEventDetails.safeParse(details ?? {});
+  const {
+    role,
+    previousRole,
+    loginFailure,
+    signInMethod,
+    groups,
+    failureDetail,
+    idleLimitSeconds,
+    previousIdleLimitSeconds,
+    changes,
+  } = known.success ? known.data : {};
   return {
-    total,
-    events: rows.map(({ id, details, ...row }) => {
-      // Details that do not parse (written by hand, say) still leave who did what to whom.
-      const known = securityEventDetails.safeParse(details ?? {});
-      const {
-        role,
-        previousRole,
-        loginFailure,
-        signInMethod,
-        groups,
-        failureDetail,
-        idleLimitSeconds,
-        previousIdleLimitSeconds,
-        changes,
-      } = known.success ? known.data : {};
-      return {
-        ...row,
-        id: id.toString(),
-        role: role ?? null,
-        previousRole: previousRole ?? null,
-        loginFailure: loginFailure ?? null,
-        signInMethod: signInMethod ?? null,
-        groups: groups ?? null,
-        failureDetail: failureDetail ?? null,
-        idleLimitSeconds: idleLimitSeconds ?? null,
-        previousIdleLimitSeconds: previousIdleLimitSeconds ?? null,
-        changes: changes ?? null,
-      };
-    }),
+    ...row,
+    id: id.toString(),
+    role: role ?? null,
+    previousRole: previousRole ?? null,
+    loginFailure: loginFailure ?? null,
+    signInMethod: signInMethod ?? null,
+    groups: groups ?? null,
+    failureDetail: failureDetail ?? null,
+    idleLimitSeconds: idleLimitSeconds ?? null,
+    previousIdleLimitSeconds: previousIdleLimitSeconds ?? null,
+    changes: changes ?? null,
   };
 }

@@ -5,7 +5,7 @@ import { Pager } from '../ui/Pager';
 import { HistoryFilterBar } from './HistoryFilterBar';
 import type { HistoryPage } from './useHistoryPage';
 
-interface HistorySectionProps<Action extends string, Event> {
+interface HistorySectionProps<Action extends string, Event extends { id: string }> {
   /** The section's heading, for assistive technology: the tab above shows it. */
   title: string;
   subtitle: string;
@@ -22,7 +22,7 @@ interface HistorySectionProps<Action extends string, Event> {
 }
 
 /** An audit history: its filters, a page of its events, and the way through the pages. */
-export function HistorySection<Action extends string, Event>({
+export function HistorySection<Action extends string, Event extends { id: string }>({
   title,
   subtitle,
   history,
@@ -31,6 +31,7 @@ export function HistorySection<Action extends string, Event>({
 }: HistorySectionProps<Action, Event>) {
   const { t } = useTranslation();
   const { filters, show, query } = history;
+  const events = query.data?.events ?? [];
   return (
     <section className="page-section" aria-label={title}>
       <p className="muted">{subtitle}</p>
@@ -38,7 +39,7 @@ export function HistorySection<Action extends string, Event>({
       <HistoryFilterBar
         {...filterBar}
         filters={filters}
-        onChange={(change) => show({ ...filters, ...change, page: 1 })}
+        onChange={(change) => show({ ...filters, ...change, page: 1, before: '', after: '' })}
       />
       <div className="card table-card">
         {children}
@@ -55,8 +56,26 @@ export function HistorySection<Action extends string, Event>({
         page={filters.page}
         pageSize={history.pageSize}
         total={query.data?.total ?? 0}
-        onPage={(page) => show({ ...filters, page })}
+        totalCapped={query.data?.totalCapped ?? false}
+        hasPrevious={query.data?.hasNewer ?? false}
+        hasNext={query.data?.hasOlder ?? false}
+        onPage={(page) => show({ ...filters, page, ...cursorToward(page, filters.page, events) })}
       />
     </section>
   );
+}
+
+/**
+ * The cursor of the page next to the one shown: older than its last event, or newer than its
+ * first. The first page needs none, so that it shows the newest events as they come.
+ */
+function cursorToward(
+  page: number,
+  shown: number,
+  events: readonly { id: string }[],
+): { before: string; after: string } {
+  if (page <= 1) return { before: '', after: '' };
+  return page > shown
+    ? { before: events.at(-1)?.id ?? '', after: '' }
+    : { before: '', after: events[0]?.id ?? '' };
 }

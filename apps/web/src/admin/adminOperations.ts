@@ -10,9 +10,18 @@ export const forceReleaseMutation = graphql(`
 `);
 
 export const lockEventsQuery = graphql(`
-  query LockEvents($filter: LockEventFilter, $offset: Int!, $limit: Int!) {
-    lockEvents(filter: $filter, offset: $offset, limit: $limit) {
+  query LockEvents(
+    $filter: LockEventFilter
+    $offset: Int!
+    $limit: Int!
+    $before: ID
+    $after: ID
+  ) {
+    lockEvents(filter: $filter, offset: $offset, limit: $limit, before: $before, after: $after) {
       total
+      totalCapped
+      hasOlder
+      hasNewer
       events {
         ...LockEventFields
       }
@@ -21,9 +30,18 @@ export const lockEventsQuery = graphql(`
 `);
 
 export const securityEventsQuery = graphql(`
-  query SecurityEvents($filter: SecurityEventFilter, $offset: Int!, $limit: Int!) {
-    securityEvents(filter: $filter, offset: $offset, limit: $limit) {
+  query SecurityEvents(
+    $filter: SecurityEventFilter
+    $offset: Int!
+    $limit: Int!
+    $before: ID
+    $after: ID
+  ) {
+    securityEvents(filter: $filter, offset: $offset, limit: $limit, before: $before, after: $after) {
       total
+      totalCapped
+      hasOlder
+      hasNewer
       events {
         id
         at

@@ -54,8 +54,12 @@ export interface HistoryFilters<Action extends string> {
   actions: Action[];
   from: string;
   to: string;
-  /** 1-based. */
+  /** 1-based: where the page is, for the pager's range. */
   page: number;
+  /** An event's id: the page holds the events older than it ('' for none). */
+  before: string;
+  /** An event's id: the page holds the events newer than it ('' for none). */
+  after: string;
 }
 
 /** The filters in `params`; actions other than `known` (another history's) are ignored. */
@@ -72,6 +76,8 @@ export function readHistoryFilters<Action extends string>(
     from: params.get('from') ?? '',
     to: params.get('to') ?? '',
     page: Number.isInteger(page) && page > 1 ? page : 1,
+    before: eventId(params.get('before')),
+    after: eventId(params.get('after')),
   };
 }
 
@@ -82,8 +88,15 @@ export function writeHistoryFilters(filters: HistoryFilters<string>): URLSearchP
   }
   for (const action of filters.actions) params.append('action', action);
   if (filters.page > 1) params.set('page', String(filters.page));
+  for (const key of ['before', 'after'] as const) {
+    if (filters[key] !== '') params.set(key, filters[key]);
+  }
   return params;
 }
+
+/** An event id from the URL, or '' if it is not one (the API would refuse it). */
+const eventId = (value: string | null): string =>
+  value && /^[1-9]\d{0,18}$/.test(value) ? value : '';
 
 const MINUTE_MS = 60_000;
 

@@ -17,9 +17,17 @@ export interface HistoryRequest<Filter> {
   filter: Filter;
   offset: number;
   limit: number;
+  before: string | null;
+  after: string | null;
 }
 
-type EventPage<Event> = { events: Event[]; total: number };
+type EventPage<Event> = {
+  events: Event[];
+  total: number;
+  totalCapped: boolean;
+  hasOlder: boolean;
+  hasNewer: boolean;
+};
 
 interface HistoryPageOptions<Action extends string, Filter, Event, Key extends QueryKey> {
   /** The page's query (key and fetcher) for a request. */
@@ -51,10 +59,14 @@ export function useHistoryPage<Action extends string, Filter, Event, Key extends
   const [params, setParams] = useSearchParams();
   const filters = readHistoryFilters(params, options.actions);
   const user = useDebouncedValue(filters.user, TYPING_PAUSE_MS);
+  const byCursor = filters.before !== '' || filters.after !== '';
   const request = {
     filter: options.toFilter({ ...filters, user }),
-    offset: (filters.page - 1) * PAGE_SIZE,
+    // A link from before the pages had cursors says only its page number.
+    offset: byCursor ? 0 : (filters.page - 1) * PAGE_SIZE,
     limit: PAGE_SIZE,
+    before: filters.before || null,
+    after: filters.after || null,
   };
   const query = useQuery({
     ...options.pageQuery(request),

@@ -812,6 +812,7 @@ export const en = {
   pager: {
     label: 'Pages',
     range: '{{from}}–{{to}} of {{total}}',
+    rangeOfMore: '{{from}}–{{to}} of more than {{total}}',
     previous: 'Previous',
     next: 'Next',
   },

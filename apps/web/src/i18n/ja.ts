@@ -780,6 +780,7 @@ export const ja: TranslationOf<typeof en> = {
   pager: {
     label: 'ページ',
     range: '{{total}} 件中 {{from}}–{{to}} 件',
+    rangeOfMore: '{{total}} 件以上中 {{from}}–{{to}} 件',
     previous: '前へ',
     next: '次へ',
   },

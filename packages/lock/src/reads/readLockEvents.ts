@@ -1,5 +1,12 @@
-import { type LockAction, Prisma, type Queryable } from '@tablelock/db';
-import { requireHistoryPage } from '@tablelock/errors';
+import {
+  type HistoryBound,
+  type HistoryPage,
+  type LockAction,
+  Prisma,
+  type Queryable,
+  readHistoryPage,
+} from '@tablelock/db';
+import { type HistoryPageRequest, requireHistoryPage } from '@tablelock/errors';
 import { LOCK_EVENT } from '../sql/registryTables';
 import { parseTableStates, type TableState } from './tableState';
 
@@ -32,16 +39,13 @@ export interface LockEventFilter {
   to?: Date | null;
 }
 
-export interface LockEventPage {
-  events: LockEventRecord[];
-  total: number;
-}
+export type LockEventPage = HistoryPage<LockEventRecord>;
 
 /** A page of the audit history, newest first, filtered by table, user, actions and time. */
-export async function readLockEvents(
+export function readLockEvents(
   db: Queryable,
   filter: LockEventFilter,
-  page: { offset: number; limit: number },
+  page: HistoryPageRequest,
 ): Promise<LockEventPage> {
   requireHistoryPage(page);
   const conditions = [
@@ -51,18 +55,34 @@ export async function readLockEvents(
     filter.from ? Prisma.sql`at >= ${filter.from}` : null,
     filter.to ? Prisma.sql`at < ${filter.to}` : null,
   ].filter((condition): condition is Prisma.Sql => condition !== null);
-  const where =
-    conditions.length > 0 ? Prisma.sql`WHERE ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
-  const [events, [count]] = await Promise.all([
-    db.$queryRaw<LockEventRecord[]>`
+  const where = (bound: HistoryBound) => {
+    const all = [
+      ...conditions,
+      bound.olderThan !== undefined ? Prisma.sql`lock_event.id < ${bound.olderThan}` : null,
+      bound.newerThan !== undefined ? Prisma.sql`lock_event.id > ${bound.newerThan}` : null,
+    ].filter((condition): condition is Prisma.Sql => condition !== null);
+    return all.length > 0 ? Prisma.sql`WHERE ${Prisma.join(all, ' AND ')}` : Prisma.empty;
+  };
+  return readHistoryPage(page, {
+    events: (bound, order, offset, take) => db.$queryRaw<LockEventRecord[]>`
       SELECT id::text AS id, at, action::text AS action, table_name AS "tableName", actor, editor,
              token::text AS token, reason, rows_changed AS "rowsChanged",
              details->>'previousEditor' AS "previousEditor"
-      FROM ${LOCK_EVENT} ${where}
-      ORDER BY lock_event.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
-    db.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM ${LOCK_EVENT} ${where}`,
-  ]);
-  return { events, total: count?.total ?? 0 };
+      FROM ${LOCK_EVENT} ${where(bound)}
+      ORDER BY lock_event.id ${order === 'newest' ? Prisma.sql`DESC` : Prisma.sql`ASC`}
+      LIMIT ${take} OFFSET ${offset}`,
+    exists: async (bound) => {
+      const [row] = await db.$queryRaw<{ found: boolean }[]>`
+        SELECT EXISTS (SELECT 1 FROM ${LOCK_EVENT} ${where(bound)}) AS found`;
+      return row?.found ?? false;
+    },
+    count: async (cap) => {
+      const [row] = await db.$queryRaw<{ total: number }[]>`
+        SELECT count(*)::int AS total
+        FROM (SELECT 1 FROM ${LOCK_EVENT} ${where({})} LIMIT ${cap}) AS matching`;
+      return row?.total ?? 0;
+    },
+  });
 }
 
 /** An event as announced on LOCK_CHANNEL (see NOTIFY_EVENT), or undefined if it is not one. */

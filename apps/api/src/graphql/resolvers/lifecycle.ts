@@ -153,6 +153,8 @@ export const lockEvents: QueryResolvers['lockEvents'] = (_parent, args, context)
   return readLockEvents(context.prisma, args.filter ?? {}, {
     offset: args.offset ?? 0,
     limit: args.limit ?? 50,
+    before: args.before ?? null,
+    after: args.after ?? null,
   });
 };
 

@@ -5,5 +5,7 @@ export const securityEvents: QueryResolvers['securityEvents'] = (_parent, args, 
   return readSecurityEvents(context.prisma, args.filter ?? {}, {
     offset: args.offset ?? 0,
     limit: args.limit ?? 50,
+    before: args.before ?? null,
+    after: args.after ?? null,
   });
 };
