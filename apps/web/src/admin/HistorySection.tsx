@@ -31,6 +31,9 @@ export function HistorySection<Action extends string, Event extends { id: string
 }: HistorySectionProps<Action, Event>) {
   const { t } = useTranslation();
   const { filters, show, query } = history;
+  // While another page loads, the rows shown are the last page's: a cursor taken from them
+  // would lead back where the user came from.
+  const settled = query.isSuccess && !query.isPlaceholderData;
   const events = query.data?.events ?? [];
   return (
     <section className="page-section" aria-label={title}>
@@ -57,8 +60,8 @@ export function HistorySection<Action extends string, Event extends { id: string
         pageSize={history.pageSize}
         total={query.data?.total ?? 0}
         totalCapped={query.data?.totalCapped ?? false}
-        hasPrevious={query.data?.hasNewer ?? false}
-        hasNext={query.data?.hasOlder ?? false}
+        hasPrevious={settled && query.data.hasNewer}
+        hasNext={settled && query.data.hasOlder}
         onPage={(page) => show({ ...filters, page, ...cursorToward(page, filters.page, events) })}
       />
     </section>
