@@ -51,7 +51,9 @@ export function readLockEvents(
   const conditions = [
     filter.table ? Prisma.sql`table_name = ${filter.table}` : null,
     filter.user ? Prisma.sql`(actor = ${filter.user} OR editor = ${filter.user})` : null,
-    filter.actions?.length ? Prisma.sql`action::text = ANY(${filter.actions}::text[])` : null,
+    filter.actions?.length
+      ? Prisma.sql`action = ANY(${filter.actions}::tablelock."LockAction"[])`
+      : null,
     filter.from ? Prisma.sql`at >= ${filter.from}` : null,
     filter.to ? Prisma.sql`at < ${filter.to}` : null,
   ].filter((condition): condition is Prisma.Sql => condition !== null);
