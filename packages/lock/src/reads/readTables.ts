@@ -8,6 +8,7 @@ import type { TakeOverPolicy } from '../core/takeOverRule';
 import type { Waiter } from '../core/waiter';
 import { readWaiters } from '../line/lockQueue';
 import { type IdleLimits, idleLimitOf, idleLimitsOf } from '../rules/idleLimitSettings';
+import { readLockSettingsRow } from '../rules/lockSettingsRow';
 import { policyOf, type TablePolicy } from '../rules/tablePolicies';
 import { type TakeOverSettings, takeOverSettingsOf } from '../rules/takeOverSettings';
 import { TABLE_LOCK } from '../sql/registryTables';
@@ -133,7 +134,7 @@ function describeTables(
  */
 async function readAdminSettings(db: Queryable, names: string[] | null): Promise<AdminSettings> {
   const [settings, stored] = await Promise.all([
-    db.lockSettings.findUniqueOrThrow({ where: { id: true } }),
+    readLockSettingsRow(db),
     names === null
       ? db.tablePolicy.findMany()
       : db.tablePolicy.findMany({ where: { tableName: { in: names } } }),

@@ -2,6 +2,7 @@ import type { Queryable } from '@tablelock/db';
 import { LockError } from '../core/lockError';
 import { isRegisteredTable } from '../sql/isRegisteredTable';
 import { LOCK_SETTINGS, TABLE_POLICY } from '../sql/registryTables';
+import { readLockSettingsRow } from './lockSettingsRow';
 
 /** The shortest idle limit an admin may set, unless the deployment allows shorter (tests). */
 export const MIN_IDLE_LIMIT_SECONDS = 60;
@@ -22,7 +23,7 @@ export interface IdleLimitChange {
 
 export async function readIdleLimits(db: Queryable): Promise<IdleLimits> {
   const [settings, policies] = await Promise.all([
-    db.lockSettings.findUniqueOrThrow({ where: { id: true } }),
+    readLockSettingsRow(db),
     db.tablePolicy.findMany({ where: { idleLimitSeconds: { not: null } } }),
   ]);
   return idleLimitsOf(settings.idleLimitSeconds, policies);

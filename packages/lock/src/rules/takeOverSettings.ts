@@ -1,6 +1,7 @@
 import type { Queryable, TransactionClient } from '@tablelock/db';
 import { LockError } from '../core/lockError';
 import type { TakeOverPolicy, TakeOverRule } from '../core/takeOverRule';
+import { readLockSettingsRow } from './lockSettingsRow';
 
 /**
  * The take-over rule (see TakeOverRule; `own_sessions` is the default, and the rule before it
@@ -14,7 +15,7 @@ export interface TakeOverSettings extends TakeOverPolicy {
 const IDLE_MINUTES = { min: 1, max: 1440 };
 
 export async function readTakeOverSettings(db: Queryable): Promise<TakeOverSettings> {
-  const settings = await db.lockSettings.findUniqueOrThrow({ where: { id: true } });
+  const settings = await readLockSettingsRow(db);
   return takeOverSettingsOf(settings);
 }
 
