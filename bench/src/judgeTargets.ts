@@ -15,6 +15,8 @@ const IMPORT_DRY_RUN_SECONDS = 5;
 const IMPORT_RSS_MB = 300;
 /** The slowest `/healthz` answer while imports run. */
 const IMPORT_HEALTHZ_MS = 100;
+/** Any history page (lock events, a table's changes, a row's history), p50. */
+const HISTORY_PAGE_MS = 100;
 
 /**
  * The issue's goals, judged on a full run. Targets named "correctness" are judged in every mode
@@ -41,6 +43,7 @@ export function judgeTargets(report: Omit<BenchReport, 'targets'>): Target[] {
     report.deepPages.errors +
     report.exports.errors +
     report.manyTables.errors +
+    (report.historyPages?.errors ?? 0) +
     report.bigImports.steps.filter((step) => step.error).length;
   const importSteps = report.bigImports.steps;
   const firstDryRun = importSteps[0];
@@ -63,6 +66,11 @@ export function judgeTargets(report: Omit<BenchReport, 'targets'>): Target[] {
           },
         ]
       : []),
+    ...(report.historyPages?.pages ?? []).map(({ page, latencyMs }) => ({
+      name: `history: ${page} < ${HISTORY_PAGE_MS} ms (p50)`,
+      met: speed(latencyMs.p50 < HISTORY_PAGE_MS),
+      detail: `p50 ${latencyMs.p50.toFixed(1)} ms with ${report.historyPages?.lockEvents.toLocaleString('en-US')} lock events`,
+    })),
     {
       name: 'correctness: contention has exactly one winner per round',
       met: contention.winnersPerRound.every((winners) => winners === 1),

@@ -23,6 +23,7 @@ import { etcdLockCycle } from './scenarios/etcdLockCycle';
 import { measureExports } from './scenarios/exportProducts';
 import { measureFanOut } from './scenarios/fanOut';
 import { graphqlLockCycle } from './scenarios/graphqlLockCycle';
+import { measureHistoryPages } from './scenarios/historyPages';
 import { measureImport } from './scenarios/importProducts';
 import { measureManyTables } from './scenarios/manyTables';
 import { rawSqlLockCycle } from './scenarios/rawSqlLockCycle';
@@ -67,6 +68,10 @@ const BIG_IMPORTS = quick
 const WRITE_GUARD_SIZES = quick
   ? { importRows: 10_000, saveRows: 1_000, rounds: 1 }
   : { importRows: 100_000, saveRows: 1_000, rounds: 3 };
+// The histories of a long-running install: 10 million lock events, a million row changes.
+const HISTORY_SIZES = quick
+  ? { lockEvents: 100_000, rowChanges: 10_000, repetitions: 5 }
+  : { lockEvents: 10_000_000, rowChanges: 1_000_000, repetitions: 20 };
 const API_POOL_SIZE = 10;
 const resultsDir = new URL('../results', import.meta.url).pathname;
 const resultsPath = `${resultsDir}/latest.json`;
@@ -250,6 +255,14 @@ try {
   );
   console.log('write guard…');
   const writeGuard = await measureWriteGuardCost(database.url, WRITE_GUARD_SIZES);
+  // Last, so that no other scenario runs beside ten million lock events.
+  console.log('history pages…');
+  const historyPages = await measureHistoryPages(
+    api.url,
+    credentials.viewer,
+    database.url,
+    HISTORY_SIZES,
+  );
   const partial = {
     format: 2 as const,
     startedAt,
@@ -272,6 +285,7 @@ try {
     imports,
     bigImports,
     writeGuard,
+    historyPages,
   };
   report = { ...partial, targets: judgeTargets(partial) };
 } finally {

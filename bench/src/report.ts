@@ -3,6 +3,7 @@ import type { ContentionResult } from './scenarios/contention';
 import type { DeepPagesResult } from './scenarios/deepPages';
 import type { ExportsResult } from './scenarios/exportProducts';
 import type { FanOutResult } from './scenarios/fanOut';
+import type { HistoryPagesResult } from './scenarios/historyPages';
 import type { ImportResult } from './scenarios/importProducts';
 import type { ManyTablesResult } from './scenarios/manyTables';
 import type { RoundTripsResult } from './scenarios/roundTrips';
@@ -62,6 +63,8 @@ export interface BenchReport {
   bigImports: BigImportResult;
   /** Absent from runs before the write guard. */
   writeGuard?: WriteGuardCostResult;
+  /** Absent from runs before keyset history pages. */
+  historyPages?: HistoryPagesResult;
   targets: Target[];
 }
 
@@ -158,6 +161,16 @@ export function formatReport(report: BenchReport): string {
     ),
     '',
     ...(report.writeGuard ? [...formatWriteGuardCost(report.writeGuard), ''] : []),
+    ...(report.historyPages
+      ? [
+          `history pages with ${report.historyPages.lockEvents.toLocaleString('en-US')} lock events and ${report.historyPages.rowChanges.toLocaleString('en-US')} row changes (written in ${fixed(report.historyPages.fillSeconds)} s):`,
+          ...report.historyPages.pages.map(
+            ({ page, latencyMs }) =>
+              `  ${page.padEnd(40)} p50 ${fixed(latencyMs.p50)} ms, max ${fixed(latencyMs.max)} ms`,
+          ),
+          '',
+        ]
+      : []),
     'targets:',
     ...report.targets.map(
       (t) =>
@@ -176,6 +189,7 @@ export function formatReport(report: BenchReport): string {
     c,
     f,
     report.deepPages,
+    ...(report.historyPages ? [report.historyPages] : []),
     report.exports,
     report.manyTables,
     report.imports,

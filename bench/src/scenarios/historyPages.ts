@@ -1,0 +1,129 @@
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { createGraphQLClient } from '../graphqlClient';
+import { type LatencySummary, summarizeLatencies } from '../latency';
+
+export interface HistoryPagesResult {
+  lockEvents: number;
+  rowChanges: number;
+  /** How long writing them took (untimed by the targets: the bench's own setup). */
+  fillSeconds: number;
+  pages: { page: string; latencyMs: LatencySummary }[];
+  errors: number;
+  firstError?: string;
+}
+
+/** Row changes per change set: a save or import of products. */
+const ROWS_PER_CHANGE = 1_000;
+
+/**
+ * The audit histories as a long-running install has them: `sizes.lockEvents` lock events and
+ * `sizes.rowChanges` row changes of products, written straight into the database. Then the pages
+ * admins and editors read, one request at a time: the newest lock events, a page by keyset in
+ * the middle, an action filter, and the newest changes of products and a row's history.
+ */
+export async function measureHistoryPages(
+  baseUrl: string,
+  apiKey: string,
+  databaseUrl: string,
+  sizes: { lockEvents: number; rowChanges: number; repetitions: number },
+): Promise<HistoryPagesResult> {
+  const fillStarted = performance.now();
+  const middleId = await fillHistories(databaseUrl, sizes);
+  const fillSeconds = (performance.now() - fillStarted) / 1000;
+  const api = createGraphQLClient(baseUrl, 1);
+  const reads: { page: string; query: string; variables?: Record<string, unknown> }[] = [
+    { page: 'lock history, newest 50', query: '{ lockEvents(limit: 50) { total events { id } } }' },
+    {
+      page: 'lock history, 50 older than the middle',
+      query: 'query($b: ID) { lockEvents(limit: 50, before: $b) { total events { id } } }',
+      variables: { b: middleId },
+    },
+    {
+      page: 'lock history, force releases only',
+      query:
+        '{ lockEvents(limit: 50, filter: { actions: [force_release] }) { total events { id } } }',
+    },
+    {
+      page: 'changes of products, newest 20',
+      query: '{ tableChanges(table: "products") { changes { id } endCursor } }',
+    },
+    {
+      page: "a product's row history",
+      query: '{ rowHistory(table: "products", key: { id: "1" }) { rows { operation } } }',
+    },
+  ];
+  const pages: HistoryPagesResult['pages'] = [];
+  let errors = 0;
+  let firstError: string | undefined;
+  try {
+    for (const { page, query, variables } of reads) {
+      const latencies: number[] = [];
+      for (let i = 0; i < sizes.repetitions; i++) {
+        const start = performance.now();
+        try {
+          await api.request(apiKey, query, variables);
+          latencies.push(performance.now() - start);
+        } catch (error) {
+          errors++;
+          firstError ??= `${page}: ${(error as Error).message}`;
+        }
+      }
+      pages.push({ page, latencyMs: summarizeLatencies(latencies) });
+    }
+  } finally {
+    await api.close();
+  }
+  return {
+    lockEvents: sizes.lockEvents,
+    rowChanges: sizes.rowChanges,
+    fillSeconds,
+    pages,
+    errors,
+    ...(firstError ? { firstError } : {}),
+  };
+}
+
+/** Writes the histories; returns the id of the lock event in their middle. */
+async function fillHistories(
+  databaseUrl: string,
+  sizes: { lockEvents: number; rowChanges: number },
+): Promise<string> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(
+      `INSERT INTO tablelock.lock_event (at, action, table_name, actor, editor, rows_changed)
+       SELECT now() - make_interval(secs => n / 10.0),
+              (ARRAY['acquire', 'release', 'save', 'denied']::tablelock."LockAction"[])[1 + n % 4],
+              'history_bench_' || (n % 100), 'user' || (n % 50), 'user' || (n % 50), n % 7
+       FROM generate_series(1, $1::int) AS n`,
+      [sizes.lockEvents],
+    );
+    await client.query('ANALYZE tablelock.lock_event');
+    const changeSets = Math.max(1, Math.floor(sizes.rowChanges / ROWS_PER_CHANGE));
+    await client.query(
+      `WITH sets AS (
+         INSERT INTO tablelock.change_set (table_name, kind, actor, db_role, at, txid)
+         -- One transaction writes them all: each change set gets a transaction id of its own.
+         SELECT 'products', 'save', 'user' || (n % 50), 'tablelock', now() - make_interval(mins => n),
+                n::text::xid8
+         FROM generate_series(1, $1::int) AS n
+         RETURNING id)
+       INSERT INTO tablelock.row_change (change_set_id, table_name, row_key, operation, old_values, new_values)
+       SELECT sets.id, 'products', jsonb_build_object('id', (1 + r % 100000)::text), 'update',
+              jsonb_build_object('name', 'before ' || r), jsonb_build_object('name', 'after ' || r)
+       FROM sets CROSS JOIN generate_series(1, $2::int) AS r`,
+      [changeSets, ROWS_PER_CHANGE],
+    );
+    await client.query('ANALYZE tablelock.row_change, tablelock.change_set');
+    const {
+      rows: [middle],
+    } = await client.query<{ id: string }>(
+      `SELECT ((min(id) + max(id)) / 2)::text AS id FROM tablelock.lock_event`,
+    );
+    return middle?.id ?? '1';
+  } finally {
+    await client.end();
+  }
+}
