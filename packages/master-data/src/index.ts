@@ -74,6 +74,7 @@ export {
   type RowValues,
   readRows,
 } from './readRows';
+export { requireLabelColumn } from './reference/labelColumn';
 export {
   type ReferenceLabels,
   readReferenceLabels,
