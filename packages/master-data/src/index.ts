@@ -14,6 +14,7 @@ export {
 } from './guard/ownWrite';
 export { type HistoryPurge, purgeHistory } from './guard/purgeHistory';
 export { type HistoryGauges, readHistoryGauges } from './guard/readHistoryGauges';
+export { readWriteGuardStatus, type WriteGuardStatus } from './guard/readWriteGuardStatus';
 export {
   syncWriteGuards,
   type UnguardedTable,
