@@ -741,6 +741,9 @@ export const en = {
     apply_one: 'Apply {{count, number}} change',
     apply_other: 'Apply {{count, number}} changes',
     changedRow: 'Row {{line}} of the file (key {{key}})',
+    rejected:
+      'Nothing was written: the database refused these rows of the file. Correct them and run the dry run again.',
+    rejectedRow: 'Row {{line}} of the file: {{why}}',
     applied: 'Imported: {{create}} created, {{update}} updated.',
     mapping: {
       title: 'Match the file’s columns to the table’s',

@@ -723,6 +723,9 @@ export const ja: TranslationOf<typeof en> = {
     restLeft:
       'インポートしました：作成 {{create}} 件、更新 {{update}} 件。エラーのある {{error}} 行は除きました。ダウンロードして直し、もう一度インポートしてください。',
     changedRow: 'ファイルの {{line}} 行目（キー {{key}}）',
+    rejected:
+      '何も書き込まれていません。データベースがファイルの次の行を拒否しました。修正してからもう一度ドライランしてください。',
+    rejectedRow: 'ファイルの {{line}} 行目：{{why}}',
     applied: 'インポートしました：作成 {{create}} 行、更新 {{update}} 行。',
   },
   changeHistory: {
