@@ -405,9 +405,10 @@ export class PendingChanges {
   }
 
   /**
-   * After a successful save of `sent`: nothing is pending, and an edit of a saved row that the
-   * grid has not read back yet names the version the save gave it, not the one it was read with
-   * (that would be refused as changed by someone else).
+   * After a successful save of `sent`: what it wrote is no longer pending, but edits made while
+   * it was on its way are. An edit of a saved row that the grid has not read back yet names the
+   * version the save gave it, not the one it was read with (that would be refused as changed by
+   * someone else).
    */
   saved(
     sent: { changes: RowChanges; origins: ChangeOrigins },
@@ -420,7 +421,28 @@ export class PendingChanges {
         this.savedVersions.set(rowId, { read, saved: version });
       }
     }
-    this.clear();
+    for (const [index, rowId] of sent.origins.update.entries()) {
+      const update = this.updates.get(rowId);
+      const written = sent.changes.updates?.[index]?.values ?? {};
+      if (update) this.forgetWritten(rowId, update, written);
+    }
+    for (const rowId of sent.origins.delete) this.deletes.delete(rowId);
+    const inserted = new Set(sent.origins.insert);
+    this.inserts = this.inserts.filter((row) => !inserted.has(row.id));
+    this.saveErrors = new Map();
+    this.history.clear();
+    this.historyRows.clear();
+    this.emit();
+  }
+
+  /** The saved values are the row's now: only cells changed again since stay pending. */
+  private forgetWritten(rowId: string, update: PendingUpdate, written: RowValues) {
+    for (const [column, value] of Object.entries(written)) {
+      update.original[column] = value;
+      if (update.changed[column] === value) delete update.changed[column];
+    }
+    if (Object.keys(update.changed).length === 0) this.updates.delete(rowId);
+    else update.row.version = this.currentVersion(update.row);
   }
 
   /** The version a change of `row` must name: a row object from before this user's save is stale. */
