@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
 import pg from 'pg';
+import * as XLSX from 'xlsx';
 import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
 import { storedRows } from '../support/graphql';
@@ -191,4 +192,80 @@ test('a row changed by someone else after the dry run is named, and nothing is w
   await expect(dialog.getByTestId('import-problem')).toBeHidden();
   await expect(dialog.getByTestId('import-counts')).toContainText('2 to update');
   await expect(dialog.getByTestId('import-rows')).toContainText('9.999');
+});
+
+test('an XLSX written by SheetJS (its default output, uncompressed) imports: dry run, apply, the rows stored', async ({
+  signIn,
+}) => {
+  const alice = await editProducts(signIn);
+  // The columns as the export names them: id, sku, name, category_id, supplier_id, unit_price,
+  // currency_code, weight_kg, launched_on, discontinued, description.
+  const header = ((await exportedLines(alice))[0] as string).split(',');
+  // Numbers, booleans, dates and an empty cell as SheetJS types them.
+  const sheet = XLSX.utils.aoa_to_sheet([
+    header,
+    [
+      LAST + 3000,
+      'SKU-SHEETJS-1',
+      'SheetJS kettle',
+      32,
+      5,
+      12.5,
+      'JPY',
+      1.2,
+      new Date(2026, 10, 1),
+      false,
+      null,
+    ],
+    [
+      LAST + 3001,
+      'SKU-SHEETJS-2',
+      'SheetJS teapot',
+      32,
+      5,
+      8,
+      'JPY',
+      null,
+      new Date(2026, 10, 2),
+      true,
+      'From SheetJS',
+    ],
+  ]);
+  const book = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(book, sheet, 'products');
+  const file: Buffer = XLSX.write(book, { type: 'buffer', bookType: 'xlsx' });
+
+  await alice.getByRole('button', { name: 'Import CSV/XLSX' }).click();
+  const dialog = alice.getByRole('dialog');
+  await dialog.getByLabel(/^File/).setInputFiles({
+    name: 'products.xlsx',
+    mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    buffer: file,
+  });
+  await dialog.getByRole('button', { name: 'Dry run' }).click();
+  await expect(dialog.getByTestId('import-counts')).toHaveText(/2 to create.*0 with errors/);
+  await dialog.getByRole('button', { name: 'Apply 2 changes' }).click();
+  await expect(alice.getByText(/^Imported: 2 created/)).toBeVisible();
+  expect(
+    await storedRows(alice.request, 'products', [
+      { column: 'id', operator: 'greaterThanOrEqual', value: String(LAST + 3000) },
+    ]),
+  ).toMatchObject([
+    {
+      sku: 'SKU-SHEETJS-1',
+      unit_price: '12.50',
+      weight_kg: '1.200',
+      launched_on: '2026-11-01',
+      discontinued: 'false',
+      description: null,
+    },
+    {
+      sku: 'SKU-SHEETJS-2',
+      unit_price: '8.00',
+      weight_kg: null,
+      launched_on: '2026-11-02',
+      discontinued: 'true',
+      description: 'From SheetJS',
+    },
+  ]);
 });

@@ -171,6 +171,7 @@ program
       'triggers on the table for writes without its lock',
     ).choices(WRITE_GUARDS),
   )
+  .option('--label-column <column>', 'text column shown beside its keys ("" for the first)')
   .action(
     async (
       table: string,
@@ -181,6 +182,7 @@ program
         editGroups?: string[];
         maxLease?: string;
         writeGuard?: WriteGuard;
+        labelColumn?: string;
       },
     ) => {
       const change = {
@@ -192,6 +194,9 @@ program
           ? { maxLeaseSeconds: options.maxLease === 'none' ? null : Number(options.maxLease) }
           : {}),
         ...(options.writeGuard ? { writeGuard: options.writeGuard } : {}),
+        ...(options.labelColumn !== undefined
+          ? { labelColumn: options.labelColumn === '' ? null : options.labelColumn }
+          : {}),
       };
       const policy = await withDatabase(async (prisma, audit) => {
         const config = loadConfig(process.env);
@@ -201,7 +206,12 @@ program
         };
         const changed = await changeTablePolicy(
           prisma,
-          { tableName: table, change, writeGuardDefault: guards.writeGuardDefault },
+          {
+            tableName: table,
+            change,
+            writeGuardDefault: guards.writeGuardDefault,
+            masterSchema: guards.masterSchema,
+          },
           audit,
         );
         await installWriteGuards(prisma, guards, audit.logger);

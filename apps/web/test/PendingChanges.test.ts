@@ -36,6 +36,47 @@ describe('PendingChanges', () => {
     expect(reloaded.version).toBe('v1');
   });
 
+  it('names the version a save gave a row edited again before the grid read it back', () => {
+    const pending = new PendingChanges(columns);
+    const row = stored('1', 'Apple');
+    const other = stored('2', 'Banana');
+    pending.setValue(row, 'name', 'Apricot');
+    pending.saved(pending.toRowChanges(), [{ index: 0, version: 'v5' }]);
+    pending.setValue(row, 'name', 'Apple');
+    pending.delete([other]);
+    expect(pending.toRowChanges().changes).toMatchObject({
+      updates: [{ key: { id: '1' }, version: 'v5', values: { name: 'Apple' } }],
+      deletes: [{ key: { id: '2' }, version: 'v2' }],
+    });
+    // Read back after someone else changed it too: their version stands, and a save says so.
+    pending.clear();
+    pending.setValue({ ...stored('1', 'Avocado'), version: 'v7' }, 'name', 'Apple');
+    expect(pending.toRowChanges().changes.updates?.[0]?.version).toBe('v7');
+  });
+
+  it('keeps what was edited while a save was on its way, over the saved values', () => {
+    const pending = new PendingChanges(columns);
+    const row = stored('1', 'Apple');
+    const other = stored('2', 'Banana');
+    pending.setValue(row, 'name', 'Apricot');
+    pending.delete([stored('3', 'Cherry')]);
+    const sent = pending.toRowChanges();
+    pending.setValue(row, 'active', 'false');
+    pending.setValue(other, 'name', 'Blueberry');
+    pending.saved(sent, [{ index: 0, version: 'v5' }]);
+    expect(pending.toRowChanges().changes).toEqual({
+      inserts: [],
+      updates: [
+        { key: { id: '1' }, version: 'v5', values: { active: 'false' } },
+        { key: { id: '2' }, version: 'v2', values: { name: 'Blueberry' } },
+      ],
+      deletes: [],
+    });
+    // Typed back to the value just saved: nothing left to save for it.
+    pending.setValue(row, 'active', 'true');
+    expect(pending.stateOf('1')).toBe('unchanged');
+  });
+
   it('lets a deletion win over edits, and restores the edits when it is undone', () => {
     const pending = new PendingChanges(columns);
     const row = stored('1', 'Apple');

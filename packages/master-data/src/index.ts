@@ -14,6 +14,7 @@ export {
 } from './guard/ownWrite';
 export { type HistoryPurge, purgeHistory } from './guard/purgeHistory';
 export { type HistoryGauges, readHistoryGauges } from './guard/readHistoryGauges';
+export { readWriteGuardStatus, type WriteGuardStatus } from './guard/readWriteGuardStatus';
 export {
   syncWriteGuards,
   type UnguardedTable,
@@ -74,6 +75,7 @@ export {
   type RowValues,
   readRows,
 } from './readRows';
+export { requireLabelColumn } from './reference/labelColumn';
 export {
   type ReferenceLabels,
   readReferenceLabels,

@@ -42,6 +42,11 @@ export interface SaveResult {
   updated: number;
   deleted: number;
   rowErrors: RowError[];
+  /**
+   * Each updated row's version after the save, by its index in `updates`: what its next change
+   * must name (a grid may edit it again before it has read it back).
+   */
+  updatedVersions: { index: number; version: string }[];
 }
 
 const MAX_CHANGES = 1000;
@@ -102,7 +107,14 @@ async function applyChanges(
   table: MasterTable,
   changes: RowChanges,
 ): Promise<SaveResult> {
-  const result: SaveResult = { saved: true, inserted: 0, updated: 0, deleted: 0, rowErrors: [] };
+  const result: SaveResult = {
+    saved: true,
+    inserted: 0,
+    updated: 0,
+    deleted: 0,
+    rowErrors: [],
+    updatedVersions: [],
+  };
   // One savepoint around all changes: if any fails, all are undone, and the transaction (which
   // may be a caller's) goes on.
   await tx.$executeRawUnsafe('SAVEPOINT save_rows');
@@ -127,18 +139,17 @@ async function applyChanges(
       return Prisma.sql`${columnRef(column)} = ${typedValue(column, value)}`;
     });
     if (assignments.length === 0) continue;
-    const count = await runChange(
-      tx,
-      table,
-      result,
-      'update',
-      index,
-      change,
-      () =>
-        tx.$executeRaw`UPDATE ${Prisma.raw(table.qualifiedName)} SET ${Prisma.join(assignments)}
-        WHERE ${keyCondition(table.primaryKey, change.key)} AND xmin = ${change.version}::xid`,
-    );
+    let version: string | undefined;
+    const count = await runChange(tx, table, result, 'update', index, change, async () => {
+      const updated = await tx.$queryRaw<{ version: string }[]>`
+        UPDATE ${Prisma.raw(table.qualifiedName)} SET ${Prisma.join(assignments)}
+        WHERE ${keyCondition(table.primaryKey, change.key)} AND xmin = ${change.version}::xid
+        RETURNING xmin::text AS version`;
+      version = updated[0]?.version;
+      return updated.length;
+    });
     if (count !== undefined) result.updated += count;
+    if (version !== undefined) result.updatedVersions.push({ index, version });
   }
   for (const [index, change] of (changes.inserts ?? []).entries()) {
     const entries = Object.entries(change.values).map(([name, value]) => ({
@@ -156,7 +167,14 @@ async function applyChanges(
   }
   if (result.rowErrors.length > 0) {
     await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT save_rows');
-    return { saved: false, inserted: 0, updated: 0, deleted: 0, rowErrors: result.rowErrors };
+    return {
+      saved: false,
+      inserted: 0,
+      updated: 0,
+      deleted: 0,
+      rowErrors: result.rowErrors,
+      updatedVersions: [],
+    };
   }
   return result;
 }

@@ -5,7 +5,13 @@ import {
   type TestDatabase,
 } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { applyImport, dryRunImport, readImportErrors, readImportRows } from '../src';
+import {
+  applyImport,
+  dryRunImport,
+  MasterDataError,
+  readImportErrors,
+  readImportRows,
+} from '../src';
 import { holdTableLock } from './support/holdTableLock';
 
 let database: TestDatabase;
@@ -139,5 +145,57 @@ describe('the import dry run finds what the database would refuse, by row', () =
       ],
       [{ kind: 'NOT_NULL', column: 'name' }],
     ]);
+  });
+});
+
+describe('an import the database refuses as a whole (IMPORT_REJECTED)', () => {
+  const skus = () =>
+    database.prisma.$queryRaw<{ id: number; sku: string }[]>`
+      SELECT id, sku FROM master.products WHERE id IN (1, 2, 3) ORDER BY id`;
+
+  it('names the rows it refuses, with why, and writes nothing', async () => {
+    const before = await skus();
+    // Products 1 and 2 swap SKUs: each row alone is fine, but UNIQUE (sku) is checked row by
+    // row as the statement goes, so the first one written already collides.
+    const report = await dryRun(
+      Buffer.from(
+        'id,sku,name\r\n1,SKU-000002,Swapped\r\n2,SKU-000001,Swapped\r\n3,SKU-000003,Kept\r\n',
+      ),
+    );
+    expect(report.counts).toMatchObject({ update: 3, error: 0 });
+
+    const refusal = await applyImport(database.prisma, {
+      schema: MASTER_SCHEMA,
+      id: report.id,
+      holder: 'alice',
+      token,
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeInstanceOf(MasterDataError);
+    expect(refusal).toMatchObject({
+      code: 'IMPORT_REJECTED',
+      message: expect.stringContaining('In file row 2: SKU-000002 is already used by product 2.'),
+      details: {
+        rows: [
+          {
+            line: 2,
+            key: { id: '1' },
+            code: 'UNIQUE',
+            column: 'sku',
+            details: { kind: 'DUPLICATE', column: 'sku', value: 'SKU-000002', row: '2' },
+          },
+          {
+            line: 3,
+            key: { id: '2' },
+            code: 'UNIQUE',
+            column: 'sku',
+            details: { kind: 'DUPLICATE', column: 'sku', value: 'SKU-000001', row: '1' },
+          },
+        ],
+      },
+    });
+    expect(await skus()).toEqual(before);
   });
 });

@@ -56,10 +56,31 @@ describe('saveRows', () => {
       ],
       deletes: [{ key: { id: '900' }, version: garden?.version ?? '' }],
     });
-    expect(result).toEqual({ saved: true, inserted: 1, updated: 1, deleted: 1, rowErrors: [] });
+    expect(result).toEqual({
+      saved: true,
+      inserted: 1,
+      updated: 1,
+      deleted: 1,
+      rowErrors: [],
+      updatedVersions: [{ index: 0, version: (await row('42'))?.version }],
+    });
     expect((await row('42'))?.values.name).toBe('Pens & markers');
     expect((await row('901'))?.values).toMatchObject({ name: 'Toys', sort_order: '0' });
     expect(await row('900')).toBeUndefined();
+  });
+
+  it("gives each updated row's new version, which its next change may name at once", async () => {
+    const first = await save({
+      updates: [
+        { key: { id: '41' }, version: (await row('41'))?.version ?? '', values: { name: 'Pads' } },
+      ],
+    });
+    const version = first.updatedVersions[0]?.version ?? '';
+    const again = await save({
+      updates: [{ key: { id: '41' }, version, values: { name: 'Paper' } }],
+    });
+    expect(again).toMatchObject({ saved: true, updated: 1, rowErrors: [] });
+    expect((await row('41'))?.values.name).toBe('Paper');
   });
 
   it('is all or nothing: one bad row fails the save, every failure is reported by row', async () => {

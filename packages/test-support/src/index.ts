@@ -8,6 +8,7 @@ export {
   type TestAccount,
   type TestOidcProvider,
 } from './oidcProvider';
+export { createOtherDatabaseLogin, type OtherDatabaseLogin } from './otherDatabaseLogin';
 export { poll } from './poll';
 export { resetLockRegistry } from './resetLockRegistry';
 export { createTestApiKey } from './testApiKey';

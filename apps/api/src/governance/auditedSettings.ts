@@ -7,17 +7,30 @@ import {
   type TablePolicyChange,
   type TakeOverSettings,
 } from '@tablelock/lock';
+import { requireLabelColumn } from '@tablelock/master-data';
 
 /** What the security history calls the take-over rule, as a change's subject. */
 export const TAKE_OVER_RULE_SUBJECT = 'take-over rule';
 
-/** Changes a table's policy and records it in the security history, in one transaction. */
+/**
+ * Changes a table's policy and records it in the security history, in one transaction. A label
+ * column is checked against the table in `masterSchema` first.
+ */
 export function changeTablePolicy(
   prisma: PrismaClient,
-  request: { tableName: string; change: TablePolicyChange; writeGuardDefault?: WriteGuard },
+  request: {
+    tableName: string;
+    change: TablePolicyChange;
+    writeGuardDefault?: WriteGuard;
+    masterSchema: string;
+  },
   audit: SecurityAudit,
 ): Promise<TablePolicy> {
   return withSecurityEvents(prisma, audit.logger, async (tx, record) => {
+    const { labelColumn } = request.change;
+    if (labelColumn != null) {
+      await requireLabelColumn(tx, request.masterSchema, request.tableName, labelColumn);
+    }
     const policy = await setTablePolicy(tx, { ...request, actor: audit.actor });
     await record({
       action: 'table_policy_changed',

@@ -33,6 +33,7 @@ export const FIELD_ACCESS = {
     lockSettings: 'admin',
     importReport: 'editor',
     tablePolicies: 'admin',
+    writeGuardStatus: 'admin',
     takeOverSettings: 'viewer',
     tableChanges: 'viewer',
     tableChange: 'viewer',

@@ -123,12 +123,30 @@ export const ja: TranslationOf<typeof en> = {
       locking: '参照先としてロック',
       editGroups: '編集できるグループ',
       maxLease: '最長リース（秒）',
+      writeGuard: '書き込みガード',
+      labelColumn: 'ラベル列',
     },
     readOnlyOf: '{{table}}：読み取り専用',
     lockingOf: '{{table}}：参照先としてロック',
     editGroupsOf: '{{table}}：編集できるグループ（カンマ区切り）',
     maxLeaseOf: '{{table}}：最長リース（秒）',
     saveOf: '{{table}} のポリシーを保存',
+    writeGuardOf: '{{table}}：書き込みガード',
+    writeGuards: { OFF: 'オフ', RECORD: '記録', ENFORCE: '強制' },
+    writeGuardHints: {
+      OFF: 'トリガーなし：tablelock 以外からの書き込みは止めも記録もしません。',
+      RECORD: 'ロックのない書き込みは通し、ロックなしの書き込みとして記録します。',
+      ENFORCE: 'ロックのない書き込みを拒否します。',
+    },
+    labelColumnOf: '{{table}}：値ヘルプでキーの横に表示する列',
+    firstTextColumn: '最初のテキスト列',
+    writeGuard: '書き込みガード',
+    historySize_other:
+      '行の履歴の容量は {{size}} です。ロックなしの書き込みを {{count}} 件保持しています。',
+    allGuarded: 'すべてのテーブルに、ガードどおりのトリガーがあります。',
+    unguarded_other:
+      '{{count}} 個のテーブルがポリシーどおりに保護されていません。テーブルの所有者として GRANT を実行してください。',
+    unguardedTable: '{{table}}（{{guard}}）：',
     anyEditor: 'すべての編集者',
     noCap: '上限なし',
     save: '保存',
@@ -705,6 +723,9 @@ export const ja: TranslationOf<typeof en> = {
     restLeft:
       'インポートしました：作成 {{create}} 件、更新 {{update}} 件。エラーのある {{error}} 行は除きました。ダウンロードして直し、もう一度インポートしてください。',
     changedRow: 'ファイルの {{line}} 行目（キー {{key}}）',
+    rejected:
+      '何も書き込まれていません。データベースがファイルの次の行を拒否しました。修正してからもう一度ドライランしてください。',
+    rejectedRow: 'ファイルの {{line}} 行目：{{why}}',
     applied: 'インポートしました：作成 {{create}} 行、更新 {{update}} 行。',
   },
   changeHistory: {

@@ -74,7 +74,8 @@ export function useEditActions({ info, user, pending, lock, edit, grid }: EditAc
       return;
     }
     setBusy(true);
-    const { changes, origins } = pending.toRowChanges();
+    const sent = pending.toRowChanges();
+    const { changes, origins } = sent;
     try {
       const { saveRows: result } = await graphqlRequest(saveRowsMutation, {
         table: info.name,
@@ -82,7 +83,7 @@ export function useEditActions({ info, user, pending, lock, edit, grid }: EditAc
         changes,
       });
       if (result.saved) {
-        pending.clear();
+        pending.saved(sent, result.updatedVersions);
         refreshRows();
         notify('success', t('table.saved', result));
       } else {

@@ -33,3 +33,11 @@ export const takeOverTableLockMutation = graphql(`
     }
   }
 `);
+
+export const enforceWriteGuardMutation = graphql(`
+  mutation EnforceWriteGuard($table: String!) {
+    setTablePolicy(table: $table, policy: { writeGuard: ENFORCE }) {
+      writeGuard
+    }
+  }
+`);

@@ -9,12 +9,16 @@ export interface TablePolicy extends Omit<TableRules, 'frozen'> {
   tableName: string;
   /** The write guard's triggers on the table; null: no policy, WRITE_GUARD_DEFAULT holds. */
   writeGuard: WriteGuard | null;
+  /** The text column value help shows beside the table's keys; null: its first text column. */
+  labelColumn: string | null;
   updatedAt: Date | null;
   updatedBy: string | null;
 }
 
 /** What an admin changes: only the settings given. */
-export type TablePolicyChange = Partial<Omit<TableRules, 'frozen'> & { writeGuard: WriteGuard }>;
+export type TablePolicyChange = Partial<
+  Omit<TableRules, 'frozen'> & { writeGuard: WriteGuard; labelColumn: string | null }
+>;
 
 const MAX_LEASE_BOUNDS = { min: 15, max: 86_400 };
 const MAX_EDIT_GROUPS = 50;
@@ -70,6 +74,7 @@ export function policyOf(
   stored:
     | (Omit<TableRules, 'frozen'> & {
         writeGuard: WriteGuard;
+        labelColumn: string | null;
         updatedAt: Date;
         updatedBy: string | null;
       })
@@ -80,6 +85,7 @@ export function policyOf(
       ...withoutFreeze(DEFAULT_TABLE_RULES),
       tableName,
       writeGuard: null,
+      labelColumn: null,
       updatedAt: null,
       updatedBy: null,
     };
@@ -91,6 +97,7 @@ export function policyOf(
     takesPartInLocking: stored.takesPartInLocking,
     maxLeaseSeconds: stored.maxLeaseSeconds,
     writeGuard: stored.writeGuard,
+    labelColumn: stored.labelColumn,
     updatedAt: stored.updatedAt,
     updatedBy: stored.updatedBy,
   };

@@ -1,5 +1,6 @@
-import { type PrismaClient, quoteIdentifier } from '@tablelock/db';
-import { GUARD_TRIGGERS, type WriteGuard } from './writeGuard';
+import type { PrismaClient } from '@tablelock/db';
+import { currentRole, readGuardDrift, triggerGrant } from './guardDrift';
+import type { WriteGuard } from './writeGuard';
 
 /** A table the guard could not be installed on, and the GRANT that fixes it. */
 export interface UnguardedTable {
@@ -32,25 +33,13 @@ export async function syncWriteGuards(
   schema: string,
   defaultGuard: WriteGuard,
 ): Promise<WriteGuardSync> {
-  const differing = await prisma.$queryRaw<{ tableName: string; guard: WriteGuard }[]>`
-    SELECT t.table_name AS "tableName", wanted.guard
-    FROM tablelock.table_lock AS t
-    LEFT JOIN tablelock.table_policy AS p ON p.table_name = t.table_name
-    CROSS JOIN LATERAL (SELECT coalesce(p.write_guard::text, ${defaultGuard}) AS guard) AS wanted
-    CROSS JOIN LATERAL (
-      SELECT CASE WHEN count(*) = 0 THEN 'OFF'
-                  WHEN count(*) = ${GUARD_TRIGGERS.length}
-                   AND count(DISTINCT encode(tg.tgargs, 'escape')) = 1
-                    THEN min(split_part(encode(tg.tgargs, 'escape'), '\\000', 1)) END AS guard
-      FROM pg_trigger AS tg
-      WHERE tg.tgrelid = to_regclass(format('%I.%I', ${schema}::text, t.table_name))
-        AND tg.tgname = ANY (${[...GUARD_TRIGGERS]}::text[])) AS installed
-    WHERE installed.guard IS DISTINCT FROM wanted.guard
-    ORDER BY t.table_name`;
+  const differing = (await readGuardDrift(prisma, schema, defaultGuard)).map((table) => ({
+    tableName: table.tableName,
+    guard: table.wanted,
+  }));
   const result: WriteGuardSync = { installed: [], removed: [], failed: [] };
   if (differing.length === 0) return result;
-  const [{ role } = { role: 'tablelock' }] = await prisma.$queryRaw<{ role: string }[]>`
-    SELECT current_user::text AS role`;
+  const role = await currentRole(prisma);
   for (let start = 0; start < differing.length; start += TABLES_PER_STATEMENT) {
     const batch = differing.slice(start, start + TABLES_PER_STATEMENT);
     const outcomes = await prisma.$queryRaw<{ tableName: string; error: string | null }[]>`
@@ -64,7 +53,7 @@ export async function syncWriteGuards(
         result.failed.push({
           ...table,
           error,
-          grant: `GRANT TRIGGER ON ${quoteIdentifier(schema)}.${quoteIdentifier(table.tableName)} TO ${quoteIdentifier(role)};`,
+          grant: triggerGrant(schema, table.tableName, role),
         });
       } else if (table.guard === 'OFF') result.removed.push(table.tableName);
       else result.installed.push(table);

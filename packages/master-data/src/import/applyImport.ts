@@ -2,12 +2,13 @@ import { Prisma, type Queryable, type TransactionClient } from '@tablelock/db';
 import { parseFencingToken } from '@tablelock/lock';
 import { fencedSave } from '../fencedSave';
 import { MasterDataError } from '../masterDataError';
-import { postgresErrorOf } from '../postgresError';
+import { type PostgresError, postgresErrorOf } from '../postgresError';
 import type { RowValues } from '../readRows';
 import { columnRef } from '../sqlFragments';
 import { type MasterTable, readMasterTable } from '../tableColumns';
 import type { ImportReport } from './importReport';
 import { importNotFound, readImportReport } from './readImportReport';
+import { findRejectedRows, type RejectedRow } from './rejectedRows';
 
 export interface ApplyImportRequest {
   schema: string;
@@ -67,6 +68,8 @@ export async function applyImport(
       SELECT id::text FROM tablelock.import_dry_run WHERE id = ${report.id}::uuid FOR UPDATE`;
     if (!stored) throw importNotFound();
     await checkVersions(tx, table, report.id);
+    // So that the rows behind a refusal can be looked up in the same transaction.
+    await tx.$executeRawUnsafe('SAVEPOINT import_rows');
     try {
       const inserted = await insertRows(tx, table, report.columns, report.id);
       const updated = await updateRows(tx, table, report.id);
@@ -75,14 +78,27 @@ export async function applyImport(
     } catch (error) {
       const postgres = postgresErrorOf(error);
       if (!postgres) throw error;
-      throw new MasterDataError(
-        'IMPORT_REJECTED',
-        `The database refused the import: ${postgres.message}. Nothing was written.`,
-      );
+      await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT import_rows');
+      throw importRejected(postgres, await findRejectedRows(tx, table, report.id, postgres));
     }
   });
   const { token: _, ...applied } = report;
   return { ...applied, applied: true };
+}
+
+function importRejected(error: PostgresError, rows: RejectedRow[]): MasterDataError {
+  if (rows.length === 0) {
+    return new MasterDataError(
+      'IMPORT_REJECTED',
+      `The database refused the import: ${error.message}. Nothing was written.`,
+    );
+  }
+  const named = rows.map((row) => `In file row ${row.line}: ${row.message}`).join(' ');
+  return new MasterDataError(
+    'IMPORT_REJECTED',
+    `Nothing was written: the database refused the import. ${named}`,
+    { rows },
+  );
 }
 
 const keyMatch = (table: MasterTable, alias: string, source: Prisma.Sql) =>

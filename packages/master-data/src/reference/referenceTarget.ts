@@ -7,12 +7,13 @@ import {
   requireColumn,
   type TableColumn,
 } from '../tableColumns';
+import { labelColumnOf } from './labelColumn';
 
 /** What a foreign-key column points at: the referenced table, its key, and the label to show. */
 export interface ReferenceTarget {
   table: MasterTable;
   key: TableColumn;
-  /** The first text column of the target other than its key; null when it has none. */
+  /** Its policy's label column, else its first text column other than the key; null: none. */
   label: TableColumn | null;
 }
 
@@ -72,7 +73,6 @@ async function targetOf(db: Queryable, schema: string, foreignKey: ForeignKey) {
   return {
     table: target,
     key: requireColumn(target, keyName),
-    label:
-      target.columns.find((column) => column.kind === 'text' && column.name !== keyName) ?? null,
+    label: await labelColumnOf(db, target, keyName),
   };
 }

@@ -1,13 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { PrismaClient } from '@tablelock/db';
+import { createOtherDatabaseLogin } from '@tablelock/test-support';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 
 /**
- * A second database login that is not tablelock's, as an ETL job or another application would
- * have: it may write the master tables and call `tablelock.use_lock`, nothing more.
+ * A second database login that is not tablelock's (createOtherDatabaseLogin), connected as an
+ * ETL job would be.
  */
 export interface OtherWriter {
   role: string;
@@ -19,22 +19,12 @@ export async function createOtherWriter(
   databaseUrl: string,
   schema: string,
 ): Promise<OtherWriter> {
-  const role = `etl_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-  const password = randomUUID();
-  await prisma.$executeRawUnsafe(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
-  await prisma.$executeRawUnsafe(`GRANT USAGE ON SCHEMA ${schema} TO ${role}`);
-  await prisma.$executeRawUnsafe(
-    `GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE ON ALL TABLES IN SCHEMA ${schema} TO ${role}`,
-  );
-  await prisma.$executeRawUnsafe(`GRANT USAGE ON SCHEMA tablelock TO ${role}`);
-  const url = new URL(databaseUrl);
-  url.username = role;
-  url.password = password;
+  const login = await createOtherDatabaseLogin(prisma, databaseUrl, schema);
   return {
-    role,
+    role: login.role,
     async connect(applicationName = 'nightly-etl') {
       const client = new pg.Client({
-        connectionString: url.href,
+        connectionString: login.url,
         application_name: applicationName,
       });
       await client.connect();

@@ -28,9 +28,17 @@ export const setTablePolicyResolver: MutationResolvers['setTablePolicy'] = async
   context,
 ) => {
   const admin = callerOf(context);
-  const { readOnly, editRoles, editGroups, takesPartInLocking, maxLeaseSeconds, writeGuard } =
-    args.policy;
-  // GraphQL's null for a Boolean or list means "not given"; for maxLeaseSeconds, "no cap".
+  const {
+    readOnly,
+    editRoles,
+    editGroups,
+    takesPartInLocking,
+    maxLeaseSeconds,
+    writeGuard,
+    labelColumn,
+  } = args.policy;
+  // GraphQL's null for a Boolean or list means "not given"; for maxLeaseSeconds, "no cap"; for
+  // labelColumn, "the first text column".
   const change = {
     ...(readOnly != null ? { readOnly } : {}),
     ...(editRoles != null ? { editRoles } : {}),
@@ -38,10 +46,16 @@ export const setTablePolicyResolver: MutationResolvers['setTablePolicy'] = async
     ...(takesPartInLocking != null ? { takesPartInLocking } : {}),
     ...(maxLeaseSeconds !== undefined ? { maxLeaseSeconds } : {}),
     ...(writeGuard != null ? { writeGuard } : {}),
+    ...(labelColumn !== undefined ? { labelColumn } : {}),
   };
   const policy = await changeTablePolicy(
     context.prisma,
-    { tableName: args.table, change, writeGuardDefault: context.writeGuardDefault },
+    {
+      tableName: args.table,
+      change,
+      writeGuardDefault: context.writeGuardDefault,
+      masterSchema: context.masterSchema,
+    },
     securityAudit(context, admin),
   );
   await installWriteGuards(context.prisma, context, context.logger);

@@ -66,6 +66,7 @@ import {
   saveGridLayoutResolver,
   saveViewResolver,
 } from './views';
+import { writeGuardStatus } from './writeGuardStatus';
 
 export const resolvers: Resolvers = {
   DateTime: DateTimeResolver,
@@ -85,6 +86,7 @@ export const resolvers: Resolvers = {
     lockSettings,
     importReport,
     tablePolicies,
+    writeGuardStatus,
     takeOverSettings,
     tableChanges,
     tableChange,

@@ -1,19 +1,23 @@
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { graphqlRequest } from '../../api/graphqlRequest';
-import type { TablePolicyInput, TableSettingsQuery } from '../../generated/graphql';
+import type { TablePolicyInput, TableSettingsQuery, WriteGuard } from '../../generated/graphql';
 import { setTablePolicyMutation } from './governanceOperations';
+import { LabelColumnField } from './LabelColumnField';
 import { useSettingsChange } from './useSettingsChange';
+import { WriteGuardField } from './WriteGuardField';
 
 type Policy = TableSettingsQuery['tablePolicies'][number];
 
 /** One table's policy as a row of inputs, saved on its own. */
-export function PolicyRow({ policy }: { policy: Policy }) {
+export function PolicyRow({ policy, defaultGuard }: { policy: Policy; defaultGuard: WriteGuard }) {
   const { t } = useTranslation();
   const [readOnly, setReadOnly] = useState(policy.readOnly);
   const [locking, setLocking] = useState(policy.takesPartInLocking);
   const [groups, setGroups] = useState(policy.editGroups.join(', '));
   const [maxLease, setMaxLease] = useState(policy.maxLeaseSeconds?.toString() ?? '');
+  const [writeGuard, setWriteGuard] = useState(policy.writeGuard ?? defaultGuard);
+  const [labelColumn, setLabelColumn] = useState(policy.labelColumn ?? '');
   const save = useSettingsChange(
     (input: TablePolicyInput) =>
       graphqlRequest(setTablePolicyMutation, { table: policy.table, policy: input }),
@@ -29,6 +33,8 @@ export function PolicyRow({ policy }: { policy: Policy }) {
         .map((group) => group.trim())
         .filter((group) => group !== ''),
       maxLeaseSeconds: maxLease.trim() === '' ? null : Number(maxLease),
+      writeGuard,
+      labelColumn: labelColumn.trim() === '' ? null : labelColumn.trim(),
     });
   };
   const form = `policy-${policy.table}`;
@@ -76,6 +82,22 @@ export function PolicyRow({ policy }: { policy: Policy }) {
           placeholder={t('tableSettings.noCap')}
           aria-label={t('tableSettings.maxLeaseOf', { table: policy.table })}
           onChange={(event) => setMaxLease(event.target.value)}
+        />
+      </td>
+      <td>
+        <WriteGuardField
+          table={policy.table}
+          form={form}
+          value={writeGuard}
+          onChange={setWriteGuard}
+        />
+      </td>
+      <td>
+        <LabelColumnField
+          table={policy.table}
+          form={form}
+          value={labelColumn}
+          onChange={setLabelColumn}
         />
       </td>
       <td>

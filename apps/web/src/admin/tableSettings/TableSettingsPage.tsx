@@ -11,8 +11,9 @@ import { FreezeForm } from './FreezeForm';
 import { PolicyRow } from './PolicyRow';
 import { TakeOverRuleForm } from './TakeOverRuleForm';
 import { tableSettingsOptions } from './tableSettingsOptions';
+import { WriteGuardStatusPanel } from './WriteGuardStatusPanel';
 
-/** Admins only: each table's policy, freezes and thaws, and the take-over rule. */
+/** Admins only: each table's policy, freezes and thaws, the take-over rule and the write guard. */
 export function TableSettingsPage() {
   const { t } = useTranslation();
   const { data: user } = useSession();
@@ -42,6 +43,7 @@ export function TableSettingsPage() {
       </div>
       <FreezeForm />
       <TakeOverRuleForm current={settings.data.takeOverSettings} />
+      <WriteGuardStatusPanel status={settings.data.writeGuardStatus} />
       <section className="panel" aria-labelledby="policies-heading">
         <h2 id="policies-heading">{t('tableSettings.policies')}</h2>
         <label className="field">
@@ -56,12 +58,18 @@ export function TableSettingsPage() {
               <th scope="col">{t('tableSettings.columns.locking')}</th>
               <th scope="col">{t('tableSettings.columns.editGroups')}</th>
               <th scope="col">{t('tableSettings.columns.maxLease')}</th>
+              <th scope="col">{t('tableSettings.columns.writeGuard')}</th>
+              <th scope="col">{t('tableSettings.columns.labelColumn')}</th>
               <th scope="col">{t('tables.columns.actions')}</th>
             </tr>
           </thead>
           <tbody>
             {policies.map((policy) => (
-              <PolicyRow key={policy.table} policy={policy} />
+              <PolicyRow
+                key={policy.table}
+                policy={policy}
+                defaultGuard={settings.data.writeGuardStatus.defaultGuard}
+              />
             ))}
           </tbody>
         </table>

@@ -9,6 +9,18 @@ export const tableSettingsQuery = graphql(`
       editGroups
       takesPartInLocking
       maxLeaseSeconds
+      writeGuard
+      labelColumn
+    }
+    writeGuardStatus {
+      defaultGuard
+      unguardedTables {
+        table
+        wanted
+        grant
+      }
+      historyBytes
+      unlockedWrites
     }
     takeOverSettings {
       rule

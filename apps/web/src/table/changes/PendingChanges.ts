@@ -75,6 +75,11 @@ export class PendingChanges {
   private readonly history = new EditHistory<Edit>();
   /** The latest object the grid holds for each stored row the history names, for undo to edit. */
   private readonly historyRows = new Map<string, GridRow>();
+  /**
+   * Rows this user saved, by id: the version they were read with and the one the save gave
+   * them. The grid reads saved rows again after a save; until it has, it shows the old objects.
+   */
+  private readonly savedVersions = new Map<string, { read: string; saved: string }>();
   private replaying = false;
   private batchDepth = 0;
   private batchChanged = false;
@@ -135,6 +140,7 @@ export class PendingChanges {
     const previous = row.values[column] ?? null;
     row.values[column] = value;
     if (!this.isNew(row.id)) {
+      if (!this.updates.has(row.id)) row.version = this.currentVersion(row);
       const update = this.updates.get(row.id) ?? { row, original: {}, changed: {} };
       update.row = row;
       if (!(column in update.original)) update.original[column] = previous;
@@ -184,7 +190,7 @@ export class PendingChanges {
           if (index >= 0) this.record({ kind: 'dropNewRow', row, index });
           this.inserts = this.inserts.filter((candidate) => candidate.id !== row.id);
         } else if (row.key && row.version && !this.deletes.has(row.id)) {
-          const entry = { key: row.key, version: row.version };
+          const entry = { key: row.key, version: this.currentVersion(row) ?? row.version };
           this.record({ kind: 'delete', rowId: row.id, entry });
           this.deletes.set(row.id, entry);
         }
@@ -396,6 +402,53 @@ export class PendingChanges {
     }
     this.emit();
     return unplaced;
+  }
+
+  /**
+   * After a successful save of `sent`: what it wrote is no longer pending, but edits made while
+   * it was on its way are. An edit of a saved row that the grid has not read back yet names the
+   * version the save gave it, not the one it was read with (that would be refused as changed by
+   * someone else).
+   */
+  saved(
+    sent: { changes: RowChanges; origins: ChangeOrigins },
+    updatedVersions: readonly { index: number; version: string }[],
+  ): void {
+    for (const { index, version } of updatedVersions) {
+      const rowId = sent.origins.update[index];
+      const read = sent.changes.updates?.[index]?.version;
+      if (rowId !== undefined && read !== undefined) {
+        this.savedVersions.set(rowId, { read, saved: version });
+      }
+    }
+    for (const [index, rowId] of sent.origins.update.entries()) {
+      const update = this.updates.get(rowId);
+      const written = sent.changes.updates?.[index]?.values ?? {};
+      if (update) this.forgetWritten(rowId, update, written);
+    }
+    for (const rowId of sent.origins.delete) this.deletes.delete(rowId);
+    const inserted = new Set(sent.origins.insert);
+    this.inserts = this.inserts.filter((row) => !inserted.has(row.id));
+    this.saveErrors = new Map();
+    this.history.clear();
+    this.historyRows.clear();
+    this.emit();
+  }
+
+  /** The saved values are the row's now: only cells changed again since stay pending. */
+  private forgetWritten(rowId: string, update: PendingUpdate, written: RowValues) {
+    for (const [column, value] of Object.entries(written)) {
+      update.original[column] = value;
+      if (update.changed[column] === value) delete update.changed[column];
+    }
+    if (Object.keys(update.changed).length === 0) this.updates.delete(rowId);
+    else update.row.version = this.currentVersion(update.row);
+  }
+
+  /** The version a change of `row` must name: a row object from before this user's save is stale. */
+  private currentVersion(row: GridRow): string | null {
+    const saved = this.savedVersions.get(row.id);
+    return saved && row.version === saved.read ? saved.saved : row.version;
   }
 
   clear(): void {

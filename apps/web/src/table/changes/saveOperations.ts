@@ -7,6 +7,10 @@ export const saveRowsMutation = graphql(`
       inserted
       updated
       deleted
+      updatedVersions {
+        index
+        version
+      }
       rowErrors {
         change
         index

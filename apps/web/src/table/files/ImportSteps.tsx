@@ -25,6 +25,7 @@ import {
   uploadDryRun,
 } from './importOperations';
 import { importRowsOptions } from './importRowsOptions';
+import { rejectedRowsOf } from './rejectedRowsOf';
 
 const PAGE_SIZE = 50;
 
@@ -56,7 +57,11 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
   const [dryRun, setDryRun] = useState<DryRun | null>(null);
   const [busy, setBusy] = useState(false);
   const [progress, setProgress] = useState<TransferProgress | null>(null);
-  const [problem, setProblem] = useState<{ text: string; changedRows: string[] } | null>(null);
+  const [problem, setProblem] = useState<{
+    text: string;
+    changedRows: string[];
+    rejectedRows?: string[];
+  } | null>(null);
   const [shown, setShown] = useState<Shown>('changes');
   const [page, setPage] = useState(1);
   const [mismatch, setMismatch] = useState<HeaderMismatch | null>(null);
@@ -132,7 +137,12 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
         setProgress(null);
       } else onApplied(applyImport.counts);
     } catch (error) {
-      setProblem({ text: describeError(error, t), changedRows: changedRowsOf(error, t) });
+      const rejectedRows = rejectedRowsOf(error, t);
+      setProblem({
+        text: rejectedRows.length > 0 ? t('import.rejected') : describeError(error, t),
+        changedRows: changedRowsOf(error, t),
+        rejectedRows,
+      });
       setBusy(false);
       setProgress(null);
     }
@@ -255,6 +265,13 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
               ))}
             </ul>
           )}
+          {problem.rejectedRows?.length ? (
+            <ul>
+              {problem.rejectedRows.map((row) => (
+                <li key={row}>{row}</li>
+              ))}
+            </ul>
+          ) : null}
         </div>
       )}
       <div className="dialog-actions">

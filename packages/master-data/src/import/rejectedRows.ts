@@ -1,0 +1,71 @@
+import { Prisma, type TransactionClient } from '@tablelock/db';
+import { describeViolation, type RowViolation } from '../errors/describeViolation';
+import { constraintNameIn, readViolatedConstraint } from '../errors/violatedConstraint';
+import type { PostgresError } from '../postgresError';
+import type { RowValues } from '../readRows';
+import { columnRef } from '../sqlFragments';
+import { type MasterTable, requireColumn } from '../tableColumns';
+
+/** A file row the database refused when an import was applied, and why. */
+export interface RejectedRow extends RowViolation {
+  line: number;
+  key: RowValues | null;
+}
+
+/** Rows named in an IMPORT_REJECTED error, at most. */
+export const REJECTED_ROWS_LISTED = 5;
+
+/**
+ * The first file rows behind a refused apply, by line. The dry run checks each row against
+ * the table as it was, so what it lets through and the database refuses is a UNIQUE value that
+ * another row of the file gives up in the same import (values swapped between rows): those
+ * rows are the ones whose new value a row of the table still holds. Empty for other refusals.
+ * Runs queries: call it after ROLLBACK TO SAVEPOINT.
+ */
+export async function findRejectedRows(
+  tx: TransactionClient,
+  table: MasterTable,
+  dryRunId: string,
+  error: PostgresError,
+): Promise<RejectedRow[]> {
+  if (error.code !== '23505') return [];
+  const name = error.constraint ?? constraintNameIn(error.message);
+  const constraint = name ? await readViolatedConstraint(tx, table.qualifiedName, name) : undefined;
+  if (!constraint || constraint.table !== table.name) return [];
+  const own = Prisma.join(
+    table.primaryKey.map(
+      (column) =>
+        Prisma.sql`own.${columnRef(column)} = (dry_row.key->>${column.name})::${Prisma.raw(column.dataType)}`,
+    ),
+    ' AND ',
+  );
+  const sameValues = Prisma.join(
+    constraint.columns.map((columnName) => {
+      const column = requireColumn(table, columnName);
+      // A column the file leaves out keeps the row's value.
+      return Prisma.sql`holder.${columnRef(column)} = CASE WHEN dry_row."values" ? ${columnName}
+        THEN (dry_row."values"->>${columnName})::${Prisma.raw(column.dataType)}
+        ELSE own.${columnRef(column)} END`;
+    }),
+    ' AND ',
+  );
+  const target = Prisma.raw(table.qualifiedName);
+  const rows = await tx.$queryRaw<{ line: number; key: RowValues | null; values: RowValues }[]>`
+    SELECT dry_row.line, dry_row.key, dry_row."values"
+    FROM tablelock.import_dry_run_row AS dry_row
+    LEFT JOIN ${target} AS own ON ${own}
+    WHERE dry_row.dry_run_id = ${dryRunId}::uuid AND dry_row.outcome IN ('create', 'update')
+      AND EXISTS (SELECT FROM ${target} AS holder
+                  WHERE ${sameValues} AND holder.ctid IS DISTINCT FROM own.ctid)
+    ORDER BY dry_row.line LIMIT ${REJECTED_ROWS_LISTED}`;
+  const described = await Promise.all(
+    rows.map(async (row) => {
+      const violation = await describeViolation(tx, table, error, {
+        ...(row.key ? { key: row.key } : {}),
+        values: row.values,
+      });
+      return violation ? { line: row.line, key: row.key, ...violation } : undefined;
+    }),
+  );
+  return described.filter((row) => row !== undefined);
+}
