@@ -111,12 +111,19 @@ describe('history pages by keyset', () => {
   });
 
   it('refuses a cursor that is not an event id, or two ways of paging at once', async () => {
-    for (const variables of [
+    const badPages: {
+      table: string;
+      limit: number;
+      before: string;
+      after?: string;
+      offset?: number;
+    }[] = [
       { table: 'paged', limit: 10, before: 'abc' },
       { table: 'paged', limit: 10, before: '-1' },
       { table: 'paged', limit: 10, before: '5', after: '1' },
       { table: 'paged', limit: 10, before: '5', offset: 10 },
-    ]) {
+    ];
+    for (const variables of badPages) {
       const response = await execute(signedIn.admin, lockEventPage, variables);
       expect(response.errors?.[0]?.extensions?.code, JSON.stringify(variables)).toBe(
         'BAD_USER_INPUT',
