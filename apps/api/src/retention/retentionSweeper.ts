@@ -29,42 +29,31 @@ function retainedHistories(
   settings: RetentionSettings,
   batchSize: number,
 ): RetainedHistory[] {
-  const histories: RetainedHistory[] = [];
-  const { lockHistoryDays, securityEventsDays, rowHistoryDays } = settings;
-  if (lockHistoryDays) {
-    histories.push({
-      subject: 'lock history',
-      retentionDays: lockHistoryDays,
-      purgeBatch: async () =>
-        (await purgeLockEvents(prisma, { retentionDays: lockHistoryDays, batchSize })) ===
-        batchSize,
-    });
-  }
-  if (securityEventsDays) {
-    histories.push({
-      subject: 'security events',
-      retentionDays: securityEventsDays,
-      purgeBatch: async () =>
-        (await purgeSecurityEvents(prisma, { retentionDays: securityEventsDays, batchSize })) ===
-        batchSize,
-    });
-  }
-  if (rowHistoryDays) {
-    histories.push({
-      subject: 'row history',
-      retentionDays: rowHistoryDays,
-      // A change set may hold many row changes: fewer of them per batch.
-      purgeBatch: async () => {
-        const sets = Math.max(1, Math.floor(batchSize / 100));
-        const purged = await purgeHistory(prisma, {
-          retentionDays: rowHistoryDays,
-          batchSize: sets,
-        });
-        return purged.changeSets === sets;
-      },
-    });
-  }
-  return histories;
+  type Purge = (
+    db: PrismaClient,
+    batch: { retentionDays: number; batchSize: number },
+  ) => Promise<number>;
+  // A change set may hold many row changes: fewer of them per batch.
+  const changeSets = Math.max(1, Math.floor(batchSize / 100));
+  const purgeChangeSets: Purge = async (db, { retentionDays }) =>
+    (await purgeHistory(db, { retentionDays, batchSize: changeSets })).changeSets;
+  const kept: [string, number | undefined, Purge, number][] = [
+    ['lock history', settings.lockHistoryDays, purgeLockEvents, batchSize],
+    ['security events', settings.securityEventsDays, purgeSecurityEvents, batchSize],
+    ['row history', settings.rowHistoryDays, purgeChangeSets, changeSets],
+  ];
+  return kept.flatMap(([subject, retentionDays, purge, fullBatch]) =>
+    retentionDays
+      ? [
+          {
+            subject,
+            retentionDays,
+            purgeBatch: async () =>
+              (await purge(prisma, { retentionDays, batchSize })) === fullBatch,
+          },
+        ]
+      : [],
+  );
 }
 
 export interface RetentionSweeper {
