@@ -165,6 +165,17 @@ program
   .option('--edit-roles <roles>', 'comma-separated roles that may edit ("" for any)', list)
   .option('--edit-groups <groups>', 'comma-separated groups that may edit ("" for any)', list)
   .option('--max-lease <seconds>', 'cap on leases, 15–86400 ("none" for no cap)')
+  .option('--approval <on|off>', 'on: every change is a request another person approves', onOff)
+  .option(
+    '--approver-roles <roles>',
+    'comma-separated roles that may approve ("" for any editor)',
+    list,
+  )
+  .option(
+    '--approver-groups <groups>',
+    'comma-separated groups that may approve ("" for any)',
+    list,
+  )
   .addOption(
     new Option(
       '--write-guard <guard>',
@@ -181,6 +192,9 @@ program
         editGroups?: string[];
         maxLease?: string;
         writeGuard?: WriteGuard;
+        approval?: boolean;
+        approverRoles?: Role[];
+        approverGroups?: string[];
       },
     ) => {
       const change = {
@@ -192,6 +206,9 @@ program
           ? { maxLeaseSeconds: options.maxLease === 'none' ? null : Number(options.maxLease) }
           : {}),
         ...(options.writeGuard ? { writeGuard: options.writeGuard } : {}),
+        ...(options.approval !== undefined ? { changesNeedApproval: options.approval } : {}),
+        ...(options.approverRoles ? { approverRoles: options.approverRoles } : {}),
+        ...(options.approverGroups ? { approverGroups: options.approverGroups } : {}),
       };
       const policy = await withDatabase(async (prisma, audit) => {
         const config = loadConfig(process.env);

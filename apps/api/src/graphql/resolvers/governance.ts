@@ -28,8 +28,17 @@ export const setTablePolicyResolver: MutationResolvers['setTablePolicy'] = async
   context,
 ) => {
   const admin = callerOf(context);
-  const { readOnly, editRoles, editGroups, takesPartInLocking, maxLeaseSeconds, writeGuard } =
-    args.policy;
+  const {
+    readOnly,
+    editRoles,
+    editGroups,
+    takesPartInLocking,
+    maxLeaseSeconds,
+    writeGuard,
+    changesNeedApproval,
+    approverRoles,
+    approverGroups,
+  } = args.policy;
   // GraphQL's null for a Boolean or list means "not given"; for maxLeaseSeconds, "no cap".
   const change = {
     ...(readOnly != null ? { readOnly } : {}),
@@ -38,6 +47,9 @@ export const setTablePolicyResolver: MutationResolvers['setTablePolicy'] = async
     ...(takesPartInLocking != null ? { takesPartInLocking } : {}),
     ...(maxLeaseSeconds !== undefined ? { maxLeaseSeconds } : {}),
     ...(writeGuard != null ? { writeGuard } : {}),
+    ...(changesNeedApproval != null ? { changesNeedApproval } : {}),
+    ...(approverRoles != null ? { approverRoles } : {}),
+    ...(approverGroups != null ? { approverGroups } : {}),
   };
   const policy = await changeTablePolicy(
     context.prisma,
