@@ -1,0 +1,132 @@
+import { syncWriteGuards } from '@tablelock/master-data';
+import { MASTER_SCHEMA } from '@tablelock/test-support';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { graphql } from '../generated';
+import { setTablePolicyMutation } from '../support/governanceOperations';
+import {
+  acquireTableLockAs,
+  refusal,
+  releaseTableLockAs,
+  saveRowsMutation,
+} from '../support/lockOperations';
+import { useSignedInApi } from '../support/signedInApi';
+import { execute } from '../support/testApi';
+
+const signedIn = useSignedInApi();
+
+const importRowsMutation = graphql(`
+  mutation ApprovalImportRows($table: String!, $token: String!, $content: String!, $dryRun: Boolean) {
+    importRows(
+      table: $table
+      token: $token
+      fileName: "regions.csv"
+      format: CSV
+      contentBase64: $content
+      dryRun: $dryRun
+    ) {
+      id
+      applied
+    }
+  }
+`);
+
+const applyImportMutation = graphql(`
+  mutation ApprovalApplyImport($id: ID!, $token: String!) {
+    applyImport(id: $id, token: $token) {
+      applied
+    }
+  }
+`);
+
+const revertMutation = graphql(`
+  mutation ApprovalRevert($table: String!, $changeId: ID!, $token: String!) {
+    revertChange(table: $table, changeId: $changeId, token: $token) {
+      reverted
+    }
+  }
+`);
+
+async function regionName(id: number): Promise<string | undefined> {
+  const [row] = await signedIn.database.prisma.$queryRaw<{ name: string }[]>`
+    SELECT name FROM master.regions WHERE id = ${id}`;
+  return row?.name;
+}
+
+async function versionOf(id: number): Promise<string> {
+  const [row] = await signedIn.database.prisma.$queryRaw<{ version: string }[]>`
+    SELECT xmin::text AS version FROM master.regions WHERE id = ${id}`;
+  return row?.version ?? '';
+}
+
+beforeAll(async () => {
+  await syncWriteGuards(signedIn.database.prisma, MASTER_SCHEMA, 'RECORD');
+});
+
+describe('APPROVAL_REQUIRED', () => {
+  it('saveRows, an import and a revert are refused on a table that needs approval', async () => {
+    // A change to revert later, saved before the table needed approval.
+    const before = await acquireTableLockAs(signedIn.alice, 'regions');
+    const saved = await execute(signedIn.alice, saveRowsMutation, {
+      table: 'regions',
+      token: before.token,
+      changes: {
+        updates: [
+          { key: { id: '10' }, version: await versionOf(10), values: { name: 'Kanto east' } },
+        ],
+      },
+    });
+    expect(saved.data?.saveRows.saved).toBe(true);
+    await releaseTableLockAs(signedIn.alice, 'regions', before.token);
+    const [change] = await signedIn.database.prisma.changeSet.findMany({
+      where: { tableName: 'regions' },
+      orderBy: { id: 'desc' },
+      take: 1,
+    });
+
+    const policy = await execute(signedIn.admin, setTablePolicyMutation, {
+      table: 'regions',
+      policy: { changesNeedApproval: true },
+    });
+    expect(policy.errors).toBeUndefined();
+    const lock = await acquireTableLockAs(signedIn.alice, 'regions');
+
+    const save = await execute(signedIn.alice, saveRowsMutation, {
+      table: 'regions',
+      token: lock.token,
+      changes: {
+        updates: [{ key: { id: '10' }, version: await versionOf(10), values: { name: 'Kanto' } }],
+      },
+    });
+    expect(refusal(save).code).toBe('APPROVAL_REQUIRED');
+
+    const csv = Buffer.from('id,name\n10,Kanto north\n').toString('base64');
+    const direct = await execute(signedIn.alice, importRowsMutation, {
+      table: 'regions',
+      token: lock.token,
+      content: csv,
+      dryRun: false,
+    });
+    expect(refusal(direct).code).toBe('APPROVAL_REQUIRED');
+    const dryRun = await execute(signedIn.alice, importRowsMutation, {
+      table: 'regions',
+      token: lock.token,
+      content: csv,
+      dryRun: true,
+    });
+    expect(dryRun.errors).toBeUndefined();
+    const applied = await execute(signedIn.alice, applyImportMutation, {
+      id: dryRun.data?.importRows.id ?? '',
+      token: lock.token,
+    });
+    expect(refusal(applied).code).toBe('APPROVAL_REQUIRED');
+
+    const reverted = await execute(signedIn.alice, revertMutation, {
+      table: 'regions',
+      changeId: String(change?.id),
+      token: lock.token,
+    });
+    expect(refusal(reverted).code).toBe('APPROVAL_REQUIRED');
+
+    expect(await regionName(10)).toBe('Kanto east');
+  });
+});
