@@ -41,6 +41,9 @@ export const FIELD_ACCESS = {
     gridLayout: 'viewer',
     savedViews: 'viewer',
     savedView: 'viewer',
+    changeRequests: 'viewer',
+    changeRequest: 'viewer',
+    changeRequestsToDecide: 'viewer',
   },
   Mutation: {
     UpdateTableStatusWithLock: 'editor',
@@ -70,6 +73,11 @@ export const FIELD_ACCESS = {
     saveGridLayout: 'viewer',
     saveView: 'viewer',
     deleteSavedView: 'viewer',
+    submitChangeRequest: 'editor',
+    approveChangeRequest: 'editor',
+    rejectChangeRequest: 'editor',
+    sendBackChangeRequest: 'editor',
+    withdrawChangeRequest: 'editor',
   },
   Subscription: {
     lockChanged: 'viewer',

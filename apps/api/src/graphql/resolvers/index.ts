@@ -2,6 +2,17 @@ import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
 import type { Resolvers } from '../generated/graphql';
 import { columnCaptions, tableCaptions } from './captions';
 import {
+  approveChangeRequestResolver,
+  ChangeRequest,
+  changeRequest,
+  changeRequests,
+  changeRequestsToDecide,
+  rejectChangeRequestResolver,
+  sendBackChangeRequestResolver,
+  submitChangeRequestResolver,
+  withdrawChangeRequestResolver,
+} from './changeRequests';
+import {
   freezeTablesResolver,
   setTablePolicyResolver,
   setTakeOverRuleResolver,
@@ -93,6 +104,9 @@ export const resolvers: Resolvers = {
     gridLayout,
     savedViews,
     savedView,
+    changeRequests,
+    changeRequest,
+    changeRequestsToDecide,
   },
   Mutation: {
     UpdateTableStatusWithLock,
@@ -122,6 +136,11 @@ export const resolvers: Resolvers = {
     saveGridLayout: saveGridLayoutResolver,
     saveView: saveViewResolver,
     deleteSavedView: deleteSavedViewResolver,
+    submitChangeRequest: submitChangeRequestResolver,
+    approveChangeRequest: approveChangeRequestResolver,
+    rejectChangeRequest: rejectChangeRequestResolver,
+    sendBackChangeRequest: sendBackChangeRequestResolver,
+    withdrawChangeRequest: withdrawChangeRequestResolver,
   },
   TableInfo,
   TablePolicy,
@@ -134,6 +153,7 @@ export const resolvers: Resolvers = {
   ChangeSet,
   RowChange,
   RevertConflict,
+  ChangeRequest,
   LockEvent: { table: (event) => event.tableName },
   // The settings a policy or rule change gave, as the JSON scalar carries them.
   SecurityEvent: { changes: (event) => event.changes as Record<string, string | null> | null },

@@ -1,0 +1,107 @@
+import { inTransaction, type Queryable } from '@tablelock/db';
+import { assertHoldsLock, parseFencingToken, recordLockEvent } from '@tablelock/lock';
+import { declareOwnWrite } from '../guard/ownWrite';
+import { MasterDataError } from '../masterDataError';
+import { applyChanges, type RowChanges, type RowError, validRowChanges } from '../saveRows';
+import { readMasterTable } from '../tableColumns';
+import { type ChangeRequestRecord, changeRequestOf } from './changeRequestRecord';
+import { requestDiff } from './requestDiff';
+
+export interface SubmitRequest {
+  schema: string;
+  tableName: string;
+  /** The lock's editor, whose changes these are. */
+  author: string;
+  /** The fencing token of the author's acquisition. */
+  token: string;
+  changes: RowChanges;
+  comment: string | null;
+  /** Hand the lock back to the author after approval instead of releasing it. */
+  keepEditing: boolean;
+  /** Who submits (a user, or a key acting for the author) and the people behind them. */
+  submittedBy: string;
+  submitters: string[];
+}
+
+export interface SubmitResult {
+  submitted: boolean;
+  request: ChangeRequestRecord | null;
+  /** Why rows would not save against today's data; nothing was submitted when there are any. */
+  rowErrors: RowError[];
+}
+
+const MAX_COMMENT = 2000;
+
+/**
+ * Makes the author's pending changes a change request, for the lock's holder only (LOCK_LOST
+ * otherwise). The changes are tried against today's data and rolled back: a request that could
+ * not apply is not submitted, and its row errors say why. The lock then moves to the request:
+ * a new fencing token that only the request knows, no lease (neither expiry nor the idle limit
+ * ends it), the author still its editor, so nobody else starts editing.
+ */
+export async function submitChangeRequest(
+  db: Queryable,
+  request: SubmitRequest,
+): Promise<SubmitResult> {
+  const { tableName, author } = request;
+  const token = parseFencingToken(request.token);
+  const comment = validComment(request.comment);
+  const table = await readMasterTable(db, request.schema, tableName);
+  const changes = validRowChanges(table, request.changes);
+  const rowCount =
+    (changes.inserts?.length ?? 0) +
+    (changes.updates?.length ?? 0) +
+    (changes.deletes?.length ?? 0);
+  if (rowCount === 0)
+    throw new MasterDataError('BAD_USER_INPUT', 'A change request needs changes.');
+  return inTransaction(db, async (tx) => {
+    await assertHoldsLock(tx, { tableName, editor: author, token });
+    const rows = await requestDiff(tx, table, changes);
+    await declareOwnWrite(tx, { tableName, token, kind: 'save' });
+    await tx.$executeRawUnsafe('SAVEPOINT change_request_check');
+    const check = await applyChanges(tx, table, changes);
+    await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT change_request_check');
+    if (!check.saved) return { submitted: false, request: null, rowErrors: check.rowErrors };
+    const [moved] = await tx.$queryRaw<{ token: bigint }[]>`
+      UPDATE tablelock.table_lock
+      SET fencing_token = nextval('tablelock.fencing_token_seq'), lease_expires_at = NULL,
+          version = version + 1, updated_at = now()
+      WHERE table_name = ${tableName} AND fencing_token = ${token}::bigint
+      RETURNING fencing_token AS token`;
+    if (!moved) throw new Error(`the lock on ${tableName} moved under its share lock`);
+    const stored = await tx.changeRequest.create({
+      data: {
+        tableName,
+        author,
+        submittedBy: request.submittedBy,
+        submitters: [...new Set([author, ...request.submitters])],
+        token: moved.token,
+        comment,
+        changes: changes as object,
+        rows: rows as object[],
+        rowCount,
+        keepEditing: request.keepEditing,
+      },
+    });
+    await recordLockEvent(tx, {
+      action: 'request_submitted',
+      tableName,
+      actor: request.submittedBy,
+      editor: author,
+      token: moved.token.toString(),
+      reason: comment,
+      rowsChanged: rowCount,
+      details: { changeRequestId: stored.id.toString() },
+    });
+    return { submitted: true, request: changeRequestOf(stored), rowErrors: [] };
+  });
+}
+
+/** A comment within bounds (blank is none), else BAD_USER_INPUT. */
+export function validComment(comment: string | null | undefined): string | null {
+  const trimmed = comment?.trim() ?? '';
+  if (trimmed.length > MAX_COMMENT) {
+    throw new MasterDataError('BAD_USER_INPUT', `A comment has at most ${MAX_COMMENT} characters.`);
+  }
+  return trimmed === '' ? null : trimmed;
+}
