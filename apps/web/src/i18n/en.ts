@@ -531,6 +531,11 @@ export const en = {
     freeze: 'Frozen',
     thaw: 'Thawed',
     unlocked_write: 'Unlocked write',
+    request_submitted: 'Submitted for approval',
+    request_approved: 'Approved',
+    request_rejected: 'Rejected',
+    request_sent_back: 'Sent back',
+    request_withdrawn: 'Withdrawn',
   },
   securityEvents: {
     title: 'Security events',

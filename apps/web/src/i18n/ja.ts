@@ -508,6 +508,11 @@ export const ja: TranslationOf<typeof en> = {
     freeze: '凍結',
     thaw: '凍結解除',
     unlocked_write: 'ロックなしの書き込み',
+    request_submitted: '承認を申請',
+    request_approved: '承認',
+    request_rejected: '却下',
+    request_sent_back: '差し戻し',
+    request_withdrawn: '申請を取り下げ',
   },
   securityEvents: {
     title: 'セキュリティイベント',
