@@ -18,6 +18,7 @@ export {
   type ChangeRequestPage,
   readChangeRequest,
   readChangeRequests,
+  readPendingRequest,
   readRequestsToDecide,
 } from './changeRequests/readChangeRequests';
 export {

@@ -2,6 +2,7 @@ import { syncWriteGuards } from '@tablelock/master-data';
 import { MASTER_SCHEMA } from '@tablelock/test-support';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setTablePolicyMutation } from '../support/governanceOperations';
+import { releaseByLegacyMutation } from '../support/lockApi';
 import {
   acquireTableLockAs,
   acquireTableLockMutation,
@@ -336,5 +337,13 @@ describe('change requests', () => {
     });
     expect(await signedIn.database.prisma.changeRequest.count()).toBe(0);
     expect((await lockRow()).fencingToken?.toString()).toBe(lock.token);
+  });
+
+  it('the legacy UpdateTableStatusWithLock cannot finish a pending request', async () => {
+    const { request } = await submitRename(signedIn.alice, 8, 'Sakura Legacy');
+    const legacy = await releaseByLegacyMutation(signedIn.alice, 'suppliers');
+    expect(legacy).toMatchObject({ lock_result: false, current_status: 'editing' });
+    expect((await requestAs(signedIn.bob, request.id)).state).toBe('pending');
+    expect(await lockRow()).toMatchObject({ status: 'editing', editor: 'alice' });
   });
 });
