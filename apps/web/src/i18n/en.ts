@@ -760,6 +760,7 @@ export const en = {
     null: '(empty)',
     changeNumber: 'change {{id}}',
     revertOf: '(of change {{id}})',
+    approvedBy: 'approved by {{approver}}',
     counts: '+{{inserted}} ~{{updated}} −{{deleted}}',
     revertNeedsLock: 'To revert a change, start editing the table first.',
     columns: {

@@ -731,6 +731,7 @@ export const ja: TranslationOf<typeof en> = {
     null: '（空）',
     changeNumber: '変更 {{id}}',
     revertOf: '（変更 {{id}} の取り消し）',
+    approvedBy: '（承認: {{approver}}）',
     counts: '+{{inserted}} ~{{updated}} −{{deleted}}',
     revertNeedsLock: '変更を取り消すには、まずテーブルの編集を開始してください。',
     columns: {
