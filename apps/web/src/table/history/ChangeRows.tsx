@@ -2,9 +2,9 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../ui/describeError';
 import { LoadingState } from '../../ui/LoadingState';
+import { ValueDiff } from '../../ui/ValueDiff';
 import { changeRowsOptions } from './historyQueries';
 import { keyText } from './historyTypes';
-import { ValueDiff } from './ValueDiff';
 
 /** The rows of one change, old → new, page after page. */
 export function ChangeRows({ table, changeId }: { table: string; changeId: string }) {
