@@ -13,6 +13,7 @@ export {
   type RequestDecision,
 } from './changeRequests/decideChangeRequest';
 export { mayDecideRequest } from './changeRequests/mayDecideRequest';
+export { readChangeRequestGauges } from './changeRequests/readChangeRequestGauges';
 export {
   type ChangeRequestFilter,
   type ChangeRequestPage,

@@ -346,4 +346,25 @@ describe('change requests', () => {
     expect((await requestAs(signedIn.bob, request.id)).state).toBe('pending');
     expect(await lockRow()).toMatchObject({ status: 'editing', editor: 'alice' });
   });
+
+  it('counts requests by state in the metrics', async () => {
+    const { request } = await submitRename(signedIn.alice, 9, 'Counted Supplier');
+    const scrape = async () => {
+      const response = await fetch(`${signedIn.api.url}/metrics`);
+      expect(response.status).toBe(200);
+      const lines = (await response.text()).split('\n');
+      const value = (state: string) =>
+        lines.find((line) => line.startsWith(`tablelock_change_requests{state="${state}"} `));
+      return { pending: value('pending'), applied: value('applied') };
+    };
+    expect(await scrape()).toEqual({
+      pending: 'tablelock_change_requests{state="pending"} 1',
+      applied: 'tablelock_change_requests{state="applied"} 0',
+    });
+    await execute(signedIn.bob, approveChangeRequestMutation, { id: request.id });
+    expect(await scrape()).toEqual({
+      pending: 'tablelock_change_requests{state="pending"} 0',
+      applied: 'tablelock_change_requests{state="applied"} 1',
+    });
+  });
 });
