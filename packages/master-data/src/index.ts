@@ -20,6 +20,7 @@ export {
   readChangeRequest,
   readChangeRequests,
   readPendingRequest,
+  readRequestByToken,
   readRequestsToDecide,
 } from './changeRequests/readChangeRequests';
 export {

@@ -82,6 +82,7 @@ export const FIELD_ACCESS = {
   Subscription: {
     lockChanged: 'viewer',
     waitForTable: 'editor',
+    changeRequestChanged: 'viewer',
   },
 } as const satisfies {
   Query: Record<keyof QueryResolvers, FieldRequirement>;

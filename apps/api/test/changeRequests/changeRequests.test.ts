@@ -2,6 +2,7 @@ import { syncWriteGuards } from '@tablelock/master-data';
 import { MASTER_SCHEMA } from '@tablelock/test-support';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setTablePolicyMutation } from '../support/governanceOperations';
+import { isProbe, openLiveSocket, probeUntil } from '../support/liveSocket';
 import { releaseByLegacyMutation } from '../support/lockApi';
 import {
   acquireTableLockAs,
@@ -366,5 +367,44 @@ describe('change requests', () => {
       pending: 'tablelock_change_requests{state="pending"} 0',
       applied: 'tablelock_change_requests{state="applied"} 1',
     });
+  });
+
+  it('changeRequestChanged announces each step as it commits', async () => {
+    const socket = openLiveSocket({
+      url: signedIn.api.url,
+      headers: { ...signedIn.bob.headers, origin: signedIn.api.url },
+    });
+    try {
+      const steps = socket.subscribe(
+        'subscription { changeRequestChanged(table: "suppliers") { id state decidedBy token } }',
+      );
+      const probes = socket.subscribe('subscription { lockChanged { actor } }');
+      await probeUntil(signedIn.database.prisma, () => probes.messages.some(isProbe));
+      const stateOf = (message: (typeof steps.messages)[number]) =>
+        'next' in message
+          ? (message.next.changeRequestChanged as { state?: string } | undefined)?.state
+          : undefined;
+
+      const { request } = await submitRename(signedIn.alice, 10, 'Live Supplier');
+      await steps.waitFor((message) => stateOf(message) === 'pending');
+      await execute(signedIn.bob, sendBackChangeRequestMutation, {
+        id: request.id,
+        comment: 'Spell it as in the contract',
+      });
+      const back = await steps.waitFor((message) => stateOf(message) === 'sentBack');
+      // Bob is not its author: the token that hands the lock back is not his to read.
+      expect(back).toEqual({
+        next: {
+          changeRequestChanged: {
+            id: request.id,
+            state: 'sentBack',
+            decidedBy: 'bob',
+            token: null,
+          },
+        },
+      });
+    } finally {
+      await socket.dispose();
+    }
   });
 });

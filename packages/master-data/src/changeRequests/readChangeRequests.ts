@@ -56,6 +56,20 @@ export async function readChangeRequest(
   return stored ? changeRequestOf(stored) : null;
 }
 
+/** The request that carried (or carries) `tableName`'s lock under `token`, if one did. */
+export async function readRequestByToken(
+  db: Queryable,
+  tableName: string,
+  token: string,
+): Promise<ChangeRequestRecord | null> {
+  if (!/^\d{1,19}$/.test(token)) return null;
+  const stored = await db.changeRequest.findFirst({
+    where: { tableName, token: BigInt(token) },
+    orderBy: { id: 'desc' },
+  });
+  return stored ? changeRequestOf(stored) : null;
+}
+
 /** The request waiting with `tableName`'s lock, if one is. */
 export async function readPendingRequest(
   db: Queryable,

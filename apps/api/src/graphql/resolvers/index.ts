@@ -1,6 +1,7 @@
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
 import type { Resolvers } from '../generated/graphql';
 import { columnCaptions, tableCaptions } from './captions';
+import { changeRequestChanged } from './changeRequestChanged';
 import {
   approveChangeRequestResolver,
   ChangeRequest,
@@ -157,5 +158,5 @@ export const resolvers: Resolvers = {
   LockEvent: { table: (event) => event.tableName },
   // The settings a policy or rule change gave, as the JSON scalar carries them.
   SecurityEvent: { changes: (event) => event.changes as Record<string, string | null> | null },
-  Subscription: { lockChanged, waitForTable },
+  Subscription: { lockChanged, waitForTable, changeRequestChanged },
 };
