@@ -33,3 +33,13 @@ export const takeOverTableLockMutation = graphql(`
     }
   }
 `);
+
+export const submitChangeRequestMutation = graphql(`
+  mutation AuthorSubmits($table: String!, $token: String!, $changes: RowChanges!, $comment: String) {
+    submitChangeRequest(table: $table, token: $token, changes: $changes, comment: $comment) {
+      request {
+        id
+      }
+    }
+  }
+`);
