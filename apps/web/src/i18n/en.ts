@@ -539,9 +539,6 @@ export const en = {
     approve: 'Approve and apply',
     reject: 'Reject',
     sendBack: 'Send back',
-    key: 'Row',
-    action: 'Change',
-    values: 'Old → new',
     states: {
       pending: 'Pending approval',
       applied: 'Approved and applied',

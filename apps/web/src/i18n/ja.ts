@@ -516,9 +516,6 @@ export const ja: TranslationOf<typeof en> = {
     approve: '承認して反映',
     reject: '却下',
     sendBack: '差し戻し',
-    key: '行',
-    action: '変更',
-    values: '変更前 → 変更後',
     states: {
       pending: '承認待ち',
       applied: '承認・反映済み',

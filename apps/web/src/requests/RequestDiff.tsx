@@ -1,9 +1,8 @@
-import { useTranslation } from 'react-i18next';
-import { keyText } from '../ui/rowKeyText';
-import { type RowOperation, ValueDiff } from '../ui/ValueDiff';
+import { RowDiffTable } from '../ui/RowDiffTable';
+import type { RowOperation } from '../ui/ValueDiff';
 
 interface RequestDiffProps {
-  rows: {
+  rows: readonly {
     action: RowOperation;
     key?: Record<string, string | null> | null;
     oldValues?: Record<string, string | null> | null;
@@ -11,35 +10,15 @@ interface RequestDiffProps {
   }[];
 }
 
-/** A change request's rows: which row, what happens to it, old → new. */
+/** A change request's rows, old → new: the diff an approver decides on. */
 export function RequestDiff({ rows }: RequestDiffProps) {
-  const { t } = useTranslation();
-  return (
-    <table className="data-table" data-testid="request-diff">
-      <thead>
-        <tr>
-          <th scope="col">{t('requests.key')}</th>
-          <th scope="col">{t('requests.action')}</th>
-          <th scope="col">{t('requests.values')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row, index) => (
-          // A request's rows never change order; an insert may have no key.
-          // biome-ignore lint/suspicious/noArrayIndexKey: the diff is fixed once submitted
-          <tr key={index}>
-            <td>{keyText(row.key ?? {})}</td>
-            <td>{t(`changeHistory.operations.${row.action}`)}</td>
-            <td>
-              <ValueDiff
-                operation={row.action}
-                oldValues={row.oldValues ?? null}
-                newValues={row.newValues ?? null}
-              />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
+  // A request's rows are fixed once submitted: their place in the list names them.
+  const diff = rows.map((row, index) => ({
+    id: String(index),
+    key: row.key ?? null,
+    operation: row.action,
+    oldValues: row.oldValues ?? null,
+    newValues: row.newValues ?? null,
+  }));
+  return <RowDiffTable rows={diff} testId="request-diff" rowTestId="request-diff-row" />;
 }

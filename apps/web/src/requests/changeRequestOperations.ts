@@ -84,24 +84,3 @@ export const sendBackRequestMutation = graphql(`
     }
   }
 `);
-
-export const submitChangeRequestMutation = graphql(`
-  mutation SubmitForApproval($table: String!, $token: String!, $changes: RowChanges!, $comment: String) {
-    submitChangeRequest(table: $table, token: $token, changes: $changes, comment: $comment) {
-      submitted
-      request {
-        id
-      }
-      rowErrors {
-        change
-        index
-        column
-        code
-        message
-        details {
-          ...RowErrorDetailsFields
-        }
-      }
-    }
-  }
-`);
