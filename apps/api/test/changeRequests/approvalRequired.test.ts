@@ -129,4 +129,21 @@ describe('APPROVAL_REQUIRED', () => {
 
     expect(await regionName(10)).toBe('Kanto east');
   });
+
+  it('under ENFORCE, direct SQL with the lock is refused too (TL004)', async () => {
+    const policy = await execute(signedIn.admin, setTablePolicyMutation, {
+      table: 'warehouses',
+      policy: { changesNeedApproval: true, writeGuard: 'ENFORCE' },
+    });
+    expect(policy.errors).toBeUndefined();
+    const lock = await acquireTableLockAs(signedIn.alice, 'warehouses');
+    const script = signedIn.database.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT tablelock.use_lock('warehouses', ${lock.token})`;
+      await tx.$executeRaw`UPDATE master.warehouses SET name = 'Moved' WHERE id = 1`;
+    });
+    await expect(script).rejects.toMatchObject({ message: expect.stringContaining('TL004') });
+    const [row] = await signedIn.database.prisma.$queryRaw<{ name: string }[]>`
+      SELECT name FROM master.warehouses WHERE id = 1`;
+    expect(row?.name).not.toBe('Moved');
+  });
 });

@@ -57,11 +57,9 @@ export async function submitChangeRequest(
   return inTransaction(db, async (tx) => {
     await assertHoldsLock(tx, { tableName, editor: author, token });
     const rows = await requestDiff(tx, table, changes);
-    await declareOwnWrite(tx, { tableName, token, kind: 'save' });
-    await tx.$executeRawUnsafe('SAVEPOINT change_request_check');
-    const check = await applyChanges(tx, table, changes);
-    await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT change_request_check');
-    if (!check.saved) return { submitted: false, request: null, rowErrors: check.rowErrors };
+    // The lock moves to the request first: on a table that needs approval, only a pending
+    // request's token may write (use_lock), and the check below writes under it.
+    await tx.$executeRawUnsafe('SAVEPOINT change_request_submission');
     const [moved] = await tx.$queryRaw<{ token: bigint }[]>`
       UPDATE tablelock.table_lock
       SET fencing_token = nextval('tablelock.fencing_token_seq'), lease_expires_at = NULL,
@@ -83,6 +81,14 @@ export async function submitChangeRequest(
         keepEditing: request.keepEditing,
       },
     });
+    await declareOwnWrite(tx, { tableName, token: moved.token.toString(), kind: 'save' });
+    await tx.$executeRawUnsafe('SAVEPOINT change_request_check');
+    const check = await applyChanges(tx, table, changes);
+    await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT change_request_check');
+    if (!check.saved) {
+      await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT change_request_submission');
+      return { submitted: false, request: null, rowErrors: check.rowErrors };
+    }
     await recordLockEvent(tx, {
       action: 'request_submitted',
       tableName,
