@@ -1,3 +1,4 @@
+import { expireLeases } from '@tablelock/lock';
 import { syncWriteGuards } from '@tablelock/master-data';
 import { MASTER_SCHEMA } from '@tablelock/test-support';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -406,5 +407,17 @@ describe('change requests', () => {
     } finally {
       await socket.dispose();
     }
+  });
+
+  it('neither the lease sweeper nor the idle limit ends a lock that waits with a request', async () => {
+    const { request } = await submitRename(signedIn.alice, 11, 'Waiting Supplier');
+    // Two days without a sign of alice, far past any idle limit.
+    await signedIn.database.prisma.$executeRaw`
+      UPDATE tablelock.table_lock
+      SET acquired_at = now() - interval '2 days', last_active_at = now() - interval '2 days'
+      WHERE table_name = 'suppliers'`;
+    expect(await expireLeases(signedIn.database.prisma)).not.toContain('suppliers');
+    expect(await lockRow()).toMatchObject({ status: 'editing', editor: 'alice' });
+    expect((await requestAs(signedIn.bob, request.id)).state).toBe('pending');
   });
 });
