@@ -11,6 +11,11 @@ import {
 } from '../support/lockOperations';
 import { useSignedInApi } from '../support/signedInApi';
 import { execute } from '../support/testApi';
+import {
+  approveChangeRequestMutation,
+  changeRequestQuery,
+  submitChangeRequestMutation,
+} from './support/changeRequestOperations';
 
 const signedIn = useSignedInApi();
 
@@ -145,5 +150,62 @@ describe('APPROVAL_REQUIRED', () => {
     const [row] = await signedIn.database.prisma.$queryRaw<{ name: string }[]>`
       SELECT name FROM master.warehouses WHERE id = 1`;
     expect(row?.name).not.toBe('Moved');
+  });
+
+  it("an import's dry run goes for approval, and approval applies it as an import", async () => {
+    await execute(signedIn.admin, setTablePolicyMutation, {
+      table: 'regions',
+      policy: { changesNeedApproval: true },
+    });
+    const lock = await acquireTableLockAs(signedIn.alice, 'regions');
+    const csv = Buffer.from(
+      'id,code,name\n11,JP-KANSAI,Kansai west\n99,JP-OKINAWA,Okinawa\n',
+    ).toString('base64');
+    const dryRun = await execute(signedIn.alice, importRowsMutation, {
+      table: 'regions',
+      token: lock.token,
+      content: csv,
+      dryRun: true,
+    });
+    const dryRunId = dryRun.data?.importRows.id ?? '';
+    const submitted = await execute(signedIn.alice, submitChangeRequestMutation, {
+      table: 'regions',
+      token: lock.token,
+      importDryRunId: dryRunId,
+      comment: 'Regions file',
+    });
+    expect(submitted.errors).toBeUndefined();
+    const id = submitted.data?.submitChangeRequest.request?.id ?? '';
+    expect(submitted.data?.submitChangeRequest.request).toMatchObject({
+      state: 'pending',
+      rowCount: 2,
+    });
+    expect(await regionName(99)).toBeUndefined();
+    const shown = await execute(signedIn.bob, changeRequestQuery, { id });
+    expect(shown.data?.changeRequest?.rows).toEqual([
+      {
+        action: 'update',
+        key: { id: '11' },
+        version: expect.any(String),
+        oldValues: { name: await regionName(11) },
+        newValues: { name: 'Kansai west' },
+      },
+      {
+        action: 'insert',
+        key: { id: '99' },
+        version: null,
+        oldValues: null,
+        newValues: { id: '99', code: 'JP-OKINAWA', name: 'Okinawa' },
+      },
+    ]);
+
+    const approved = await execute(signedIn.bob, approveChangeRequestMutation, { id });
+    expect(approved.data?.approveChangeRequest.state).toBe('applied');
+    expect(await regionName(11)).toBe('Kansai west');
+    expect(await regionName(99)).toBe('Okinawa');
+    const changeSet = await signedIn.database.prisma.changeSet.findUniqueOrThrow({
+      where: { id: BigInt(approved.data?.approveChangeRequest.changeSetId ?? '0') },
+    });
+    expect(changeSet).toMatchObject({ kind: 'import', actor: 'alice', approvedBy: 'bob' });
   });
 });

@@ -45,6 +45,8 @@ export interface ChangeRequestRecord {
   decisionComment: string | null;
   changedRows: ChangedRequestRow[] | null;
   changeSetId: string | null;
+  /** The import dry run it carries instead of `changes`. */
+  importDryRunId: string | null;
 }
 
 export function changeRequestOf(stored: StoredRequest): ChangeRequestRecord {
@@ -67,5 +69,6 @@ export function changeRequestOf(stored: StoredRequest): ChangeRequestRecord {
     decisionComment: stored.decisionComment,
     changedRows: stored.changedRows as ChangedRequestRow[] | null,
     changeSetId: stored.changeSetId?.toString() ?? null,
+    importDryRunId: stored.importDryRunId,
   };
 }

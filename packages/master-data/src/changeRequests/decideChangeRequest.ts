@@ -1,6 +1,7 @@
 import { inTransaction, type Queryable, type TransactionClient } from '@tablelock/db';
 import { recordLockEvent, releaseTableLock } from '@tablelock/lock';
 import { fencedSave } from '../fencedSave';
+import { applyImport } from '../import/applyImport';
 import { MasterDataError } from '../masterDataError';
 import { applyChanges, type RowError } from '../saveRows';
 import { readMasterTable } from '../tableColumns';
@@ -64,11 +65,10 @@ export async function decideChangeRequest(
     if (request.decision !== 'approve') {
       return { request: await close(tx, current, plan.next, request, comment), changed: null };
     }
-    const failed = await apply(tx, request.schema, current, request.actor.name);
-    if (failed.length === 0) {
+    const changed = await apply(tx, request.schema, current, request.actor.name);
+    if (changed.length === 0) {
       return { request: await close(tx, current, 'applied', request, comment), changed: null };
     }
-    const changed = failed.map((error) => changedRow(current, error));
     const sentBack = await close(tx, current, 'sentBack', request, comment, changed);
     return { request: sentBack, changed };
   });
@@ -93,13 +93,16 @@ async function lockedRequest(tx: TransactionClient, id: string): Promise<ChangeR
   return changeRequestOf(await tx.changeRequest.findUniqueOrThrow({ where: { id: locked.id } }));
 }
 
-/** Writes the request through the fenced save; the row errors that kept it from saving. */
+/** Writes the request through the fenced save; the rows that kept it from saving. */
 async function apply(
   tx: TransactionClient,
   schema: string,
   request: ChangeRequestRecord,
   approvedBy: string,
-): Promise<RowError[]> {
+): Promise<ChangedRequestRow[]> {
+  const approval = { changeRequestId: request.id, approvedBy };
+  if (request.importDryRunId)
+    return applyDryRun(tx, schema, request, request.importDryRunId, approval);
   const table = await readMasterTable(tx, schema, request.tableName);
   const result = await fencedSave(
     tx,
@@ -108,11 +111,43 @@ async function apply(
       holder: request.author,
       token: request.token,
       reason: `change request ${request.id}`,
-      approval: { changeRequestId: request.id, approvedBy },
+      approval,
     },
     (inner) => applyChanges(inner, table, request.changes),
   );
-  return result.rowErrors;
+  return result.rowErrors.map((error) => changedRow(request, error));
+}
+
+/** Applies the request's import dry run; the file rows that changed since, if any did. */
+async function applyDryRun(
+  tx: TransactionClient,
+  schema: string,
+  request: ChangeRequestRecord,
+  dryRunId: string,
+  approval: { changeRequestId: string; approvedBy: string },
+): Promise<ChangedRequestRow[]> {
+  try {
+    await applyImport(tx, {
+      schema,
+      id: dryRunId,
+      holder: request.author,
+      token: request.token,
+      approval,
+    });
+    return [];
+  } catch (error) {
+    if (!(error instanceof MasterDataError)) throw error;
+    if (error.code !== 'IMPORT_ROWS_CHANGED' && error.code !== 'IMPORT_REJECTED') throw error;
+    const rows = (error.details.rows as { key: ChangedRequestRow['key'] }[] | undefined) ?? [
+      { key: null },
+    ];
+    return rows.map(({ key }) => ({
+      action: 'update',
+      key,
+      code: error.code,
+      message: error.message,
+    }));
+  }
 }
 
 function changedRow(request: ChangeRequestRecord, error: RowError): ChangedRequestRow {

@@ -6,7 +6,8 @@ export const submitChangeRequestMutation = graphql(`
   mutation SubmitChangeRequest(
     $table: String!
     $token: String!
-    $changes: RowChanges!
+    $changes: RowChanges
+    $importDryRunId: ID
     $comment: String
     $keepEditing: Boolean
   ) {
@@ -14,6 +15,7 @@ export const submitChangeRequestMutation = graphql(`
       table: $table
       token: $token
       changes: $changes
+      importDryRunId: $importDryRunId
       comment: $comment
       keepEditing: $keepEditing
     ) {
