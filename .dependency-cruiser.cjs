@@ -108,6 +108,15 @@ module.exports = {
       to: { pathNot: ['^packages/lock/src/core/', '^packages/errors/'] },
     },
     {
+      name: 'change-request-core-is-pure',
+      comment:
+        "The change request's state machine (who may approve, what each step leads to) decides " +
+        'on the values it is given: it imports only its own core/ and @tablelock/errors.',
+      severity: 'error',
+      from: { path: '^packages/master-data/src/changeRequests/core/' },
+      to: { pathNot: ['^packages/master-data/src/changeRequests/core/', '^packages/errors/'] },
+    },
+    {
       name: 'no-circular',
       comment:
         'An import cycle means neither module can be understood, tested or loaded first on ' +

@@ -165,6 +165,17 @@ program
   .option('--edit-roles <roles>', 'comma-separated roles that may edit ("" for any)', list)
   .option('--edit-groups <groups>', 'comma-separated groups that may edit ("" for any)', list)
   .option('--max-lease <seconds>', 'cap on leases, 15–86400 ("none" for no cap)')
+  .option('--approval <on|off>', 'on: every change is a request another person approves', onOff)
+  .option(
+    '--approver-roles <roles>',
+    'comma-separated roles that may approve ("" for any editor)',
+    list,
+  )
+  .option(
+    '--approver-groups <groups>',
+    'comma-separated groups that may approve ("" for any)',
+    list,
+  )
   .addOption(
     new Option(
       '--write-guard <guard>',
@@ -183,6 +194,9 @@ program
         maxLease?: string;
         writeGuard?: WriteGuard;
         labelColumn?: string;
+        approval?: boolean;
+        approverRoles?: Role[];
+        approverGroups?: string[];
       },
     ) => {
       const change = {
@@ -197,6 +211,9 @@ program
         ...(options.labelColumn !== undefined
           ? { labelColumn: options.labelColumn === '' ? null : options.labelColumn }
           : {}),
+        ...(options.approval !== undefined ? { changesNeedApproval: options.approval } : {}),
+        ...(options.approverRoles ? { approverRoles: options.approverRoles } : {}),
+        ...(options.approverGroups ? { approverGroups: options.approverGroups } : {}),
       };
       const policy = await withDatabase(async (prisma, audit) => {
         const config = loadConfig(process.env);

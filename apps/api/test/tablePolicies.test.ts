@@ -194,4 +194,53 @@ describe('table policies', () => {
       changes: { editGroups: ['audit', 'finance'] },
     });
   });
+
+  it('four-eyes settings are stored, listed and audited; viewers never approve', async () => {
+    const policy = await setPolicy('suppliers', {
+      changesNeedApproval: true,
+      approverRoles: ['editor'],
+      approverGroups: [' procurement', 'audit'],
+    });
+    expect(policy).toMatchObject({
+      changesNeedApproval: true,
+      approverRoles: ['editor'],
+      approverGroups: ['audit', 'procurement'],
+      readOnly: false,
+    });
+    const listed = await execute(signedIn.admin, tablePoliciesQuery);
+    expect(listed.data?.tablePolicies.find((row) => row.table === 'suppliers')).toMatchObject({
+      changesNeedApproval: true,
+      approverRoles: ['editor'],
+      approverGroups: ['audit', 'procurement'],
+    });
+    const events = await execute(signedIn.admin, policySecurityEventsQuery);
+    const [latest] = (events.data?.securityEvents.events ?? []).filter(
+      (event) => event.action === 'table_policy_changed' && event.subject === 'suppliers',
+    );
+    expect(latest?.changes).toEqual({
+      changesNeedApproval: true,
+      approverRoles: ['editor'],
+      approverGroups: ['audit', 'procurement'],
+    });
+
+    const viewer = await execute(signedIn.admin, setTablePolicyMutation, {
+      table: 'suppliers',
+      policy: { approverRoles: ['viewer'] },
+    });
+    expect(refusal(viewer).code).toBe('BAD_USER_INPUT');
+    const blank = await execute(signedIn.admin, setTablePolicyMutation, {
+      table: 'suppliers',
+      policy: { approverGroups: [''] },
+    });
+    expect(refusal(blank).code).toBe('BAD_USER_INPUT');
+    const byEditor = await execute(signedIn.alice, setTablePolicyMutation, {
+      table: 'suppliers',
+      policy: { changesNeedApproval: false },
+    });
+    expect(refusal(byEditor).code).toBe('FORBIDDEN');
+    const stored = await signedIn.database.prisma.tablePolicy.findUniqueOrThrow({
+      where: { tableName: 'suppliers' },
+    });
+    expect(stored).toMatchObject({ changesNeedApproval: true, approverRoles: ['editor'] });
+  });
 });

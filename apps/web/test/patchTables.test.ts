@@ -19,7 +19,7 @@ const row = (name: string, change: Partial<TableInfo> = {}): TableInfo => ({
   editBlock: null,
   waiters: [],
   frozen: null,
-  policy: { readOnly: false, takesPartInLocking: true },
+  policy: { readOnly: false, takesPartInLocking: true, changesNeedApproval: false },
   canTakeOver: false,
   ...change,
 });

@@ -29,4 +29,10 @@ describe('staleQueriesAfter', () => {
   it('also refreshes the saved table’s rows after a save', () => {
     expect(staleQueriesAfter(event('save'))).toEqual([['lockEvents'], ['rows', 'currencies']]);
   });
+
+  it('refreshes the change requests after a step of one, or a force release that ends one', () => {
+    for (const action of ['request_submitted', 'request_approved', 'force_release'] as const) {
+      expect(staleQueriesAfter(event(action))).toEqual([['lockEvents'], ['changeRequests']]);
+    }
+  });
 });

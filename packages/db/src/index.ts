@@ -24,6 +24,7 @@ export {
 } from './access/prismaClient';
 export { queryPrepared } from './access/queryPrepared';
 export { quoteIdentifier } from './access/quoteIdentifier';
+export type { ChangeRequest } from './generated/prisma/client';
 export { Prisma } from './generated/prisma/client';
 export {
   LockAction,

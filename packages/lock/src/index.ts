@@ -80,6 +80,7 @@ export {
   setTableIdleLimit,
 } from './rules/idleLimitSettings';
 export {
+  type ApprovalPolicy,
   readTablePolicies,
   setTablePolicy,
   type TablePolicy,

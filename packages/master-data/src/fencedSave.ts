@@ -1,5 +1,10 @@
 import { inTransaction, type Queryable, type TransactionClient } from '@tablelock/db';
 import { assertHoldsLock, recordLockEvent } from '@tablelock/lock';
+import {
+  type ApprovedRequest,
+  assertApprovalGiven,
+  recordApproval,
+} from './changeRequests/approvalRequired';
 import { currentChangeSetId, declareOwnWrite, type OwnWrite } from './guard/ownWrite';
 
 /** How many rows a save wrote, by kind. */
@@ -23,13 +28,16 @@ export interface FencedSave {
   /** What the row history records it as: a save unless said otherwise. */
   kind?: OwnWrite['kind'];
   revertsChangeSetId?: OwnWrite['revertsChangeSetId'];
+  /** The approved change request this save applies; without one, a table needing approval refuses. */
+  approval?: ApprovedRequest;
 }
 
 /**
  * The one way master data is written: in one transaction that first checks the fencing token
  * (LOCK_LOST if the acquisition is no longer current, and then nothing is written), runs
  * `write`, and, if it saved, records a `save` event in the audit history and announces it,
- * before it commits. Both the grid's saves and imports go through here.
+ * before it commits. The grid's saves, imports, reverts and approved change requests go through
+ * here; on a table that needs approval only the last (APPROVAL_REQUIRED otherwise).
  */
 export function fencedSave<Result extends SaveCounts & { saved: boolean }>(
   db: Queryable,
@@ -41,10 +49,13 @@ export function fencedSave<Result extends SaveCounts & { saved: boolean }>(
     db,
     async (tx) => {
       await assertHoldsLock(tx, { tableName, editor: holder, token });
+      await assertApprovalGiven(tx, tableName, save.approval);
       const { kind = 'save', revertsChangeSetId } = save;
       await declareOwnWrite(tx, { tableName, token, kind, revertsChangeSetId });
       const result = await write(tx);
       if (!result.saved) return result;
+      const changeSetId = await currentChangeSetId(tx, tableName);
+      await recordApproval(tx, changeSetId, save.approval);
       await recordLockEvent(tx, {
         action: 'save',
         tableName,
@@ -58,7 +69,8 @@ export function fencedSave<Result extends SaveCounts & { saved: boolean }>(
           inserted: result.inserted,
           updated: result.updated,
           deleted: result.deleted,
-          changeSetId: await currentChangeSetId(tx, tableName),
+          changeSetId,
+          ...save.approval,
         },
       });
       return result;

@@ -1,4 +1,33 @@
 export { type Caption, captionsOf } from './captions';
+export type {
+  ChangedRequestRow,
+  ChangeRequestRecord,
+  ChangeRequestRow,
+} from './changeRequests/changeRequestRecord';
+export type { RequestActor } from './changeRequests/core/approverRules';
+export type { ChangeRequestState } from './changeRequests/core/changeRequestState';
+export {
+  type DecideRequest,
+  decideChangeRequest,
+  HANDED_BACK_LEASE_SECONDS,
+  type RequestDecision,
+} from './changeRequests/decideChangeRequest';
+export { mayDecideRequest } from './changeRequests/mayDecideRequest';
+export { readChangeRequestGauges } from './changeRequests/readChangeRequestGauges';
+export {
+  type ChangeRequestFilter,
+  type ChangeRequestPage,
+  readChangeRequest,
+  readChangeRequests,
+  readPendingRequest,
+  readRequestByToken,
+  readRequestsToDecide,
+} from './changeRequests/readChangeRequests';
+export {
+  type SubmitRequest,
+  type SubmitResult,
+  submitChangeRequest,
+} from './changeRequests/submitChangeRequest';
 export {
   describeViolation,
   type RowViolation,

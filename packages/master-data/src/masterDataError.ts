@@ -10,6 +10,10 @@ export type MasterDataErrorCode =
   | 'IMPORT_NO_PRIMARY_KEY'
   | 'IMPORT_HAS_ERRORS'
   | 'IMPORT_ROWS_CHANGED'
-  | 'IMPORT_REJECTED';
+  | 'IMPORT_REJECTED'
+  | 'FORBIDDEN'
+  | 'APPROVAL_REQUIRED'
+  | 'CHANGE_REQUEST_CLOSED'
+  | 'CHANGE_REQUEST_ROWS_CHANGED';
 
 export class MasterDataError extends DomainError<MasterDataErrorCode> {}

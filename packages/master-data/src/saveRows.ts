@@ -85,24 +85,34 @@ export interface SaveRequest {
  * audit history and announced, in its transaction.
  */
 export async function saveRows(db: Queryable, request: SaveRequest): Promise<SaveResult> {
-  const { schema, tableName, changes } = request;
+  const { schema, tableName } = request;
   const token = parseFencingToken(request.token);
-  const parsed = changesSchema.safeParse(changes);
-  if (!parsed.success) throw new MasterDataError('BAD_USER_INPUT', z.prettifyError(parsed.error));
   const table = await readMasterTable(db, schema, tableName);
-  if (table.primaryKey.length === 0) {
-    throw new MasterDataError(
-      'BAD_USER_INPUT',
-      `${tableName} has no primary key, so its rows cannot be edited.`,
-    );
-  }
-  checkColumns(table, parsed.data);
+  const changes = validRowChanges(table, request.changes);
   return fencedSave(db, { tableName, holder: request.holder, token }, (tx) =>
-    applyChanges(tx, table, parsed.data),
+    applyChanges(tx, table, changes),
   );
 }
 
-async function applyChanges(
+/** `changes` checked against `table` (shape, bounds, keys, columns), else BAD_USER_INPUT. */
+export function validRowChanges(table: MasterTable, changes: RowChanges): RowChanges {
+  const parsed = changesSchema.safeParse(changes);
+  if (!parsed.success) throw new MasterDataError('BAD_USER_INPUT', z.prettifyError(parsed.error));
+  if (table.primaryKey.length === 0) {
+    throw new MasterDataError(
+      'BAD_USER_INPUT',
+      `${table.name} has no primary key, so its rows cannot be edited.`,
+    );
+  }
+  checkColumns(table, parsed.data);
+  return parsed.data;
+}
+
+/**
+ * Writes `changes` in the caller's transaction, under a savepoint: all of them, or none and
+ * every row's error.
+ */
+export async function applyChanges(
   tx: TransactionClient,
   table: MasterTable,
   changes: RowChanges,

@@ -42,6 +42,9 @@ export const FIELD_ACCESS = {
     gridLayout: 'viewer',
     savedViews: 'viewer',
     savedView: 'viewer',
+    changeRequests: 'viewer',
+    changeRequest: 'viewer',
+    changeRequestsToDecide: 'viewer',
   },
   Mutation: {
     UpdateTableStatusWithLock: 'editor',
@@ -71,10 +74,16 @@ export const FIELD_ACCESS = {
     saveGridLayout: 'viewer',
     saveView: 'viewer',
     deleteSavedView: 'viewer',
+    submitChangeRequest: 'editor',
+    approveChangeRequest: 'editor',
+    rejectChangeRequest: 'editor',
+    sendBackChangeRequest: 'editor',
+    withdrawChangeRequest: 'editor',
   },
   Subscription: {
     lockChanged: 'viewer',
     waitForTable: 'editor',
+    changeRequestChanged: 'viewer',
   },
 } as const satisfies {
   Query: Record<keyof QueryResolvers, FieldRequirement>;

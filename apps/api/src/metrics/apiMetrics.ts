@@ -1,6 +1,6 @@
 import { connectionPoolUsage, type PrismaClient, statementsSent } from '@tablelock/db';
 import { readLockGauges } from '@tablelock/lock';
-import { readHistoryGauges } from '@tablelock/master-data';
+import { readChangeRequestGauges, readHistoryGauges } from '@tablelock/master-data';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { ApiMetrics, LockOperationResult } from '../ports/apiMetrics';
 
@@ -136,6 +136,13 @@ export function createApiMetrics(
     registers,
   });
 
+  const changeRequests = new Gauge({
+    name: 'tablelock_change_requests',
+    help: "Four-eyes change requests by state (pending ones carry their table's lock).",
+    labelNames: ['state'] as const,
+    registers,
+  });
+
   /** Reads the lock state for the gauges; a database that does not answer is `database_up 0`. */
   async function readLockState() {
     try {
@@ -149,6 +156,8 @@ export function createApiMetrics(
       const history = await readHistoryGauges(prisma);
       unlockedWrites.set(history.unlockedWrites);
       historyBytes.set(history.historyBytes);
+      const requests = await readChangeRequestGauges(prisma);
+      for (const [state, count] of Object.entries(requests)) changeRequests.set({ state }, count);
       databaseUp.set(1);
     } catch {
       databaseUp.set(0);

@@ -12,6 +12,9 @@ export const setTablePolicyMutation = graphql(`
       takesPartInLocking
       maxLeaseSeconds
       writeGuard
+      changesNeedApproval
+      approverRoles
+      approverGroups
       updatedBy
     }
   }
@@ -24,6 +27,9 @@ export const tablePoliciesQuery = graphql(`
       readOnly
       editGroups
       maxLeaseSeconds
+      changesNeedApproval
+      approverRoles
+      approverGroups
     }
   }
 `);

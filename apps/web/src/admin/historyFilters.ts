@@ -19,6 +19,11 @@ const LOCK_ACTION_SET: Record<LockAction, true> = {
   freeze: true,
   thaw: true,
   unlocked_write: true,
+  request_submitted: true,
+  request_approved: true,
+  request_rejected: true,
+  request_sent_back: true,
+  request_withdrawn: true,
 };
 export const LOCK_ACTIONS = Object.keys(LOCK_ACTION_SET) as LockAction[];
 

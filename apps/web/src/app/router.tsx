@@ -5,6 +5,7 @@ import { AppLayout } from '../layout/AppLayout';
 import { NotFoundPage } from '../layout/NotFoundPage';
 import { RouteErrorPage } from '../layout/RouteErrorPage';
 import { LiveUpdates } from '../live/LiveUpdates';
+import { RequestsPage } from '../requests/RequestsPage';
 import { LoginPage } from '../session/LoginPage';
 import { LogoutPage } from '../session/LogoutPage';
 import { RequireSession } from '../session/RequireSession';
@@ -43,6 +44,7 @@ export const router = createBrowserRouter([
           { path: 'admin/users', element: <AdminPage history="users" /> },
           { path: 'admin/api-keys', element: <AdminPage history="apiKeys" /> },
           { path: 'admin/table-settings', element: <TableSettingsPage /> },
+          { path: 'requests/:id?', element: <RequestsPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],
       },

@@ -1,6 +1,7 @@
 import type { QueryKey } from '@tanstack/react-query';
 import { LOCK_EVENTS_KEY } from '../admin/adminQueries';
 import type { LockEvent } from '../live/liveContext';
+import { CHANGE_REQUESTS_KEY } from '../requests/changeRequestQueries';
 import { rowsRevisionOptions } from '../table/grid/useRowsRevision';
 
 /**
@@ -11,5 +12,9 @@ import { rowsRevisionOptions } from '../table/grid/useRowsRevision';
 export function staleQueriesAfter(event: LockEvent): QueryKey[] {
   const stale: QueryKey[] = [LOCK_EVENTS_KEY];
   if (event.action === 'save') stale.push(rowsRevisionOptions(event.table).queryKey);
+  // A request's step, or its lock ended under it (a force release rejects it).
+  if (event.action.startsWith('request_') || event.action === 'force_release') {
+    stale.push(CHANGE_REQUESTS_KEY);
+  }
   return stale;
 }

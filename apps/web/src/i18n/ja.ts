@@ -224,6 +224,11 @@ export const ja: TranslationOf<typeof en> = {
     finishContended: '編集を終了できませんでした。もう一度お試しください。',
     fixInvalid: '保存できない値があります。赤く表示されたセルを修正してください。',
     saved: '保存しました：追加 {{inserted}} 件、変更 {{updated}} 件、削除 {{deleted}} 件。',
+    submitForApproval: '承認を申請',
+    submitExplained:
+      'まだ書き込まれません。他の人がこの変更（{{count}} 行）を承認します。それまでテーブルは申請とともにロックされたままです。',
+    submitted: '変更申請 #{{id}} として承認を申請しました。',
+    continueEditing: '編集を続ける',
     saveRefused_other:
       '保存されませんでした：問題のある行が {{count}} 件あります（グリッドに表示）。',
     lockLostOnSave:
@@ -513,6 +518,30 @@ export const ja: TranslationOf<typeof en> = {
     },
     empty: '条件に合うイベントはありません。',
   },
+  requests: {
+    nav: '承認',
+    waiting: '承認待ちの変更申請: {{count}} 件',
+    title: '変更申請',
+    subtitle: '他の人が行った変更で、あなたの承認を待っているものです。',
+    none: '承認待ちの変更申請はありません。',
+    queue: '判断する変更申請',
+    entry: '#{{id}} {{table}}（{{author}}、{{count}} 行）',
+    decided: '変更申請 #{{id}}: {{state}}',
+    notFound: 'その番号の変更申請はありません。',
+    heading: '変更申請 #{{id}}: {{table}}（申請者 {{author}}）',
+    decidedBy: '（{{who}}）',
+    comment: 'コメント（却下・差し戻しには必須）',
+    approve: '承認して反映',
+    reject: '却下',
+    sendBack: '差し戻し',
+    states: {
+      pending: '承認待ち',
+      applied: '承認・反映済み',
+      rejected: '却下',
+      sentBack: '差し戻し',
+      withdrawn: '取り下げ',
+    },
+  },
   lockActions: {
     acquire: '編集開始',
     release: '編集終了',
@@ -526,6 +555,11 @@ export const ja: TranslationOf<typeof en> = {
     freeze: '凍結',
     thaw: '凍結解除',
     unlocked_write: 'ロックなしの書き込み',
+    request_submitted: '承認を申請',
+    request_approved: '承認',
+    request_rejected: '却下',
+    request_sent_back: '差し戻し',
+    request_withdrawn: '申請を取り下げ',
   },
   securityEvents: {
     title: 'セキュリティイベント',
@@ -747,6 +781,7 @@ export const ja: TranslationOf<typeof en> = {
     null: '（空）',
     changeNumber: '変更 {{id}}',
     revertOf: '（変更 {{id}} の取り消し）',
+    approvedBy: '（承認: {{approver}}）',
     counts: '+{{inserted}} ~{{updated}} −{{deleted}}',
     revertNeedsLock: '変更を取り消すには、まずテーブルの編集を開始してください。',
     columns: {

@@ -2,6 +2,7 @@ import './narrowScreens.css';
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router';
 import { LanguageSwitch } from '../i18n/LanguageSwitch';
+import { RequestsNavLink } from '../requests/RequestsNavLink';
 import { roleAtLeast } from '../session/roles';
 import { useSession } from '../session/useSession';
 import { NoticeArea } from '../ui/Notices';
@@ -24,6 +25,7 @@ export function AppLayout() {
         </NavLink>
         <nav className="app-nav" aria-label={t('layout.navigation')}>
           <NavLink to="/tables">{t('layout.tables')}</NavLink>
+          {roleAtLeast(user.role, 'editor') && <RequestsNavLink />}
           {roleAtLeast(user.role, 'admin') && (
             <>
               <NavLink to="/admin" end>

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { LockBreakDialog } from '../tables/LockBreakDialog';
 import type { TableInfo } from '../tables/useTables';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
+import { SubmitForApprovalDialog } from './changes/SubmitForApprovalDialog';
 import { StartEditingDialog } from './lock/StartEditingDialog';
 import type { EditDialog } from './useEditActions';
 
@@ -15,6 +16,7 @@ interface EditDialogsProps {
   onTakeLock: (takeOverReason: string | null) => void;
   onFinish: () => void;
   onDiscard: () => void;
+  onSubmit: (comment: string) => void;
   onCancel: () => void;
 }
 
@@ -62,6 +64,13 @@ export function EditDialogs({ open, info, busy, unsaved, onCancel, ...props }: E
       >
         <p>{t('discard.message', { count: unsaved })}</p>
       </ConfirmDialog>
+      <SubmitForApprovalDialog
+        open={open === 'submit'}
+        unsaved={unsaved}
+        busy={busy}
+        onSubmit={props.onSubmit}
+        onCancel={onCancel}
+      />
     </>
   );
 }

@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import type { GridApi } from 'ag-grid-community';
 import { useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -5,6 +6,7 @@ import type { TableColumnsQuery } from '../generated/graphql';
 import { QueueBanner } from '../queue/QueueBanner';
 import { inLine } from '../queue/queueWait';
 import { useWaitForTable } from '../queue/useWaitForTable';
+import { latestOwnRequestOptions } from '../requests/changeRequestQueries';
 import { roleAtLeast } from '../session/roles';
 import type { SessionUser } from '../session/useSession';
 import { RuleBadges } from '../tables/RuleBadges';
@@ -17,6 +19,7 @@ import { usePageTitle } from '../ui/usePageTitle';
 import { TableCaption } from './captions/TableCaption';
 import { EditToolbar } from './changes/EditToolbar';
 import type { GridRow } from './changes/gridRow';
+import { OwnRequestBanner } from './changes/OwnRequestBanner';
 import { PendingChanges } from './changes/PendingChanges';
 import { SetValueAction } from './changes/SetValueAction';
 import { UnsavedChangesGuard } from './changes/UnsavedChangesGuard';
@@ -100,7 +103,15 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
   const actions = useEditActions({ info, user: user.name, pending, lock, edit, grid: gridApi });
   const editing = session.kind === 'editing' || session.kind === 'lost';
   const lockLost = session.kind === 'lost';
-  useSaveShortcut(editing, actions.save);
+  const needsApproval = info.policy.changesNeedApproval;
+  const saveOrSubmit = needsApproval ? actions.askToSubmit : actions.save;
+  useSaveShortcut(editing, saveOrSubmit);
+  // The lock waits with the user's change request: neither start nor take it over from here.
+  const ownRequest = useQuery({
+    ...latestOwnRequestOptions(info.name, user.name),
+    enabled: roleAtLeast(user.role, 'editor'),
+  }).data;
+  const awaitingApproval = ownRequest?.state === 'pending';
   const queue = useWaitForTable(info.name);
 
   // Arriving through the tables page's Edit or the admin page's Take over opens its dialog, as
@@ -149,11 +160,18 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         </div>
         <div className="page-actions">
           <SessionActions
-            mode={editing ? 'edit' : mayEdit && session.kind === 'viewing' ? 'start' : null}
+            mode={
+              editing
+                ? 'edit'
+                : mayEdit && session.kind === 'viewing' && !awaitingApproval
+                  ? 'start'
+                  : null
+            }
             block={block}
             mayTakeOver={mayTakeOver}
             inLine={inLine(queue.wait)}
             lockLost={lockLost}
+            needsApproval={needsApproval}
             busy={actions.busy}
             unsaved={counts.total}
             invalid={invalid}
@@ -163,7 +181,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
             startButton={startButton}
             takeOverButton={takeOverButton}
             onDiscard={() => actions.openDialog('discard')}
-            onSave={actions.save}
+            onSave={saveOrSubmit}
             onFinish={actions.stop}
           />
         </div>
@@ -200,7 +218,14 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
           onLeave={queue.leave}
         />
       )}
-      {session.kind === 'elsewhere' && (
+      {roleAtLeast(user.role, 'editor') && (
+        <OwnRequestBanner
+          table={info.name}
+          user={user.name}
+          onContinue={editing ? null : actions.continueWith}
+        />
+      )}
+      {session.kind === 'elsewhere' && !awaitingApproval && (
         <EditingElsewhereBanner
           table={info.name}
           busy={actions.busy}
@@ -294,6 +319,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         onTakeLock={actions.takeLock}
         onFinish={actions.finish}
         onDiscard={actions.discard}
+        onSubmit={actions.submit}
         onCancel={actions.closeDialog}
       />
       <UnsavedChangesGuard unsaved={counts.total} />

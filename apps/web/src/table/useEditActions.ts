@@ -4,17 +4,18 @@ import { type RefObject, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorCode } from '../api/GraphqlRequestError';
 import { graphqlRequest } from '../api/graphqlRequest';
+import { CHANGE_REQUESTS_KEY } from '../requests/changeRequestQueries';
 import type { TableInfo } from '../tables/useTables';
 import { describeError } from '../ui/describeError';
 import { useNotify } from '../ui/Notices';
 import type { GridRow } from './changes/gridRow';
 import type { PendingChanges } from './changes/PendingChanges';
-import { saveRowsMutation } from './changes/saveOperations';
+import { saveRowsMutation, submitChangeRequestMutation } from './changes/saveOperations';
 import { startRefusal } from './lock/startRefusal';
 import type { EditSessionHandle } from './lock/useEditSession';
 import type { TableLock } from './lock/useTableLock';
 
-export type EditDialog = 'start' | 'takeOver' | 'finish' | 'discard';
+export type EditDialog = 'start' | 'takeOver' | 'finish' | 'discard' | 'submit';
 
 interface EditActionsOptions {
   info: TableInfo;
@@ -61,18 +62,24 @@ export function useEditActions({ info, user, pending, lock, edit, grid }: EditAc
     }
   }
 
-  async function save() {
+  /** Whether the pending edits may go out now; says why not. */
+  function readyToSave(): boolean {
     grid.current?.stopEditing();
-    if (busy || pending.counts().total === 0) return;
+    if (busy || pending.counts().total === 0) return false;
     if (session.kind === 'lost') {
       notify('error', t('table.lockLostOnSave'));
-      return;
+      return false;
     }
-    if (session.kind !== 'editing') return;
+    if (session.kind !== 'editing') return false;
     if (pending.invalidCells().length > 0) {
       notify('error', t('table.fixInvalid'));
-      return;
+      return false;
     }
+    return true;
+  }
+
+  async function save() {
+    if (!readyToSave() || session.kind !== 'editing') return;
     setBusy(true);
     const sent = pending.toRowChanges();
     const { changes, origins } = sent;
@@ -103,6 +110,40 @@ export function useEditActions({ info, user, pending, lock, edit, grid }: EditAc
     }
   }
 
+  /**
+   * On a table that needs approval: the pending edits become a change request, which takes
+   * the lock with it; this tab no longer edits.
+   */
+  async function submit(comment: string) {
+    if (!readyToSave() || session.kind !== 'editing') return;
+    setBusy(true);
+    const { changes, origins } = pending.toRowChanges();
+    try {
+      const { submitChangeRequest: result } = await graphqlRequest(submitChangeRequestMutation, {
+        table: info.name,
+        token: session.token,
+        changes,
+        comment: comment.trim() || null,
+      });
+      if (result.request) {
+        pending.clear();
+        dispatch({ type: 'released' });
+        refreshRows();
+        notify('success', t('table.submitted', { id: result.request.id }));
+      } else {
+        const unplaced = pending.setSaveErrors(result.rowErrors, origins);
+        const summary = t('table.saveRefused', { count: result.rowErrors.length });
+        notify('error', [summary, ...unplaced.map((error) => error.message)].join(' '));
+      }
+    } catch (error) {
+      notify('error', describeError(error, t));
+    } finally {
+      setBusy(false);
+      setDialog(null);
+      await queryClient.invalidateQueries({ queryKey: CHANGE_REQUESTS_KEY });
+    }
+  }
+
   /** Gives the lock back (if this tab still holds it) and drops the unsaved edits. */
   async function finish() {
     setBusy(true);
@@ -130,6 +171,11 @@ export function useEditActions({ info, user, pending, lock, edit, grid }: EditAc
     closeDialog: () => setDialog(null),
     takeLock: (takeOverReason: string | null) => void takeLock(takeOverReason),
     save: () => void save(),
+    /** Save on a table that needs approval: asks for a comment first. */
+    askToSubmit: () => readyToSave() && setDialog('submit'),
+    submit: (comment: string) => void submit(comment),
+    /** Goes on editing under a token a change request handed back. */
+    continueWith: (token: string) => dispatch({ type: 'acquired', token }),
     finish: () => void finish(),
     /** Finishing with unsaved edits asks first. */
     stop: () => (pending.counts().total > 0 ? setDialog('finish') : void finish()),

@@ -32,6 +32,7 @@ export const tableInfoFields = graphql(`
     policy {
       readOnly
       takesPartInLocking
+      changesNeedApproval
     }
     canTakeOver
   }

@@ -1,6 +1,7 @@
 import { EXIT, exitCodeOf } from './exitCodes';
 import { lockCommand } from './lockCommand';
 import { forceReleaseCommand, releaseCommand } from './releaseCommands';
+import { requestsCommand } from './requestsCommand';
 import { statusCommand } from './statusCommand';
 import { UsageError } from './UsageError';
 import { USAGE } from './usage';
@@ -10,6 +11,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   status: statusCommand,
   release: releaseCommand,
   'force-release': forceReleaseCommand,
+  requests: requestsCommand,
 };
 
 /** Runs the command line `args`; resolves with the exit status. */

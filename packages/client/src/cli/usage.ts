@@ -12,6 +12,12 @@ export const USAGE = `Usage: tablelock <command> [options]
       Releases your lock on <table> acquired under <token>.
   force-release <table> --reason <text>
       Ends whoever's lock on <table> (admin keys only).
+  requests list [--table <t>] [--state <s>] [--to-decide] [--json]
+      Four-eyes change requests, newest first (--to-decide: those waiting for this key).
+  requests show <id> [--json]
+      One request: its rows, old -> new, and how it was decided.
+  requests approve <id> [--comment <text>] | requests reject <id> --comment <text>
+      Decides a request (never one the key's own creator submitted).
 
 Options of every command:
   --url <url>        the API, e.g. https://tablelock.example.com (default: TABLELOCK_URL)

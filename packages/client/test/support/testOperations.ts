@@ -41,3 +41,13 @@ export const enforceWriteGuardMutation = graphql(`
     }
   }
 `);
+
+export const submitChangeRequestMutation = graphql(`
+  mutation AuthorSubmits($table: String!, $token: String!, $changes: RowChanges!, $comment: String) {
+    submitChangeRequest(table: $table, token: $token, changes: $changes, comment: $comment) {
+      request {
+        id
+      }
+    }
+  }
+`);

@@ -4,8 +4,23 @@ import type { Role } from '../core/role';
 import { DEFAULT_TABLE_RULES, type TableRules } from '../core/tableRules';
 import { TABLE_LOCK } from '../sql/registryTables';
 
+/** Four eyes: who approves a table's changes, when its policy asks for approval. */
+export interface ApprovalPolicy {
+  /** Every change is a change request that someone other than its author approves. */
+  changesNeedApproval: boolean;
+  /** Who may approve besides admins: these roles or members of these groups; both empty: every editor. */
+  approverRoles: Role[];
+  approverGroups: string[];
+}
+
+const NO_APPROVAL: ApprovalPolicy = {
+  changesNeedApproval: false,
+  approverRoles: [],
+  approverGroups: [],
+};
+
 /** One master table's policy as admins see and set it (the defaults for a table without one). */
-export interface TablePolicy extends Omit<TableRules, 'frozen'> {
+export interface TablePolicy extends Omit<TableRules, 'frozen'>, ApprovalPolicy {
   tableName: string;
   /** The write guard's triggers on the table; null: no policy, WRITE_GUARD_DEFAULT holds. */
   writeGuard: WriteGuard | null;
@@ -17,11 +32,12 @@ export interface TablePolicy extends Omit<TableRules, 'frozen'> {
 
 /** What an admin changes: only the settings given. */
 export type TablePolicyChange = Partial<
-  Omit<TableRules, 'frozen'> & { writeGuard: WriteGuard; labelColumn: string | null }
+  Omit<TableRules, 'frozen'> &
+    ApprovalPolicy & { writeGuard: WriteGuard; labelColumn: string | null }
 >;
 
 const MAX_LEASE_BOUNDS = { min: 15, max: 86_400 };
-const MAX_EDIT_GROUPS = 50;
+const MAX_GROUPS = 50;
 
 /** Every registered table's policy, by table name. */
 export async function readTablePolicies(db: Queryable): Promise<TablePolicy[]> {
@@ -72,17 +88,19 @@ export async function setTablePolicy(
 export function policyOf(
   tableName: string,
   stored:
-    | (Omit<TableRules, 'frozen'> & {
-        writeGuard: WriteGuard;
-        labelColumn: string | null;
-        updatedAt: Date;
-        updatedBy: string | null;
-      })
+    | (Omit<TableRules, 'frozen'> &
+        ApprovalPolicy & {
+          writeGuard: WriteGuard;
+          labelColumn: string | null;
+          updatedAt: Date;
+          updatedBy: string | null;
+        })
     | undefined,
 ): TablePolicy {
   if (!stored)
     return {
       ...withoutFreeze(DEFAULT_TABLE_RULES),
+      ...NO_APPROVAL,
       tableName,
       writeGuard: null,
       labelColumn: null,
@@ -98,6 +116,9 @@ export function policyOf(
     maxLeaseSeconds: stored.maxLeaseSeconds,
     writeGuard: stored.writeGuard,
     labelColumn: stored.labelColumn,
+    changesNeedApproval: stored.changesNeedApproval,
+    approverRoles: stored.approverRoles,
+    approverGroups: stored.approverGroups,
     updatedAt: stored.updatedAt,
     updatedBy: stored.updatedBy,
   };
@@ -119,16 +140,32 @@ function validPolicyChange(change: TablePolicyChange): TablePolicyChange {
       `maxLeaseSeconds must be a whole number from ${MAX_LEASE_BOUNDS.min} to ${MAX_LEASE_BOUNDS.max}, or null.`,
     );
   }
-  if (change.editGroups === undefined) return change;
-  const groups = [...new Set(change.editGroups.map((group) => group.trim()))];
-  if (groups.some((group) => group === '') || groups.length > MAX_EDIT_GROUPS) {
+  if (change.approverRoles?.includes('viewer')) {
     throw new LockError(
       'BAD_USER_INPUT',
-      `editGroups must be up to ${MAX_EDIT_GROUPS} group names, none blank.`,
+      'approverRoles may name editor or admin: viewers never approve.',
     );
   }
-  return { ...change, editGroups: groups.sort(), ...rolesOf(change.editRoles) };
+  return {
+    ...change,
+    ...groupsOf('editGroups', change.editGroups),
+    ...groupsOf('approverGroups', change.approverGroups),
+    ...rolesOf('editRoles', change.editRoles),
+    ...rolesOf('approverRoles', change.approverRoles),
+  };
 }
 
-const rolesOf = (roles: Role[] | undefined) =>
-  roles === undefined ? {} : { editRoles: [...new Set(roles)].sort() };
+function groupsOf(field: 'editGroups' | 'approverGroups', given: string[] | undefined) {
+  if (given === undefined) return {};
+  const groups = [...new Set(given.map((group) => group.trim()))];
+  if (groups.some((group) => group === '') || groups.length > MAX_GROUPS) {
+    throw new LockError(
+      'BAD_USER_INPUT',
+      `${field} must be up to ${MAX_GROUPS} group names, none blank.`,
+    );
+  }
+  return { [field]: groups.sort() };
+}
+
+const rolesOf = (field: 'editRoles' | 'approverRoles', roles: Role[] | undefined) =>
+  roles === undefined ? {} : { [field]: [...new Set(roles)].sort() };

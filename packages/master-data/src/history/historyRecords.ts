@@ -17,6 +17,9 @@ export interface ChangeSetRecord {
   rowsInserted: number;
   rowsUpdated: number;
   rowsDeleted: number;
+  /** Who approved it, when it applied a change request (`changeRequestId`). */
+  approvedBy: string | null;
+  changeRequestId: string | null;
 }
 
 /** One row's change (`tablelock.row_change`), values as text as `rows` returns them. */

@@ -1,5 +1,6 @@
 import { Prisma, type Queryable, type TransactionClient } from '@tablelock/db';
 import { parseFencingToken } from '@tablelock/lock';
+import type { ApprovedRequest } from '../changeRequests/approvalRequired';
 import { fencedSave } from '../fencedSave';
 import { MasterDataError } from '../masterDataError';
 import { type PostgresError, postgresErrorOf } from '../postgresError';
@@ -21,6 +22,8 @@ export interface ApplyImportRequest {
    * instead of refusing the whole file.
    */
   skipRowsWithErrors?: boolean;
+  /** The approved change request that carries this dry run. */
+  approval?: ApprovedRequest;
 }
 
 /** Rows named in an IMPORT_ROWS_CHANGED error, at most. */
@@ -61,6 +64,7 @@ export async function applyImport(
     details: { import: report.fileName },
     timeoutMs: 10 * 60_000,
     kind: 'import' as const,
+    ...(request.approval ? { approval: request.approval } : {}),
   };
   await fencedSave(db, save, async (tx) => {
     // Another apply of the same dry run that got here first has deleted it by now.

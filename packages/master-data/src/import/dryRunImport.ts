@@ -60,9 +60,13 @@ export async function dryRunImport(db: Queryable, request: ImportRequest): Promi
         await assertHoldsLock(tx, { tableName, editor: holder, token });
         // Dry runs of one editor and table take turns, each replacing the one before.
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`import:${holder}:${tableName}`}, 0))`;
-        await tx.$executeRaw`DELETE FROM tablelock.import_dry_run
-          WHERE (editor = ${holder} AND table_name = ${tableName})
-             OR created_at < now() - ${KEEP_DRY_RUNS}::interval`;
+        // A dry run a pending change request carries is its approver's to apply.
+        await tx.$executeRaw`DELETE FROM tablelock.import_dry_run AS dry_run
+          WHERE ((editor = ${holder} AND table_name = ${tableName})
+                 OR created_at < now() - ${KEEP_DRY_RUNS}::interval)
+            AND NOT EXISTS (SELECT FROM tablelock.change_request AS request
+                            WHERE request.import_dry_run_id = dry_run.id
+                              AND request.state = 'pending')`;
         await tx.$executeRaw`DELETE FROM tablelock.import_staging
           WHERE created_at < now() - ${KEEP_DRY_RUNS}::interval`;
         await tx.$executeRaw`INSERT INTO tablelock.import_dry_run

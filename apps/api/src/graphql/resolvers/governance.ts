@@ -36,6 +36,9 @@ export const setTablePolicyResolver: MutationResolvers['setTablePolicy'] = async
     maxLeaseSeconds,
     writeGuard,
     labelColumn,
+    changesNeedApproval,
+    approverRoles,
+    approverGroups,
   } = args.policy;
   // GraphQL's null for a Boolean or list means "not given"; for maxLeaseSeconds, "no cap"; for
   // labelColumn, "the first text column".
@@ -47,6 +50,9 @@ export const setTablePolicyResolver: MutationResolvers['setTablePolicy'] = async
     ...(maxLeaseSeconds !== undefined ? { maxLeaseSeconds } : {}),
     ...(writeGuard != null ? { writeGuard } : {}),
     ...(labelColumn !== undefined ? { labelColumn } : {}),
+    ...(changesNeedApproval != null ? { changesNeedApproval } : {}),
+    ...(approverRoles != null ? { approverRoles } : {}),
+    ...(approverGroups != null ? { approverGroups } : {}),
   };
   const policy = await changeTablePolicy(
     context.prisma,

@@ -1,6 +1,18 @@
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
 import type { Resolvers } from '../generated/graphql';
 import { columnCaptions, tableCaptions } from './captions';
+import { changeRequestChanged } from './changeRequestChanged';
+import {
+  approveChangeRequestResolver,
+  ChangeRequest,
+  changeRequest,
+  changeRequests,
+  changeRequestsToDecide,
+  rejectChangeRequestResolver,
+  sendBackChangeRequestResolver,
+  submitChangeRequestResolver,
+  withdrawChangeRequestResolver,
+} from './changeRequests';
 import {
   freezeTablesResolver,
   setTablePolicyResolver,
@@ -95,6 +107,9 @@ export const resolvers: Resolvers = {
     gridLayout,
     savedViews,
     savedView,
+    changeRequests,
+    changeRequest,
+    changeRequestsToDecide,
   },
   Mutation: {
     UpdateTableStatusWithLock,
@@ -124,6 +139,11 @@ export const resolvers: Resolvers = {
     saveGridLayout: saveGridLayoutResolver,
     saveView: saveViewResolver,
     deleteSavedView: deleteSavedViewResolver,
+    submitChangeRequest: submitChangeRequestResolver,
+    approveChangeRequest: approveChangeRequestResolver,
+    rejectChangeRequest: rejectChangeRequestResolver,
+    sendBackChangeRequest: sendBackChangeRequestResolver,
+    withdrawChangeRequest: withdrawChangeRequestResolver,
   },
   TableInfo,
   TablePolicy,
@@ -136,8 +156,9 @@ export const resolvers: Resolvers = {
   ChangeSet,
   RowChange,
   RevertConflict,
+  ChangeRequest,
   LockEvent: { table: (event) => event.tableName },
   // The settings a policy or rule change gave, as the JSON scalar carries them.
   SecurityEvent: { changes: (event) => event.changes as Record<string, string | null> | null },
-  Subscription: { lockChanged, waitForTable },
+  Subscription: { lockChanged, waitForTable, changeRequestChanged },
 };

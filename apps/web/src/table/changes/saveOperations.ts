@@ -1,5 +1,19 @@
 import { graphql } from '../../generated';
 
+// One list of what a refused row says, for the save and for a submission alike.
+export const saveRowErrorFields = graphql(`
+  fragment SaveRowErrorFields on RowError {
+    change
+    index
+    column
+    code
+    message
+    details {
+      ...RowErrorDetailsFields
+    }
+  }
+`);
+
 export const saveRowsMutation = graphql(`
   mutation SaveRows($table: String!, $token: String!, $changes: RowChanges!) {
     saveRows(table: $table, token: $token, changes: $changes) {
@@ -12,14 +26,27 @@ export const saveRowsMutation = graphql(`
         version
       }
       rowErrors {
-        change
-        index
-        column
-        code
-        message
-        details {
-          ...RowErrorDetailsFields
-        }
+        ...SaveRowErrorFields
+      }
+    }
+  }
+`);
+
+/** Save on a table that needs approval: the changes become a change request. */
+export const submitChangeRequestMutation = graphql(`
+  mutation SubmitForApproval(
+    $table: String!
+    $token: String!
+    $changes: RowChanges!
+    $comment: String
+  ) {
+    submitChangeRequest(table: $table, token: $token, changes: $changes, comment: $comment) {
+      submitted
+      request {
+        id
+      }
+      rowErrors {
+        ...SaveRowErrorFields
       }
     }
   }

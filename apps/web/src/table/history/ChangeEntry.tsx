@@ -37,6 +37,12 @@ export function ChangeEntry({ table, change, token, onReverted }: ChangeEntryPro
         </td>
         <td>
           {writerOf(change)}
+          {change.approvedBy && (
+            <span className="muted">
+              {' '}
+              {t('changeHistory.approvedBy', { approver: change.approvedBy })}
+            </span>
+          )}
           {change.applicationName && <span className="muted"> ({change.applicationName})</span>}
         </td>
         <td className="nowrap">

@@ -2,9 +2,8 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../ui/describeError';
 import { LoadingState } from '../../ui/LoadingState';
+import { RowDiffTable } from '../../ui/RowDiffTable';
 import { changeRowsOptions } from './historyQueries';
-import { keyText } from './historyTypes';
-import { ValueDiff } from './ValueDiff';
 
 /** The rows of one change, old → new, page after page. */
 export function ChangeRows({ table, changeId }: { table: string; changeId: string }) {
@@ -21,30 +20,12 @@ export function ChangeRows({ table, changeId }: { table: string; changeId: strin
   const list = rows.data.pages.flatMap((page) => page.rows);
   return (
     <>
-      <table className="data-table change-rows" data-testid="change-rows">
-        <thead>
-          <tr>
-            <th scope="col">{t('changeHistory.columns.key')}</th>
-            <th scope="col">{t('changeHistory.columns.operation')}</th>
-            <th scope="col">{t('changeHistory.columns.values')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {list.map((row) => (
-            <tr key={row.id} data-testid="change-row" data-operation={row.operation}>
-              <td className="nowrap">{keyText(row.key)}</td>
-              <td>{t(`changeHistory.operations.${row.operation}`)}</td>
-              <td>
-                <ValueDiff
-                  operation={row.operation}
-                  oldValues={row.oldValues ?? null}
-                  newValues={row.newValues ?? null}
-                />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <RowDiffTable
+        rows={list}
+        testId="change-rows"
+        rowTestId="change-row"
+        className="change-rows"
+      />
       {rows.hasNextPage && (
         <button
           type="button"

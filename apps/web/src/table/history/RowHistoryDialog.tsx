@@ -5,10 +5,10 @@ import { useFormatters } from '../../i18n/useFormatters';
 import { Dialog } from '../../ui/Dialog';
 import { describeError } from '../../ui/describeError';
 import { LoadingState } from '../../ui/LoadingState';
+import { ValueDiff } from '../../ui/ValueDiff';
 import { ChangeKindBadge } from './ChangeKindBadge';
 import { rowHistoryOptions } from './historyQueries';
 import { keyText, type RowValues, writerOf } from './historyTypes';
-import { ValueDiff } from './ValueDiff';
 
 interface RowHistoryDialogProps {
   table: string;

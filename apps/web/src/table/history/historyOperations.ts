@@ -10,6 +10,7 @@ export const tableChangesQuery = graphql(`
         dbRole
         applicationName
         revertsChangeId
+        approvedBy
         at
         rowsInserted
         rowsUpdated

@@ -23,8 +23,4 @@ export const CHANGE_KINDS: readonly ChangeKind[] = [
 export const writerOf = (change: { actor: string | null; dbRole: string }) =>
   change.actor ?? change.dbRole;
 
-/** A row key as one line, e.g. `id=3` or `warehouse_id=1, product_id=7`. */
-export const keyText = (key: RowValues) =>
-  Object.entries(key)
-    .map(([column, value]) => `${column}=${value ?? 'NULL'}`)
-    .join(', ');
+export { keyText } from '../../ui/rowKeyText';

@@ -11,6 +11,8 @@ interface SessionActionsProps {
   /** The user is in the line for the table: its banner offers starting when their turn comes. */
   inLine: boolean;
   lockLost: boolean;
+  /** The table's policy needs approval: Save submits the edits as a change request. */
+  needsApproval: boolean;
   busy: boolean;
   unsaved: number;
   invalid: number;
@@ -91,7 +93,11 @@ export function SessionActions(props: SessionActionsProps) {
         title={t('table.saveShortcut')}
         onClick={props.onSave}
       >
-        {busy ? t('table.working') : t('table.save')}
+        {busy
+          ? t('table.working')
+          : props.needsApproval
+            ? t('table.submitForApproval')
+            : t('table.save')}
       </button>
       <button type="button" className="button" disabled={busy} onClick={props.onFinish}>
         {t('table.finishEditing')}

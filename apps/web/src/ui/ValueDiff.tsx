@@ -1,5 +1,9 @@
 import { useTranslation } from 'react-i18next';
-import type { RowOperation, RowValues } from './historyTypes';
+/** What a change does to a row. */
+export type RowOperation = 'insert' | 'update' | 'delete';
+
+/** A row's values as text, by column; null is NULL. */
+type RowValues = Record<string, string | null>;
 
 interface ValueDiffProps {
   operation: RowOperation;

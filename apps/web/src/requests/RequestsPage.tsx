@@ -1,0 +1,157 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { graphqlRequest } from '../api/graphqlRequest';
+import { useFormatters } from '../i18n/useFormatters';
+import { describeError } from '../ui/describeError';
+import { LoadingState } from '../ui/LoadingState';
+import { useNotify } from '../ui/Notices';
+import { usePageTitle } from '../ui/usePageTitle';
+import {
+  approveRequestMutation,
+  rejectRequestMutation,
+  sendBackRequestMutation,
+} from './changeRequestOperations';
+import {
+  CHANGE_REQUESTS_KEY,
+  changeRequestOptions,
+  requestQueueOptions,
+} from './changeRequestQueries';
+import { RequestDiff } from './RequestDiff';
+
+/** Approvers' queue of change requests, and the one opened: its diff and the decision. */
+export function RequestsPage() {
+  const { t } = useTranslation();
+  const format = useFormatters();
+  const { id } = useParams();
+  usePageTitle(t('requests.title'));
+  const queue = useQuery(requestQueueOptions);
+  return (
+    <section className="page requests-page">
+      <div className="page-header">
+        <div className="page-title">
+          <h1>{t('requests.title')}</h1>
+          <p className="muted">{t('requests.subtitle')}</p>
+        </div>
+      </div>
+      {queue.isError && <p className="banner banner-error">{describeError(queue.error, t)}</p>}
+      {!queue.data && !queue.isError && <LoadingState />}
+      {queue.data?.length === 0 && <p className="muted">{t('requests.none')}</p>}
+      {queue.data && queue.data.length > 0 && (
+        <ul className="request-queue" aria-label={t('requests.queue')}>
+          {queue.data.map((request) => (
+            <li key={request.id}>
+              <Link
+                to={`/requests/${request.id}`}
+                aria-current={request.id === id ? 'page' : undefined}
+              >
+                {t('requests.entry', {
+                  id: request.id,
+                  table: request.table,
+                  author: request.author,
+                  count: request.rowCount,
+                })}
+              </Link>{' '}
+              <time className="muted" dateTime={request.submittedAt}>
+                {format.dateTimeSeconds(request.submittedAt)}
+              </time>
+            </li>
+          ))}
+        </ul>
+      )}
+      {id && <RequestReview id={id} />}
+    </section>
+  );
+}
+
+type Decision = 'approve' | 'reject' | 'sendBack';
+
+function RequestReview({ id }: { id: string }) {
+  const { t } = useTranslation();
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const request = useQuery(changeRequestOptions(id));
+  const [comment, setComment] = useState('');
+  const [busy, setBusy] = useState(false);
+  if (request.isError)
+    return <p className="banner banner-error">{describeError(request.error, t)}</p>;
+  if (!request.data) return request.isLoading ? <LoadingState /> : <p>{t('requests.notFound')}</p>;
+  const shown = request.data;
+
+  async function decide(decision: Decision) {
+    setBusy(true);
+    try {
+      const state =
+        decision === 'approve'
+          ? (await graphqlRequest(approveRequestMutation, { id, comment: comment || null }))
+              .approveChangeRequest.state
+          : decision === 'reject'
+            ? (await graphqlRequest(rejectRequestMutation, { id, comment })).rejectChangeRequest
+                .state
+            : (await graphqlRequest(sendBackRequestMutation, { id, comment })).sendBackChangeRequest
+                .state;
+      notify('success', t('requests.decided', { id, state: t(`requests.states.${state}`) }));
+      setComment('');
+    } catch (error) {
+      notify('error', describeError(error, t));
+    } finally {
+      setBusy(false);
+      await queryClient.invalidateQueries({ queryKey: CHANGE_REQUESTS_KEY });
+    }
+  }
+
+  const commentId = `request-${id}-comment`;
+  return (
+    <article className="request-review" aria-labelledby={`request-${id}-title`}>
+      <h2 id={`request-${id}-title`}>
+        {t('requests.heading', { id, table: shown.table, author: shown.author })}
+      </h2>
+      <p>
+        <span className="status-badge" data-testid="request-state">
+          {t(`requests.states.${shown.state}`)}
+        </span>{' '}
+        {shown.decidedBy && t('requests.decidedBy', { who: shown.decidedBy })}
+      </p>
+      {shown.comment && <blockquote>{shown.comment}</blockquote>}
+      <RequestDiff rows={shown.rows} />
+      {shown.canDecide && (
+        <div className="request-decision">
+          <label htmlFor={commentId}>{t('requests.comment')}</label>
+          <textarea
+            id={commentId}
+            value={comment}
+            onChange={(event) => setComment(event.target.value)}
+            rows={2}
+          />
+          <div className="button-row">
+            <button
+              type="button"
+              className="button primary"
+              disabled={busy}
+              onClick={() => void decide('approve')}
+            >
+              {t('requests.approve')}
+            </button>
+            <button
+              type="button"
+              className="button"
+              disabled={busy || comment.trim() === ''}
+              onClick={() => void decide('sendBack')}
+            >
+              {t('requests.sendBack')}
+            </button>
+            <button
+              type="button"
+              className="button danger"
+              disabled={busy || comment.trim() === ''}
+              onClick={() => void decide('reject')}
+            >
+              {t('requests.reject')}
+            </button>
+          </div>
+        </div>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,86 @@
+import { graphql } from '../generated';
+
+export const requestsToDecideQuery = graphql(`
+  query RequestsToDecide {
+    changeRequestsToDecide
+  }
+`);
+
+export const requestQueueQuery = graphql(`
+  query RequestQueue {
+    changeRequests(filter: { toDecide: true }) {
+      requests {
+        id
+        table
+        author
+        comment
+        submittedAt
+        rowCount
+      }
+    }
+  }
+`);
+
+export const changeRequestDetailQuery = graphql(`
+  query ChangeRequestDetail($id: ID!) {
+    changeRequest(id: $id) {
+      id
+      table
+      state
+      author
+      comment
+      submittedAt
+      rowCount
+      canDecide
+      decidedBy
+      decisionComment
+      rows {
+        action
+        key
+        oldValues
+        newValues
+      }
+    }
+  }
+`);
+
+export const latestOwnRequestQuery = graphql(`
+  query LatestOwnRequest($table: String!, $author: String!) {
+    changeRequests(filter: { table: $table, author: $author }, first: 1) {
+      requests {
+        id
+        state
+        decidedBy
+        decisionComment
+        token
+      }
+    }
+  }
+`);
+
+export const approveRequestMutation = graphql(`
+  mutation ApproveRequest($id: ID!, $comment: String) {
+    approveChangeRequest(id: $id, comment: $comment) {
+      id
+      state
+    }
+  }
+`);
+
+export const rejectRequestMutation = graphql(`
+  mutation RejectRequest($id: ID!, $comment: String!) {
+    rejectChangeRequest(id: $id, comment: $comment) {
+      id
+      state
+    }
+  }
+`);
+
+export const sendBackRequestMutation = graphql(`
+  mutation SendBackRequest($id: ID!, $comment: String!) {
+    sendBackChangeRequest(id: $id, comment: $comment) {
+      id
+      state
+    }
+  }
+`);

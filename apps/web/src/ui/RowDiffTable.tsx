@@ -1,0 +1,53 @@
+import { useTranslation } from 'react-i18next';
+import { keyText } from './rowKeyText';
+import { type RowOperation, ValueDiff } from './ValueDiff';
+
+type RowValues = Record<string, string | null>;
+
+/** One row's change as the diff table shows it. */
+export interface RowDiff {
+  /** Tells the rows apart: an id, or the row's place in a list that never changes. */
+  id: string;
+  key: RowValues | null;
+  operation: RowOperation;
+  oldValues?: RowValues | null;
+  newValues?: RowValues | null;
+}
+
+interface RowDiffTableProps {
+  rows: readonly RowDiff[];
+  testId: string;
+  rowTestId: string;
+  className?: string;
+}
+
+/** Rows of a change, one a line: which row, what happens to it, old → new per column. */
+export function RowDiffTable({ rows, testId, rowTestId, className = '' }: RowDiffTableProps) {
+  const { t } = useTranslation();
+  return (
+    <table className={`data-table ${className}`.trim()} data-testid={testId}>
+      <thead>
+        <tr>
+          <th scope="col">{t('changeHistory.columns.key')}</th>
+          <th scope="col">{t('changeHistory.columns.operation')}</th>
+          <th scope="col">{t('changeHistory.columns.values')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.id} data-testid={rowTestId} data-operation={row.operation}>
+            <td className="nowrap">{keyText(row.key ?? {})}</td>
+            <td>{t(`changeHistory.operations.${row.operation}`)}</td>
+            <td>
+              <ValueDiff
+                operation={row.operation}
+                oldValues={row.oldValues ?? null}
+                newValues={row.newValues ?? null}
+              />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,77 @@
+import { expectAccessible } from '../support/accessibility';
+import { signedInRequest } from '../support/demoUsers';
+import { expect, test } from '../support/fixtures';
+import { graphql } from '../support/graphql';
+import { cell, editCell, expectLive, openTable, rowId, startEditing } from '../support/tablePage';
+
+const setApproval = async (baseURL: string | undefined, on: boolean) => {
+  const admin = await signedInRequest(baseURL, 'admin');
+  const answer = await graphql(
+    admin,
+    'mutation($on: Boolean!) { setTablePolicy(table: "suppliers", policy: { changesNeedApproval: $on }) { changesNeedApproval } }',
+    { on },
+  );
+  await admin.dispose();
+  expect(answer.errors).toBeUndefined();
+};
+
+test('alice submits a change to suppliers; bob sees it waiting, approves it; both are in its history', async ({
+  signIn,
+  snap,
+  baseURL,
+}) => {
+  await setApproval(baseURL, true);
+  try {
+    const alice = await signIn('alice');
+    const bob = await signIn('bob');
+    await expectLive(bob);
+    await expect(bob.getByTestId('requests-count')).toHaveCount(0);
+
+    await openTable(alice, 'suppliers');
+    await startEditing(alice);
+    await editCell(cell(alice, rowId('1'), 'name'), 'Sakura Approved');
+    await alice.getByRole('button', { name: 'Submit for approval' }).click();
+    const dialog = alice.getByRole('dialog');
+    await dialog.getByLabel('Comment (needed to reject or send back)').fill('New trading name');
+    await expectAccessible(alice);
+    await dialog.getByRole('button', { name: 'Submit for approval' }).click();
+    await expect(alice.getByTestId('own-request')).toContainText('Pending approval');
+    await expect(cell(alice, rowId('1'), 'name')).not.toHaveText('Sakura Approved');
+    await expectAccessible(alice);
+    await snap(alice, 'submitted-for-approval');
+
+    // Bob's header counts it as it arrives; the queue opens it as a diff.
+    await expect(bob.getByTestId('requests-count')).toContainText('1');
+    await bob.getByRole('link', { name: /Approvals/ }).click();
+    await bob.getByRole('link', { name: /suppliers by alice/ }).click();
+    const diff = bob.getByTestId('request-diff');
+    await expect(diff).toContainText('id=1');
+    await expect(diff.getByTestId('value-diff')).toContainText('Sakura Approved');
+    await expectAccessible(bob);
+    await snap(bob, 'review-request');
+    await bob.getByRole('button', { name: 'Approve and apply' }).click();
+    await expect(bob.getByTestId('request-state')).toHaveText('Approved and applied');
+    await expect(bob.getByTestId('requests-count')).toHaveCount(0);
+
+    // Alice hears the outcome live.
+    await expect(alice.getByTestId('own-request')).toContainText('Approved and applied');
+    await expect(alice.getByTestId('own-request')).toContainText('bob');
+    await expect(cell(alice, rowId('1'), 'name')).toHaveText('Sakura Approved');
+    await alice.getByRole('button', { name: 'Changes', exact: true }).click();
+    const latest = alice.getByRole('dialog').getByTestId('change-entry').first();
+    await expect(latest).toContainText('alice');
+    await expect(latest).toContainText('approved by bob');
+    await expectAccessible(alice);
+    await alice.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+
+    await bob.getByRole('button', { name: '日本語' }).click();
+    await expect(bob.getByTestId('request-state')).toHaveText('承認・反映済み');
+    await expectAccessible(bob);
+    await alice.getByRole('button', { name: '日本語' }).click();
+    await expect(alice.getByTestId('own-request')).toContainText('承認・反映済み');
+    await expectAccessible(alice);
+    await snap(alice, 'approved-ja');
+  } finally {
+    await setApproval(baseURL, false);
+  }
+});

@@ -1,0 +1,81 @@
+import { type ApproverRules, mayDecide, type RequestActor, sharesPeople } from './approverRules';
+import type { ChangeRequestState } from './changeRequestState';
+import type { ChangeRequestStep } from './changeRequestStep';
+
+/** The request as a step is decided on: its state and the people behind its submission. */
+export interface RequestFacts {
+  state: ChangeRequestState;
+  /** The lock's editor, who authored the changes. */
+  author: string;
+  /** The people behind the submission (peopleBehind of its submitter): the author among them. */
+  submitters: readonly string[];
+}
+
+export type RequestRefusalCode = 'FORBIDDEN' | 'CHANGE_REQUEST_CLOSED';
+
+export type RequestPlan =
+  | { allowed: true; next: ChangeRequestState }
+  | { allowed: false; code: RequestRefusalCode; message: string };
+
+const NEXT: Record<ChangeRequestStep['kind'], ChangeRequestState> = {
+  approve: 'applied',
+  reject: 'rejected',
+  sendBack: 'sentBack',
+  withdraw: 'withdrawn',
+  rowsChanged: 'sentBack',
+  forceRelease: 'rejected',
+};
+
+/**
+ * Decides one step on a request: the state it leads to, or why not. Only a pending request
+ * moves. The author withdraws; approvers (mayDecide) approve, reject or send back, never a
+ * request of their own, whoever they act for; an admin's force release rejects it.
+ */
+export function planRequestStep(
+  request: RequestFacts,
+  step: ChangeRequestStep,
+  rules: ApproverRules,
+): RequestPlan {
+  if (request.state !== 'pending') {
+    return refuse(
+      'CHANGE_REQUEST_CLOSED',
+      `This change request is ${request.state}, no longer pending.`,
+    );
+  }
+  const next = NEXT[step.kind];
+  switch (step.kind) {
+    case 'rowsChanged':
+      return { allowed: true, next };
+    case 'withdraw':
+      return sharesPeople(step.actor, [request.author])
+        ? { allowed: true, next }
+        : refuse('FORBIDDEN', 'Only its author withdraws a change request.');
+    case 'forceRelease':
+      return step.actor.role === 'admin'
+        ? { allowed: true, next }
+        : refuse('FORBIDDEN', 'Only an admin force-releases a lock.');
+    default:
+      return decision(request, step.actor, rules, next);
+  }
+}
+
+function decision(
+  request: RequestFacts,
+  actor: RequestActor,
+  rules: ApproverRules,
+  next: ChangeRequestState,
+): RequestPlan {
+  if (sharesPeople(actor, [request.author, ...request.submitters])) {
+    return refuse('FORBIDDEN', 'Nobody decides their own change request: another person must.');
+  }
+  if (!mayDecide(rules, actor)) {
+    return refuse('FORBIDDEN', "You are not among this table's approvers.");
+  }
+  return { allowed: true, next };
+}
+
+const refuse = (code: RequestRefusalCode, message: string): RequestPlan => ({
+  allowed: false,
+  code,
+  message,
+});
