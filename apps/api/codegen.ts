@@ -44,7 +44,11 @@ const config: CodegenConfig = {
           TableFreeze: '@tablelock/lock#Freeze as FreezeModel',
           TakeOverSettings: '@tablelock/lock#TakeOverSettings as TakeOverSettingsModel',
         },
-        scalars: { DateTime: 'Date', JSON: 'Record<string, string | null>' },
+        scalars: {
+          DateTime: 'Date',
+          JSON: 'Record<string, string | null>',
+          EventData: 'Record<string, unknown>',
+        },
       },
     },
     // The operations tests send, written with `graphql()` from here, are typed like a client's:
@@ -59,7 +63,11 @@ const config: CodegenConfig = {
         enumsAsTypes: true,
         useTypeImports: true,
         // As they arrive in JSON.
-        scalars: { DateTime: 'string', JSON: 'Record<string, string | null>' },
+        scalars: {
+          DateTime: 'string',
+          JSON: 'Record<string, string | null>',
+          EventData: 'Record<string, unknown>',
+        },
       },
     },
   },

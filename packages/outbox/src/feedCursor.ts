@@ -33,12 +33,7 @@ export function decodeFeedCursor(text: string | null | undefined): FeedCursor {
   return parsed as FeedCursor;
 }
 
-/** `cursor` moved past `events`. */
-export function advanceFeedCursor(
-  cursor: FeedCursor,
-  events: readonly { table: string; position: string }[],
-): FeedCursor {
-  const next = { ...cursor };
-  for (const event of events) next[event.table] = event.position;
-  return next;
+/** `cursor` moved past the event at `position` of `table`. */
+export function advanceFeedCursor(cursor: FeedCursor, table: string, position: string): FeedCursor {
+  return { ...cursor, [table]: position };
 }

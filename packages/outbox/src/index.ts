@@ -4,6 +4,7 @@ export type { OutboxEvent } from './outboxEvent';
 export {
   type ChangeFeedPage,
   type ChangeFeedRequest,
+  type FeedEntry,
   MAX_FEED_PAGE,
   readChangeFeed,
 } from './readChangeFeed';

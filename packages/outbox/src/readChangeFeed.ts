@@ -16,8 +16,11 @@ export interface ChangeFeedRequest {
   types?: readonly string[] | null;
 }
 
+/** An event of the feed, with the cursor that reads on after it. */
+export type FeedEntry = OutboxEvent & { cursor: string };
+
 export interface ChangeFeedPage {
-  events: OutboxEvent[];
+  events: FeedEntry[];
   /** Pass as `after` for the events after this page (the same cursor when there were none). */
   endCursor: string;
 }
@@ -75,15 +78,16 @@ export async function readChangeFeed(
     LEFT JOIN tablelock.change_set AS c ON c.id = page.change_set_id
     LEFT JOIN tablelock.security_event AS s ON s.id = page.security_event_id
     ORDER BY page.position`;
-  const events = rows.map((row) => ({
-    ...row,
-    type: row.type as EventType,
-    data: row.data as Record<string, unknown> | null,
-  }));
-  const moved = advanceFeedCursor(
-    cursor,
-    events.map((event) => ({ table: event.table, position: event.id })),
-  );
+  let moved = cursor;
+  const events = rows.map((row) => {
+    moved = advanceFeedCursor(moved, row.table, row.id);
+    return {
+      ...row,
+      type: row.type as EventType,
+      data: row.data as Record<string, unknown> | null,
+      cursor: encodeFeedCursor(moved),
+    };
+  });
   return { events, endCursor: encodeFeedCursor(moved) };
 }
 

@@ -41,6 +41,7 @@ export const FIELD_ACCESS = {
     gridLayout: 'viewer',
     savedViews: 'viewer',
     savedView: 'viewer',
+    changeFeed: 'admin',
   },
   Mutation: {
     UpdateTableStatusWithLock: 'editor',

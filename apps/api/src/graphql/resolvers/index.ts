@@ -1,6 +1,7 @@
-import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
+import { DateTimeResolver, JSONObjectResolver, JSONResolver } from 'graphql-scalars';
 import type { Resolvers } from '../generated/graphql';
 import { columnCaptions, tableCaptions } from './captions';
+import { changeFeed } from './changeFeed';
 import {
   freezeTablesResolver,
   setTablePolicyResolver,
@@ -70,8 +71,10 @@ import {
 export const resolvers: Resolvers = {
   DateTime: DateTimeResolver,
   JSON: JSONResolver,
+  EventData: JSONObjectResolver,
   Query: {
     tables,
+    changeFeed,
     tablePage,
     tablesNamed,
     table,
