@@ -43,6 +43,7 @@ const config: CodegenConfig = {
           TablePolicy: '@tablelock/lock#TablePolicy as TablePolicyModel',
           TableFreeze: '@tablelock/lock#Freeze as FreezeModel',
           TakeOverSettings: '@tablelock/lock#TakeOverSettings as TakeOverSettingsModel',
+          Webhook: '@tablelock/outbox#WebhookEndpoint as WebhookModel',
         },
         scalars: {
           DateTime: 'Date',

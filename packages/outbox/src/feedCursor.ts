@@ -7,7 +7,7 @@ import { DomainError } from '@tablelock/errors';
  */
 export type FeedCursor = Record<string, string>;
 
-const POSITION = /^[1-9][0-9]{0,18}$/;
+const POSITION = /^(0|[1-9][0-9]{0,18})$/;
 
 export function encodeFeedCursor(cursor: FeedCursor): string {
   return Buffer.from(JSON.stringify(cursor)).toString('base64url');

@@ -8,3 +8,24 @@ export {
   MAX_FEED_PAGE,
   readChangeFeed,
 } from './readChangeFeed';
+export {
+  type Delivered,
+  type DeliverySettings,
+  deliverNextWebhook,
+  openWebhookStreams,
+  ROW_BATCH,
+} from './webhooks/deliverWebhooks';
+export type { SendOutcome } from './webhooks/sendWebhook';
+export {
+  MAX_DELIVERIES_PAGE,
+  readWebhookDeliveries,
+  type WebhookDeliveryRecord,
+} from './webhooks/webhookDeliveries';
+export {
+  createWebhook,
+  deleteWebhook,
+  listWebhooks,
+  updateWebhook,
+  type WebhookEndpoint,
+  type WebhookSettings,
+} from './webhooks/webhookEndpoints';

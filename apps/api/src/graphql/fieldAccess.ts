@@ -42,8 +42,12 @@ export const FIELD_ACCESS = {
     savedViews: 'viewer',
     savedView: 'viewer',
     changeFeed: 'admin',
+    webhooks: 'admin',
   },
   Mutation: {
+    createWebhook: 'admin',
+    updateWebhook: 'admin',
+    deleteWebhook: 'admin',
     UpdateTableStatusWithLock: 'editor',
     syncTableRegistry: 'admin',
     forceRelease: 'admin',

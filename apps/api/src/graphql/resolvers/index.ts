@@ -67,14 +67,23 @@ import {
   saveGridLayoutResolver,
   saveViewResolver,
 } from './views';
+import {
+  createWebhookResolver,
+  deleteWebhookResolver,
+  updateWebhookResolver,
+  Webhook,
+  webhooks,
+} from './webhooks';
 
 export const resolvers: Resolvers = {
   DateTime: DateTimeResolver,
   JSON: JSONResolver,
   EventData: JSONObjectResolver,
+  Webhook,
   Query: {
     tables,
     changeFeed,
+    webhooks,
     tablePage,
     tablesNamed,
     table,
@@ -98,6 +107,9 @@ export const resolvers: Resolvers = {
     savedView,
   },
   Mutation: {
+    createWebhook: createWebhookResolver,
+    updateWebhook: updateWebhookResolver,
+    deleteWebhook: deleteWebhookResolver,
     UpdateTableStatusWithLock,
     syncTableRegistry: syncTableRegistryResolver,
     forceRelease,

@@ -1,0 +1,60 @@
+import type { PrismaClient } from '@tablelock/db';
+import { type DeliverySettings, deliverNextWebhook, openWebhookStreams } from '@tablelock/outbox';
+import type { Logger } from 'pino';
+
+/** Messages one round sends at most before it lets the next round look again. */
+const MESSAGES_PER_ROUND = 200;
+
+/**
+ * Delivers the outbox's events to the webhooks, every `intervalMs` and for as long as messages
+ * are due. Every API process runs one; the row lock of each endpoint's table (SKIP LOCKED)
+ * gives each message to one of them. Logs never hold a secret. Returns a stop.
+ */
+export function startWebhookDelivery(
+  prisma: PrismaClient,
+  settings: DeliverySettings,
+  logger: Logger,
+  intervalMs = 100,
+): () => Promise<void> {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  const round = async () => {
+    try {
+      await openWebhookStreams(prisma);
+      for (let sent = 0; sent < MESSAGES_PER_ROUND && !stopped; sent++) {
+        const delivered = await deliverNextWebhook(prisma, settings);
+        if (!delivered) return;
+        if (delivered.disabled) {
+          logger.error(
+            { webhook: delivered.webhookId, error: delivered.outcome.error },
+            'webhook disabled: its endpoint failed for too long',
+          );
+        } else if (!delivered.outcome.delivered) {
+          logger.warn(
+            {
+              webhook: delivered.webhookId,
+              message: delivered.messageId,
+              error: delivered.outcome.error,
+            },
+            'webhook delivery failed; it will be retried',
+          );
+        }
+      }
+    } catch (error) {
+      logger.warn({ err: error }, 'webhook delivery round failed');
+    }
+  };
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = round().then(schedule);
+    }, intervalMs);
+  };
+  schedule();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await running;
+  };
+}

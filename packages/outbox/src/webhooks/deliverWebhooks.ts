@@ -1,0 +1,244 @@
+import { inTransaction, type PrismaClient, type Queryable } from '@tablelock/db';
+import { DomainError } from '@tablelock/errors';
+import { encodeFeedCursor } from '../feedCursor';
+import type { OutboxEvent } from '../outboxEvent';
+import { readChangeFeed } from '../readChangeFeed';
+import { type SendOutcome, sendWebhook, type WebhookMessage } from './sendWebhook';
+import { parseWebhookUrl, resolveWebhookTarget } from './webhookTarget';
+
+export interface DeliverySettings {
+  /** WEBHOOK_ALLOWED_HOSTS: hosts that may be on loopback or private addresses. */
+  allowedHosts: readonly string[];
+  /** WEBHOOK_TIMEOUT_SECONDS, in ms. */
+  timeoutMs: number;
+  maxResponseBytes: number;
+  /** The wait before the first retry; each next one waits twice as long, up to an hour. */
+  firstRetryMs: number;
+  /** WEBHOOK_GIVE_UP_SECONDS: an endpoint failing this long is disabled. */
+  giveUpSeconds: number;
+  /** Row changes per message to endpoints that ask for them. */
+  rowBatch: number;
+}
+
+export const ROW_BATCH = 1000;
+const LONGEST_RETRY_MS = 3_600_000;
+
+/** What became of one claimed message, for the caller's log. */
+export interface Delivered {
+  webhookId: string;
+  messageId: string;
+  outcome: SendOutcome;
+  /** Set when this failure disabled the endpoint. */
+  disabled: boolean;
+}
+
+interface Claimed {
+  webhook_id: bigint;
+  table_name: string;
+  position: bigint;
+  row_after: bigint | null;
+  attempts: number;
+  url: string;
+  secret: string;
+  event_types: string[];
+  tables: string[];
+  with_rows: boolean;
+}
+
+/** Gives every enabled endpoint its place in each table it follows, from its creation on. */
+export async function openWebhookStreams(db: Queryable): Promise<void> {
+  await db.$executeRaw`
+    INSERT INTO tablelock.webhook_stream (webhook_id, table_name, position)
+    SELECT w.id, s.table_name, w.after_position
+    FROM tablelock.webhook AS w CROSS JOIN tablelock.outbox_stream AS s
+    WHERE w.disabled_at IS NULL AND (cardinality(w.tables) = 0 OR s.table_name = ANY (w.tables))
+    ON CONFLICT DO NOTHING`;
+}
+
+/**
+ * Sends the next message of one endpoint's table whose turn has come, if any: its row lock
+ * (FOR UPDATE SKIP LOCKED) is held until the answer is recorded, so that no other process
+ * sends that table's messages meanwhile, and a process that dies mid-delivery leaves the
+ * message to the next one. Null when nothing was due; `{ messageId: '' }` when an event of a
+ * type the endpoint does not want was passed over.
+ */
+export function deliverNextWebhook(
+  prisma: PrismaClient,
+  settings: DeliverySettings,
+): Promise<Delivered | null> {
+  return inTransaction(
+    prisma,
+    async (tx) => {
+      const [claimed] = await tx.$queryRaw<Claimed[]>`
+        SELECT s.webhook_id, s.table_name, s.position, s.row_after, s.attempts,
+               w.url, w.secret, w.event_types, w.tables, w.with_rows
+        FROM tablelock.webhook_stream AS s JOIN tablelock.webhook AS w ON w.id = s.webhook_id
+        WHERE w.disabled_at IS NULL AND s.next_attempt_at <= now()
+          AND (cardinality(w.tables) = 0 OR s.table_name = ANY (w.tables))
+          AND EXISTS (SELECT 1 FROM tablelock.outbox_event AS o
+                      WHERE o.table_name = s.table_name AND o.position > s.position)
+        ORDER BY s.next_attempt_at
+        LIMIT 1
+        FOR UPDATE OF s SKIP LOCKED`;
+      if (!claimed) return null;
+      const page = await readChangeFeed(tx, {
+        after: encodeFeedCursor({ [claimed.table_name]: claimed.position.toString() }),
+        first: 1,
+        tables: [claimed.table_name],
+      });
+      const [event] = page.events;
+      if (!event) return null;
+      if (claimed.event_types.length > 0 && !claimed.event_types.includes(event.type)) {
+        await moveOn(tx, claimed, BigInt(event.id), null);
+        return {
+          webhookId: claimed.webhook_id.toString(),
+          messageId: '',
+          outcome: passed,
+          disabled: false,
+        };
+      }
+      const { message, rowAfter } = await messageOf(tx, claimed, event, settings.rowBatch);
+      const outcome = await send(claimed, message, settings);
+      await tx.webhookDelivery.create({
+        data: {
+          webhookId: claimed.webhook_id,
+          messageId: message.id,
+          eventId: BigInt(event.id),
+          tableName: event.table,
+          type: event.type,
+          attempt: claimed.attempts + 1,
+          responseStatus: outcome.status,
+          latencyMs: outcome.latencyMs,
+          delivered: outcome.delivered,
+          error: outcome.error,
+        },
+      });
+      if (outcome.delivered) {
+        await moveOn(
+          tx,
+          claimed,
+          rowAfter === null ? BigInt(event.id) : claimed.position,
+          rowAfter,
+        );
+        return {
+          webhookId: claimed.webhook_id.toString(),
+          messageId: message.id,
+          outcome,
+          disabled: false,
+        };
+      }
+      const disabled = await retryLater(tx, claimed, settings, outcome);
+      return { webhookId: claimed.webhook_id.toString(), messageId: message.id, outcome, disabled };
+    },
+    { timeout: settings.timeoutMs + 30_000 },
+  );
+}
+
+const passed: SendOutcome = { delivered: true, status: null, latencyMs: 0, error: null };
+
+async function send(
+  claimed: Claimed,
+  message: WebhookMessage,
+  settings: DeliverySettings,
+): Promise<SendOutcome> {
+  try {
+    const target = await resolveWebhookTarget(parseWebhookUrl(claimed.url), settings.allowedHosts);
+    return await sendWebhook(target, claimed.secret, message, settings);
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return { delivered: false, status: null, latencyMs: 0, error: error.message };
+  }
+}
+
+/**
+ * The message for `event`: the event itself, or for an endpoint with rows and a change of rows,
+ * its next batch of row changes (`rowAfter`: the last of them, null when it is the last batch).
+ */
+async function messageOf(
+  db: Queryable,
+  claimed: Claimed,
+  event: OutboxEvent,
+  rowBatch: number,
+): Promise<{ message: WebhookMessage; rowAfter: bigint | null }> {
+  const body = { type: event.type, timestamp: event.at.toISOString(), data: eventBody(event) };
+  const changeSetId = event.data?.changeSetId;
+  if (!claimed.with_rows || typeof changeSetId !== 'string') {
+    return { message: { id: event.id, body }, rowAfter: null };
+  }
+  const after = claimed.row_after ?? 0n;
+  const rows = await db.$queryRaw<RowChangeRow[]>`
+    SELECT id, row_key AS key, operation, old_values AS "oldValues", new_values AS "newValues"
+    FROM tablelock.row_change
+    WHERE change_set_id = ${BigInt(changeSetId)} AND id > ${after}
+    ORDER BY id LIMIT ${rowBatch + 1}`;
+  const batch = rows.slice(0, rowBatch);
+  const more = rows.length > rowBatch;
+  const last = batch.at(-1)?.id ?? after;
+  return {
+    message: {
+      id: `${event.id}-rows-${after}`,
+      body: {
+        ...body,
+        data: {
+          ...body.data,
+          rows: batch.map(({ id: _id, ...row }) => row),
+          rowsAfter: after.toString(),
+          lastBatch: !more,
+        },
+      },
+    },
+    rowAfter: more ? last : null,
+  };
+}
+
+interface RowChangeRow {
+  id: bigint;
+  key: unknown;
+  operation: string;
+  oldValues: unknown;
+  newValues: unknown;
+}
+
+function eventBody(event: OutboxEvent): Record<string, unknown> {
+  return { id: event.id, table: event.table, ...event.data };
+}
+
+async function moveOn(
+  db: Queryable,
+  claimed: Claimed,
+  position: bigint,
+  rowAfter: bigint | null,
+): Promise<void> {
+  await db.webhookStream.update({
+    where: {
+      webhookId_tableName: { webhookId: claimed.webhook_id, tableName: claimed.table_name },
+    },
+    data: { position, rowAfter, attempts: 0, failingSince: null },
+  });
+}
+
+/** Waits longer after each failure; an endpoint failing for `giveUpSeconds` is disabled. */
+async function retryLater(
+  db: Queryable,
+  claimed: Claimed,
+  settings: DeliverySettings,
+  outcome: SendOutcome,
+): Promise<boolean> {
+  const waitMs = Math.min(settings.firstRetryMs * 2 ** claimed.attempts, LONGEST_RETRY_MS);
+  const [stream] = await db.$queryRaw<{ given_up: boolean }[]>`
+    UPDATE tablelock.webhook_stream
+    SET attempts = attempts + 1, failing_since = coalesce(failing_since, now()),
+        next_attempt_at = now() + make_interval(secs => ${waitMs / 1000}::float8)
+    WHERE webhook_id = ${claimed.webhook_id} AND table_name = ${claimed.table_name}
+    RETURNING now() - failing_since >= make_interval(secs => ${settings.giveUpSeconds}::float8)
+      AS given_up`;
+  if (!stream?.given_up) return false;
+  await db.webhook.update({
+    where: { id: claimed.webhook_id },
+    data: {
+      disabledAt: new Date(),
+      disabledReason: `Failing for ${settings.giveUpSeconds} s: ${outcome.error ?? 'no answer'}`,
+    },
+  });
+  return true;
+}
