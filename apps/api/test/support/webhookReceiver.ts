@@ -24,6 +24,13 @@ export interface WebhookReceiver {
   readonly forged: number;
   /** The signing secret createWebhook showed. */
   secret: string;
+  /**
+   * Messages that came while another of the same table was still unanswered: a second
+   * sender at once, or order per table not kept.
+   */
+  readonly overlaps: number;
+  /** Awaited before a verified message is answered: a test holds its answer back with it. */
+  beforeAnswer: (message: ReceivedMessage) => Promise<void>;
   /** Stops listening: connections are refused until `start`. */
   stop(): Promise<void>;
   start(): Promise<void>;
@@ -32,11 +39,14 @@ export interface WebhookReceiver {
 export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   let port = 0;
   let server: http.Server | undefined;
+  const unanswered = new Set<string>();
   const receiver = {
     url: '',
     received: [] as ReceivedMessage[],
     forged: 0,
     secret: '',
+    overlaps: 0,
+    beforeAnswer: async (_message: ReceivedMessage) => {},
     async start() {
       server = http.createServer((request, response) => {
         const chunks: Buffer[] = [];
@@ -44,19 +54,30 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         request.on('end', () => {
           const body = Buffer.concat(chunks).toString();
           const headers = request.headers as Record<string, string>;
+          let message: ReceivedMessage;
           try {
             const payload = new Webhook(receiver.secret).verify(body, headers);
-            receiver.received.push({
+            message = {
               id: headers['webhook-id'] ?? '',
               headers,
               body,
               payload: payload as ReceivedMessage['payload'],
-            });
-            response.writeHead(204).end();
+            };
           } catch {
             receiver.forged++;
             response.writeHead(400).end();
+            return;
           }
+          receiver.received.push(message);
+          const table = message.payload.data.table;
+          if (unanswered.has(table)) receiver.overlaps++;
+          unanswered.add(table);
+          // A sender that went away mid-message (killed) is no longer sending it.
+          response.on('close', () => unanswered.delete(table));
+          void receiver.beforeAnswer(message).then(() => {
+            unanswered.delete(table);
+            response.writeHead(204).end();
+          });
         });
       });
       server.listen(port, '127.0.0.1');
