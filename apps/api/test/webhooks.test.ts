@@ -76,12 +76,24 @@ const webhooksQuery = graphql(`
       disabledAt
       disabledReason
       deliveries(first: 200) {
+        id
         messageId
         delivered
         responseStatus
         error
         attempt
       }
+    }
+  }
+`);
+
+const resendMutation = graphql(`
+  mutation ResendWebhookDelivery($id: ID!) {
+    resendWebhookDelivery(id: $id) {
+      id
+      messageId
+      delivered
+      responseStatus
     }
   }
 `);
@@ -247,6 +259,23 @@ describe('webhooks', () => {
       webhook: { url: 'http://127.0.0.1:9/', ...input },
     });
     expect(response.errors?.[0]).toMatchObject({ message, extensions: { code: 'BAD_USER_INPUT' } });
+  });
+
+  it('sends a logged message again, with the same webhook-id', async () => {
+    const { receiver } = await registered({ tables: ['categories'] });
+    await lockAndRelease('categories');
+    const [first] = await distinct(receiver, 1);
+    const { data } = await execute(admin, webhooksQuery);
+    const logged = data?.webhooks[0]?.deliveries.find((entry) => entry.messageId === first?.id);
+    const resent = await execute(admin, resendMutation, { id: logged?.id ?? '' });
+    expect(resent.data?.resendWebhookDelivery).toMatchObject({
+      messageId: first?.id,
+      delivered: true,
+      responseStatus: 204,
+    });
+    expect(receiver.received.filter((message) => message.id === first?.id)).toHaveLength(2);
+    const unknown = await execute(admin, resendMutation, { id: '999999' });
+    expect(unknown.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 
   it('shows the secret once, at creation, and never in the list', async () => {

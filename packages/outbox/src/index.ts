@@ -14,11 +14,13 @@ export {
   deliverNextWebhook,
   openWebhookStreams,
   ROW_BATCH,
+  resendWebhookDelivery,
 } from './webhooks/deliverWebhooks';
 export type { SendOutcome } from './webhooks/sendWebhook';
 export {
   MAX_DELIVERIES_PAGE,
   readWebhookDeliveries,
+  readWebhookDelivery,
   type WebhookDeliveryRecord,
 } from './webhooks/webhookDeliveries';
 export {

@@ -48,6 +48,7 @@ export const FIELD_ACCESS = {
     createWebhook: 'admin',
     updateWebhook: 'admin',
     deleteWebhook: 'admin',
+    resendWebhookDelivery: 'admin',
     UpdateTableStatusWithLock: 'editor',
     syncTableRegistry: 'admin',
     forceRelease: 'admin',

@@ -1,5 +1,1 @@
-/** What registering an endpoint needs to know of this deployment. */
-export interface WebhookSettings {
-  /** WEBHOOK_ALLOWED_HOSTS: hosts that may be on loopback, private or link-local addresses. */
-  allowedHosts: readonly string[];
-}
+export type { DeliverySettings as WebhookSettings } from '@tablelock/outbox';

@@ -95,7 +95,7 @@ export async function createApiServices(settings: ApiServiceSettings): Promise<R
     credentialChanges: live.credentialChanges,
     minIdleLimitSeconds: settings.minIdleLimitSeconds,
     minLeaseSeconds: settings.minLeaseSeconds,
-    webhooks: { allowedHosts: webhooks.allowedHosts },
+    webhooks,
     credentialCache: createCredentialCache(live.credentialChanges),
     metrics: createApiMetrics(prisma, live.lockChanges.activeSubscriptions),
     databaseAvailability,

@@ -134,6 +134,64 @@ export function deliverNextWebhook(
   );
 }
 
+/**
+ * Sends a logged message again now ("send again"), as it was (same webhook-id), and logs the
+ * attempt. The endpoint's place in its streams does not move. NOT_FOUND for an unknown id.
+ */
+export async function resendWebhookDelivery(
+  prisma: PrismaClient,
+  deliveryId: string,
+  settings: DeliverySettings,
+): Promise<bigint> {
+  const delivery = /^[1-9][0-9]{0,18}$/.test(deliveryId)
+    ? await prisma.webhookDelivery.findUnique({
+        where: { id: BigInt(deliveryId) },
+        include: { webhook: true },
+      })
+    : null;
+  if (!delivery) throw new DomainError('NOT_FOUND', `There is no webhook delivery ${deliveryId}.`);
+  const page = await readChangeFeed(prisma, {
+    after: encodeFeedCursor({ [delivery.tableName]: (delivery.eventId - 1n).toString() }),
+    first: 1,
+    tables: [delivery.tableName],
+  });
+  const [event] = page.events;
+  if (!event || event.id !== delivery.eventId.toString()) {
+    throw new DomainError('NOT_FOUND', 'Its event is no longer kept.');
+  }
+  const rowAfter = /-rows-([0-9]+)$/.exec(delivery.messageId)?.[1];
+  const { webhook } = delivery;
+  const claimed: Claimed = {
+    webhook_id: webhook.id,
+    table_name: delivery.tableName,
+    position: delivery.eventId - 1n,
+    row_after: rowAfter === undefined ? null : BigInt(rowAfter),
+    attempts: 0,
+    url: webhook.url,
+    secret: webhook.secret,
+    event_types: webhook.eventTypes,
+    tables: webhook.tables,
+    with_rows: rowAfter !== undefined,
+  };
+  const { message } = await messageOf(prisma, claimed, event, settings.rowBatch);
+  const outcome = await send(claimed, message, settings);
+  const logged = await prisma.webhookDelivery.create({
+    data: {
+      webhookId: webhook.id,
+      messageId: message.id,
+      eventId: delivery.eventId,
+      tableName: delivery.tableName,
+      type: delivery.type,
+      attempt: delivery.attempt + 1,
+      responseStatus: outcome.status,
+      latencyMs: outcome.latencyMs,
+      delivered: outcome.delivered,
+      error: outcome.error,
+    },
+  });
+  return logged.id;
+}
+
 const passed: SendOutcome = { delivered: true, status: null, latencyMs: 0, error: null };
 
 async function send(

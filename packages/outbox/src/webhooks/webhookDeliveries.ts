@@ -1,4 +1,4 @@
-import type { Queryable } from '@tablelock/db';
+import type { Prisma, Queryable } from '@tablelock/db';
 import { DomainError } from '@tablelock/errors';
 
 export interface WebhookDeliveryRecord {
@@ -17,6 +17,16 @@ export interface WebhookDeliveryRecord {
 
 export const MAX_DELIVERIES_PAGE = 200;
 
+/** One logged attempt; NOT_FOUND when there is none by that id. */
+export async function readWebhookDelivery(
+  db: Queryable,
+  id: bigint,
+): Promise<WebhookDeliveryRecord> {
+  const row = await db.webhookDelivery.findUnique({ where: { id } });
+  if (!row) throw new DomainError('NOT_FOUND', `There is no webhook delivery ${id}.`);
+  return shown(row);
+}
+
 /** An endpoint's delivery log, newest first. */
 export async function readWebhookDeliveries(
   db: Queryable,
@@ -31,7 +41,11 @@ export async function readWebhookDeliveries(
     orderBy: { id: 'desc' },
     take: first,
   });
-  return rows.map((row) => ({
+  return rows.map(shown);
+}
+
+function shown(row: Prisma.WebhookDeliveryGetPayload<object>): WebhookDeliveryRecord {
+  return {
     id: row.id.toString(),
     messageId: row.messageId,
     eventId: row.eventId.toString(),
@@ -43,5 +57,5 @@ export async function readWebhookDeliveries(
     latencyMs: row.latencyMs,
     delivered: row.delivered,
     error: row.error,
-  }));
+  };
 }

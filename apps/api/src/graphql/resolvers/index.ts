@@ -70,6 +70,7 @@ import {
 import {
   createWebhookResolver,
   deleteWebhookResolver,
+  resendWebhookDeliveryResolver,
   updateWebhookResolver,
   Webhook,
   webhooks,
@@ -110,6 +111,7 @@ export const resolvers: Resolvers = {
     createWebhook: createWebhookResolver,
     updateWebhook: updateWebhookResolver,
     deleteWebhook: deleteWebhookResolver,
+    resendWebhookDelivery: resendWebhookDeliveryResolver,
     UpdateTableStatusWithLock,
     syncTableRegistry: syncTableRegistryResolver,
     forceRelease,

@@ -3,6 +3,8 @@ import {
   deleteWebhook,
   listWebhooks,
   readWebhookDeliveries,
+  readWebhookDelivery,
+  resendWebhookDelivery,
   updateWebhook,
 } from '@tablelock/outbox';
 import type { MutationResolvers, QueryResolvers, WebhookResolvers } from '../generated/graphql';
@@ -59,3 +61,13 @@ export const Webhook: WebhookResolvers = {
   deliveries: (webhook, { first }, context) =>
     readWebhookDeliveries(context.prisma, webhook.id, first ?? 50),
 };
+
+export const resendWebhookDeliveryResolver: MutationResolvers['resendWebhookDelivery'] = async (
+  _parent,
+  { id },
+  context,
+) =>
+  readWebhookDelivery(
+    context.prisma,
+    await resendWebhookDelivery(context.prisma, id, context.webhooks),
+  );
