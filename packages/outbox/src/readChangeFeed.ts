@@ -1,7 +1,12 @@
 import type { Prisma, Queryable } from '@tablelock/db';
 import { DomainError } from '@tablelock/errors';
 import { type EventType, isEventType } from './eventTypes';
-import { advanceFeedCursor, decodeFeedCursor, encodeFeedCursor } from './feedCursor';
+import {
+  advanceFeedCursor,
+  decodeFeedCursor,
+  encodeFeedCursor,
+  type FeedCursor,
+} from './feedCursor';
 import type { OutboxEvent } from './outboxEvent';
 
 export const MAX_FEED_PAGE = 500;
@@ -45,6 +50,17 @@ export async function readChangeFeed(
   }
   const tables = request.tables ?? null;
   if (tables) await requireKnownTables(db, tables);
+  return readFeedPage(db, cursor, first, tables, types);
+}
+
+/** The page after `cursor`, for callers that checked their request (the webhook senders). */
+export async function readFeedPage(
+  db: Queryable,
+  cursor: FeedCursor,
+  first: number,
+  tables: readonly string[] | null,
+  types: readonly string[] | null,
+): Promise<ChangeFeedPage> {
   const rows = await db.$queryRaw<FeedRow[]>`
     WITH seen AS (
       SELECT key AS table_name, value::bigint AS position

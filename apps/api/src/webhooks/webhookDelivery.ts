@@ -4,6 +4,11 @@ import type { Logger } from 'pino';
 
 /** Messages one round sends at most before it lets the next round look again. */
 const MESSAGES_PER_ROUND = 200;
+/**
+ * Messages this process sends at once (each holds a pooled connection while it waits for the
+ * answer): different endpoints and tables go on in parallel.
+ */
+const SENDERS = 4;
 
 /**
  * Delivers the outbox's events to the webhooks, every `intervalMs` and for as long as messages
@@ -22,27 +27,30 @@ export function startWebhookDelivery(
   const round = async () => {
     try {
       await openWebhookStreams(prisma);
-      for (let sent = 0; sent < MESSAGES_PER_ROUND && !stopped; sent++) {
-        const delivered = await deliverNextWebhook(prisma, settings);
-        if (!delivered) return;
-        if (delivered.disabled) {
-          logger.error(
-            { webhook: delivered.webhookId, error: delivered.outcome.error },
-            'webhook disabled: its endpoint failed for too long',
-          );
-        } else if (!delivered.outcome.delivered) {
-          logger.warn(
-            {
-              webhook: delivered.webhookId,
-              message: delivered.messageId,
-              error: delivered.outcome.error,
-            },
-            'webhook delivery failed; it will be retried',
-          );
-        }
-      }
+      await Promise.all(Array.from({ length: SENDERS }, () => send()));
     } catch (error) {
       logger.warn({ err: error }, 'webhook delivery round failed');
+    }
+  };
+  const send = async () => {
+    for (let sent = 0; sent < MESSAGES_PER_ROUND / SENDERS && !stopped; sent++) {
+      const delivered = await deliverNextWebhook(prisma, settings);
+      if (!delivered) return;
+      if (delivered.disabled) {
+        logger.error(
+          { webhook: delivered.webhookId, error: delivered.outcome.error },
+          'webhook disabled: its endpoint failed for too long',
+        );
+      } else if (!delivered.outcome.delivered) {
+        logger.warn(
+          {
+            webhook: delivered.webhookId,
+            message: delivered.messageId,
+            error: delivered.outcome.error,
+          },
+          'webhook delivery failed; it will be retried',
+        );
+      }
     }
   };
   const schedule = () => {

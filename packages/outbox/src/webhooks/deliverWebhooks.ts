@@ -2,7 +2,7 @@ import { inTransaction, type PrismaClient, type Queryable } from '@tablelock/db'
 import { DomainError } from '@tablelock/errors';
 import { encodeFeedCursor } from '../feedCursor';
 import type { OutboxEvent } from '../outboxEvent';
-import { readChangeFeed } from '../readChangeFeed';
+import { readChangeFeed, readFeedPage } from '../readChangeFeed';
 import { type SendOutcome, sendWebhook, type WebhookMessage } from './sendWebhook';
 import { parseWebhookUrl, resolveWebhookTarget } from './webhookTarget';
 
@@ -81,11 +81,13 @@ export function deliverNextWebhook(
         LIMIT 1
         FOR UPDATE OF s SKIP LOCKED`;
       if (!claimed) return null;
-      const page = await readChangeFeed(tx, {
-        after: encodeFeedCursor({ [claimed.table_name]: claimed.position.toString() }),
-        first: 1,
-        tables: [claimed.table_name],
-      });
+      const page = await readFeedPage(
+        tx,
+        { [claimed.table_name]: claimed.position.toString() },
+        1,
+        [claimed.table_name],
+        null,
+      );
       const [event] = page.events;
       if (!event) return null;
       if (claimed.event_types.length > 0 && !claimed.event_types.includes(event.type)) {
