@@ -1,12 +1,6 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import {
-  API_DIR,
-  COMPILED_CLI,
-  createTestDatabase,
-  type TestDatabase,
-} from '@tablelock/test-support';
+import { createTestDatabase, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runOperatorCli } from './support/operatorCli';
 
 let database: TestDatabase;
 
@@ -16,23 +10,8 @@ beforeAll(async () => {
 afterAll(() => database.close());
 
 /** Runs the compiled operator command line on the test database; its status and output. */
-async function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const child = spawn(process.execPath, [...COMPILED_CLI, ...args], {
-    cwd: API_DIR,
-    env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const [code] = await once(child, 'exit');
-  return { code: code as number | null, stdout, stderr };
-}
+const cli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+  runOperatorCli(args, { ...process.env, DATABASE_URL: database.url, ...env });
 
 describe('the webhook commands', () => {
   it('create a webhook printing its secret once, list it without it, and delete it', async () => {
