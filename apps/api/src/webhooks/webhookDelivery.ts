@@ -8,7 +8,7 @@ const MESSAGES_PER_ROUND = 200;
  * Messages this process sends at once (each holds a pooled connection while it waits for the
  * answer): different endpoints and tables go on in parallel.
  */
-const SENDERS = 4;
+const SENDERS = 2;
 
 /**
  * Delivers the outbox's events to the webhooks, every `intervalMs` and for as long as messages

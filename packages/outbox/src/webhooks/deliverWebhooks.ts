@@ -1,4 +1,4 @@
-import { inTransaction, type PrismaClient, type Queryable } from '@tablelock/db';
+import { inTransaction, type Prisma, type PrismaClient, type Queryable } from '@tablelock/db';
 import { DomainError } from '@tablelock/errors';
 import { encodeFeedCursor } from '../feedCursor';
 import type { OutboxEvent } from '../outboxEvent';
@@ -21,6 +21,8 @@ export interface DeliverySettings {
 }
 
 export const ROW_BATCH = 1000;
+/** Events one claim of a stream sends at most, one after another, before its row lock goes. */
+const MESSAGES_PER_CLAIM = 50;
 const LONGEST_RETRY_MS = 3_600_000;
 
 /** What became of one claimed message, for the caller's log. */
@@ -57,10 +59,12 @@ export async function openWebhookStreams(db: Queryable): Promise<void> {
 
 /**
  * Sends the next message of one endpoint's table whose turn has come, if any: its row lock
- * (FOR UPDATE SKIP LOCKED) is held until the answer is recorded, so that no other process
- * sends that table's messages meanwhile, and a process that dies mid-delivery leaves the
- * message to the next one. Null when nothing was due; `{ messageId: '' }` when an event of a
- * type the endpoint does not want was passed over.
+ * (FOR UPDATE SKIP LOCKED) is held until the answers are recorded, so that no other process
+ * sends that table's messages meanwhile, and a process that dies mid-delivery leaves them
+ * to the next one. It sends the stream's next messages one after another (up to 50, for about
+ * a delivery's time limit) and stops at the first failure. Null when nothing was due; the last
+ * message's outcome otherwise (`messageId: ''` when only events the endpoint does not want
+ * were passed over).
  */
 export function deliverNextWebhook(
   prisma: PrismaClient,
@@ -84,55 +88,62 @@ export function deliverNextWebhook(
       const page = await readFeedPage(
         tx,
         { [claimed.table_name]: claimed.position.toString() },
-        1,
+        MESSAGES_PER_CLAIM,
         [claimed.table_name],
         null,
       );
-      const [event] = page.events;
-      if (!event) return null;
-      if (claimed.event_types.length > 0 && !claimed.event_types.includes(event.type)) {
-        await moveOn(tx, claimed, BigInt(event.id), null);
-        return {
-          webhookId: claimed.webhook_id.toString(),
-          messageId: '',
-          outcome: passed,
-          disabled: false,
-        };
-      }
-      const { message, rowAfter } = await messageOf(tx, claimed, event, settings.rowBatch);
-      const outcome = await send(claimed, message, settings);
-      await tx.webhookDelivery.create({
-        data: {
+      const webhookId = claimed.webhook_id.toString();
+      const started = performance.now();
+      let last: Delivered = { webhookId, messageId: '', outcome: passed, disabled: false };
+      let position = claimed.position;
+      let rowAfter = claimed.row_after;
+      const log: Prisma.WebhookDeliveryCreateManyInput[] = [];
+      let attempt = claimed.attempts + 1;
+      for (const event of page.events) {
+        // Holding the row lock no longer than about one delivery's time limit.
+        if (performance.now() - started > settings.timeoutMs) break;
+        if (claimed.event_types.length > 0 && !claimed.event_types.includes(event.type)) {
+          position = BigInt(event.id);
+          continue;
+        }
+        const built = await messageOf(
+          tx,
+          { ...claimed, row_after: rowAfter },
+          event,
+          settings.rowBatch,
+        );
+        const outcome = await send(claimed, built.message, settings);
+        log.push({
           webhookId: claimed.webhook_id,
-          messageId: message.id,
+          messageId: built.message.id,
           eventId: BigInt(event.id),
           tableName: event.table,
           type: event.type,
-          attempt: claimed.attempts + 1,
+          attempt,
           responseStatus: outcome.status,
           latencyMs: outcome.latencyMs,
           delivered: outcome.delivered,
           error: outcome.error,
-        },
-      });
-      if (outcome.delivered) {
-        await moveOn(
-          tx,
-          claimed,
-          rowAfter === null ? BigInt(event.id) : claimed.position,
-          rowAfter,
-        );
-        return {
-          webhookId: claimed.webhook_id.toString(),
-          messageId: message.id,
-          outcome,
-          disabled: false,
-        };
+        });
+        attempt = 1;
+        last = { webhookId, messageId: built.message.id, outcome, disabled: false };
+        if (!outcome.delivered) break;
+        rowAfter = built.rowAfter;
+        // A change with more rows to send goes on in the next claim, from its next batch.
+        if (rowAfter !== null) break;
+        position = BigInt(event.id);
       }
-      const disabled = await retryLater(tx, claimed, settings, outcome);
-      return { webhookId: claimed.webhook_id.toString(), messageId: message.id, outcome, disabled };
+      await tx.webhookDelivery.createMany({ data: log });
+      // Only a step forward resets the count of failures: the back-off grows on one message.
+      const progressed = position !== claimed.position || rowAfter !== claimed.row_after;
+      if (progressed) await moveOn(tx, claimed, position, rowAfter);
+      if (!last.outcome.delivered) {
+        const failing = progressed ? { ...claimed, attempts: 0 } : claimed;
+        last.disabled = await retryLater(tx, failing, settings, last.outcome);
+      }
+      return last;
     },
-    { timeout: settings.timeoutMs + 30_000 },
+    { timeout: 2 * settings.timeoutMs + 30_000 },
   );
 }
 
