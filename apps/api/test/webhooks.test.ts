@@ -265,9 +265,12 @@ describe('webhooks', () => {
     const { receiver } = await registered({ tables: ['categories'] });
     await lockAndRelease('categories');
     const [first] = await distinct(receiver, 1);
-    const { data } = await execute(admin, webhooksQuery);
-    const logged = data?.webhooks[0]?.deliveries.find((entry) => entry.messageId === first?.id);
-    const resent = await execute(admin, resendMutation, { id: logged?.id ?? '' });
+    // The log is written when the sender's transaction commits, after the receiver answered.
+    const logged = await poll('the delivery logged', 10_000, async () => {
+      const { data } = await execute(admin, webhooksQuery);
+      return data?.webhooks[0]?.deliveries.find((entry) => entry.messageId === first?.id);
+    });
+    const resent = await execute(admin, resendMutation, { id: logged.id });
     expect(resent.data?.resendWebhookDelivery).toMatchObject({
       messageId: first?.id,
       delivered: true,

@@ -12,9 +12,9 @@ export {
   type Delivered,
   type DeliverySettings,
   deliverNextWebhook,
-  openWebhookStreams,
   ROW_BATCH,
   resendWebhookDelivery,
+  webhooksDue,
 } from './webhooks/deliverWebhooks';
 export type { SendOutcome } from './webhooks/sendWebhook';
 export {

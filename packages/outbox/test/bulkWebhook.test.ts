@@ -11,9 +11,9 @@ import {
   createWebhook,
   type DeliverySettings,
   deliverNextWebhook,
-  openWebhookStreams,
   ROW_BATCH,
   readChangeFeed,
+  webhooksDue,
 } from '../src';
 
 const ROWS = 100_000;
@@ -98,7 +98,7 @@ describe('a bulk write', () => {
       ['locked_write', ROWS],
     ]);
 
-    await openWebhookStreams(prisma);
+    expect(await webhooksDue(prisma)).toBe(true);
     while (await deliverNextWebhook(prisma, SETTINGS)) {}
     expect(received.every((batch) => batch.type === 'locked_write')).toBe(true);
     expect(new Set(received.map((batch) => batch.id)).size).toBe(received.length);

@@ -1,5 +1,5 @@
 import type { PrismaClient } from '@tablelock/db';
-import { type DeliverySettings, deliverNextWebhook, openWebhookStreams } from '@tablelock/outbox';
+import { type DeliverySettings, deliverNextWebhook, webhooksDue } from '@tablelock/outbox';
 import type { Logger } from 'pino';
 
 /** Messages one round sends at most before it lets the next round look again. */
@@ -26,7 +26,7 @@ export function startWebhookDelivery(
   let running: Promise<void> | undefined;
   const round = async () => {
     try {
-      await openWebhookStreams(prisma);
+      if (!(await webhooksDue(prisma))) return;
       await Promise.all(Array.from({ length: SENDERS }, () => send()));
     } catch (error) {
       logger.warn({ err: error }, 'webhook delivery round failed');

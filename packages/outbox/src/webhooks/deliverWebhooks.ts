@@ -47,14 +47,28 @@ interface Claimed {
   with_rows: boolean;
 }
 
-/** Gives every enabled endpoint its place in each table it follows, from its creation on. */
-export async function openWebhookStreams(db: Queryable): Promise<void> {
-  await db.$executeRaw`
-    INSERT INTO tablelock.webhook_stream (webhook_id, table_name, position)
-    SELECT w.id, s.table_name, w.after_position
-    FROM tablelock.webhook AS w CROSS JOIN tablelock.outbox_stream AS s
-    WHERE w.disabled_at IS NULL AND (cardinality(w.tables) = 0 OR s.table_name = ANY (w.tables))
-    ON CONFLICT DO NOTHING`;
+/**
+ * Gives every enabled endpoint its place in each table it follows (from its creation on), and
+ * says whether any place has an event due: one statement, so that a process with nothing to
+ * send costs the database one query a round.
+ */
+export async function webhooksDue(db: Queryable): Promise<boolean> {
+  const [due] = await db.$queryRaw<{ due: boolean }[]>`
+    WITH opened AS (
+      INSERT INTO tablelock.webhook_stream (webhook_id, table_name, position)
+      SELECT w.id, s.table_name, w.after_position
+      FROM tablelock.webhook AS w CROSS JOIN tablelock.outbox_stream AS s
+      WHERE w.disabled_at IS NULL AND (cardinality(w.tables) = 0 OR s.table_name = ANY (w.tables))
+      ON CONFLICT DO NOTHING
+      RETURNING 1
+    )
+    SELECT (SELECT count(*) FROM opened) > 0 OR EXISTS (
+      SELECT 1 FROM tablelock.webhook_stream AS s JOIN tablelock.webhook AS w ON w.id = s.webhook_id
+      WHERE w.disabled_at IS NULL AND s.next_attempt_at <= now()
+        AND (cardinality(w.tables) = 0 OR s.table_name = ANY (w.tables))
+        AND EXISTS (SELECT 1 FROM tablelock.outbox_event AS o
+                    WHERE o.table_name = s.table_name AND o.position > s.position)) AS due`;
+  return due?.due ?? false;
 }
 
 /**
