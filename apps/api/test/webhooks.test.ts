@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { syncWriteGuards } from '@tablelock/master-data';
 import {
   createTestDatabase,
@@ -279,6 +282,44 @@ describe('webhooks', () => {
     expect(receiver.received.filter((message) => message.id === first?.id)).toHaveLength(2);
     const unknown = await execute(admin, resendMutation, { id: '999999' });
     expect(unknown.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+  });
+
+  it('follows no redirect: a 3xx answer is a failure, and its target gets nothing', async () => {
+    const target = await startWebhookReceiver();
+    receivers.push(target);
+    const redirecting = http.createServer((_request, response) => {
+      response.writeHead(307, { location: target.url }).end();
+    });
+    redirecting.listen(0, '127.0.0.1');
+    await once(redirecting, 'listening');
+    const { port } = redirecting.address() as AddressInfo;
+    try {
+      const created = await execute(admin, createWebhookMutation, {
+        webhook: { url: `http://127.0.0.1:${port}/hooks`, tables: ['categories'] },
+      });
+      expect(created.errors).toBeUndefined();
+      await lockAndRelease('categories');
+      const failed = await poll('a failed delivery', 10_000, async () => {
+        const { data } = await execute(admin, webhooksQuery);
+        return data?.webhooks[0]?.deliveries.find((delivery) => !delivery.delivered);
+      });
+      expect(failed).toMatchObject({ responseStatus: 307, error: 'HTTP 307' });
+      expect(target.received).toEqual([]);
+    } finally {
+      redirecting.close();
+    }
+  });
+
+  it('counts an answer that does not come within the time limit as a failure', async () => {
+    const { receiver } = await registered({ tables: ['suppliers'] });
+    receiver.beforeAnswer = () => new Promise(() => {});
+    await lockAndRelease('suppliers');
+    const failed = await poll('a delivery timed out', 15_000, async () => {
+      const { data } = await execute(admin, webhooksQuery);
+      return data?.webhooks[0]?.deliveries.find((delivery) => !delivery.delivered);
+    });
+    expect(failed).toMatchObject({ responseStatus: null, delivered: false });
+    expect(receiver.received.length).toBeGreaterThan(0);
   });
 
   it('shows the secret once, at creation, and never in the list', async () => {
