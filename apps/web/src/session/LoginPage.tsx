@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
@@ -151,7 +152,7 @@ const SIGN_IN_ERRORS = [
 const isSignInError = (code: string): code is (typeof SIGN_IN_ERRORS)[number] =>
   (SIGN_IN_ERRORS as readonly string[]).includes(code);
 
-function loginErrorMessage(error: Error, t: ReturnType<typeof useTranslation>['t']): string {
+function loginErrorMessage(error: Error, t: TFunction): string {
   if (error instanceof GraphqlRequestError) {
     if (error.code === 'UNAUTHENTICATED') return t('login.wrongCredentials');
     if (error.code === 'PASSWORD_LOGIN_DISABLED') return t('login.passwordLoginDisabled');

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { GraphqlRequestError } from '../../api/GraphqlRequestError';
@@ -323,7 +324,7 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
 }
 
 /** IMPORT_ROWS_CHANGED names the rows someone else changed since the dry run. */
-function changedRowsOf(error: unknown, t: ReturnType<typeof useTranslation>['t']): string[] {
+function changedRowsOf(error: unknown, t: TFunction): string[] {
   if (!(error instanceof GraphqlRequestError) || error.code !== 'IMPORT_ROWS_CHANGED') return [];
   const rows = (error.errors[0]?.extensions as { rows?: { line: number; key: unknown }[] })?.rows;
   return (rows ?? []).map(({ line, key }) =>

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { graphqlRequest } from '../../api/graphqlRequest';
@@ -136,10 +137,7 @@ export function RevertPanel({ table, changeId, token, onDone }: RevertPanelProps
   );
 }
 
-function conflictText(
-  conflict: Revert['conflicts'][number],
-  t: ReturnType<typeof useTranslation>['t'],
-): string {
+function conflictText(conflict: Revert['conflicts'][number], t: TFunction): string {
   if (conflict.laterChange) {
     return t('changeHistory.conflictReasons.changedLater', {
       who: writerOf(conflict.laterChange),
