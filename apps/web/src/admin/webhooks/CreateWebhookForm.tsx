@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { graphqlRequest } from '../../api/graphqlRequest';
+import { SecretShownOnce } from '../../ui/SecretShownOnce';
 import { useAccountChange } from '../accounts/useAccountChange';
-import { NewWebhookSecret } from './NewWebhookSecret';
 import { createWebhookMutation } from './webhookOperations';
 import { webhooksOptions } from './webhookQueries';
 
@@ -26,7 +26,18 @@ export function CreateWebhookForm() {
     () => null,
     webhooksOptions.queryKey,
   );
-  if (created) return <NewWebhookSecret {...created} onDone={() => setCreated(null)} />;
+  if (created) {
+    return (
+      <SecretShownOnce
+        title={t('admin.webhooks.createdTitle', { url: created.url })}
+        explanation={t('admin.webhooks.shownOnce')}
+        label={t('admin.webhooks.secret')}
+        secret={created.secret}
+        testId="webhook-secret"
+        onDone={() => setCreated(null)}
+      />
+    );
+  }
   return (
     <form
       className="account-form"
