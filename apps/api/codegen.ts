@@ -48,8 +48,13 @@ const config: CodegenConfig = {
           ChangedRequestRow: '@tablelock/master-data#ChangedRequestRow as ChangedRequestRowModel',
           ChangeRequestPage: '@tablelock/master-data#ChangeRequestPage as ChangeRequestPageModel',
           SubmitChangeRequestResult: '@tablelock/master-data#SubmitResult as SubmitResultModel',
+          Webhook: '@tablelock/outbox#WebhookEndpoint as WebhookModel',
         },
-        scalars: { DateTime: 'Date', JSON: 'Record<string, string | null>' },
+        scalars: {
+          DateTime: 'Date',
+          JSON: 'Record<string, string | null>',
+          EventData: 'Record<string, unknown>',
+        },
       },
     },
     // The operations tests send, written with `graphql()` from here, are typed like a client's:
@@ -64,7 +69,11 @@ const config: CodegenConfig = {
         enumsAsTypes: true,
         useTypeImports: true,
         // As they arrive in JSON.
-        scalars: { DateTime: 'string', JSON: 'Record<string, string | null>' },
+        scalars: {
+          DateTime: 'string',
+          JSON: 'Record<string, string | null>',
+          EventData: 'Record<string, unknown>',
+        },
       },
     },
   },

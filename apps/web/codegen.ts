@@ -20,6 +20,8 @@ const config: CodegenConfig = {
           DateTime: 'string',
           // The API's only JSON fields are row keys and values: column name → text or null.
           JSON: 'Record<string, string | null>',
+          // A feed event's data (lock, change of rows or policy): its own shape per type.
+          EventData: 'Record<string, unknown>',
         },
       },
     },

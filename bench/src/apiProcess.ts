@@ -19,6 +19,8 @@ export interface ApiProcessOptions {
   poolSize: number;
   /** Open the API process's inspector on this port of 127.0.0.1 (see apiProfiler). */
   inspectPort?: number;
+  /** Further settings (config.ts) for it. */
+  settings?: Record<string, string>;
 }
 
 /** Starts the real API, compiled (`pnpm start`'s process), against `databaseUrl` and waits until it serves. */
@@ -40,6 +42,7 @@ export async function startApiProcess(
       SORT_INDEXES: 'auto',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
+      ...options.settings,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

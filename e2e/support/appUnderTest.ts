@@ -37,6 +37,8 @@ export async function startAppUnderTest(
       // Idle limits of seconds, so that idle-release.spec.ts sees a lock released for
       // inactivity without waiting a minute (the tables it does not set keep 15 minutes).
       IDLE_LIMIT_MIN_SECONDS: String(SHORTEST_IDLE_LIMIT_SECONDS),
+      // webhooks-admin.spec.ts's receiver listens on the loopback address.
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
       ...settings,
     },
   }).catch(async (error: unknown) => {

@@ -10,7 +10,11 @@ const OPERATION_TYPES = {
     documentMode: 'string',
     enumsAsTypes: true,
     useTypeImports: true,
-    scalars: { DateTime: 'string', JSON: 'Record<string, string | null>' },
+    scalars: {
+      DateTime: 'string',
+      JSON: 'Record<string, string | null>',
+      EventData: 'Record<string, unknown>',
+    },
   },
 } as const;
 

@@ -14,6 +14,7 @@ import {
 } from '@tablelock/identity';
 import { type FreezeRule, freezeTables, type TableSelection, thawTables } from '@tablelock/lock';
 import { WRITE_GUARDS, type WriteGuard } from '@tablelock/master-data';
+import { createWebhook, deleteWebhook, listWebhooks, updateWebhook } from '@tablelock/outbox';
 import { Command, Option } from 'commander';
 import { pino } from 'pino';
 import { revokeApiKeyReleasingLocks } from './accounts/revokeApiKeyReleasingLocks';
@@ -294,6 +295,74 @@ program
       changeTakeOverRule(prisma, { rule: options.rule, idleMinutes: options.idleMinutes }, audit),
     );
     console.log(`take-over rule: ${settings.rule} (idle ${settings.idleMinutes} min)`);
+  });
+
+program
+  .command('create-webhook')
+  .description("register an endpoint for the change feed's events; prints its signing secret once")
+  .argument('<url>')
+  .option('--events <types>', 'event types, comma-separated (default: all)', list)
+  .option('--tables <tables>', 'tables, comma-separated (default: all)', list)
+  .option('--with-rows', "send a change's rows too, in batches of up to 1,000")
+  .action(
+    async (url: string, options: { events?: string[]; tables?: string[]; withRows?: boolean }) => {
+      const { WEBHOOK_ALLOWED_HOSTS } = loadConfig(process.env);
+      const { webhook, secret } = await withDatabase((prisma) =>
+        createWebhook(
+          prisma,
+          {
+            url,
+            eventTypes: options.events ?? [],
+            tables: options.tables ?? [],
+            withRows: options.withRows ?? false,
+          },
+          'cli',
+          WEBHOOK_ALLOWED_HOSTS,
+        ),
+      );
+      console.error(`created webhook ${webhook.id}; its signing secret is shown only now:`);
+      console.log(secret);
+    },
+  );
+
+program
+  .command('list-webhooks')
+  .description('list the webhook endpoints (never their secrets)')
+  .action(async () => {
+    const webhooks = await withDatabase(listWebhooks);
+    console.table(
+      webhooks.map((webhook) => ({
+        id: webhook.id,
+        url: webhook.url,
+        events: webhook.eventTypes.join(',') || 'all',
+        tables: webhook.tables.join(',') || 'all',
+        withRows: webhook.withRows,
+        disabled: webhook.disabledAt
+          ? `${webhook.disabledAt.toISOString()} ${webhook.disabledReason}`
+          : '',
+      })),
+    );
+  });
+
+program
+  .command('enable-webhook')
+  .description('start a disabled webhook again where it stopped')
+  .argument('<id>')
+  .action(async (id: string) => {
+    const { WEBHOOK_ALLOWED_HOSTS } = loadConfig(process.env);
+    await withDatabase((prisma) =>
+      updateWebhook(prisma, id, { enabled: true }, WEBHOOK_ALLOWED_HOSTS),
+    );
+    console.log(`webhook ${id} enabled`);
+  });
+
+program
+  .command('delete-webhook')
+  .description('delete a webhook and its delivery log')
+  .argument('<id>')
+  .action(async (id: string) => {
+    await withDatabase((prisma) => deleteWebhook(prisma, id));
+    console.log(`webhook ${id} deleted`);
   });
 
 try {

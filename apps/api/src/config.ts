@@ -48,6 +48,30 @@ const environment = z.object({
         .map((host) => host.trim())
         .filter((host) => host !== ''),
     ),
+  /** Webhook hosts that may be on loopback, private or link-local addresses (comma-separated). */
+  WEBHOOK_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter((host) => host !== ''),
+    ),
+  /** How long a webhook delivery may take before it counts as failed. */
+  WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(10),
+  /**
+   * An endpoint failing this long is disabled. Below the usual 24 hours only for tests, which
+   * need it within seconds.
+   */
+  WEBHOOK_GIVE_UP_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 3600)
+    .default(24 * 3600),
+  /** The wait before a failed delivery's first retry; each next waits twice as long (to 1 h). */
+  WEBHOOK_FIRST_RETRY_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   SESSION_TTL_HOURS: z.coerce
     .number()
     .positive()

@@ -11,6 +11,7 @@ import type { DatabaseAvailability } from './ports/databaseAvailability';
 import type { LockChangeFeed } from './ports/lockChangeFeed';
 import type { OidcProvider } from './ports/oidcProvider';
 import type { SortIndexes } from './ports/sortIndexes';
+import type { WebhookSettings } from './ports/webhookSettings';
 
 export interface LockQueueSettings {
   /** This process's mark on its waiters (see LiveFeeds.queueOwner). */
@@ -49,6 +50,7 @@ export interface ApiServices {
   minIdleLimitSeconds: number;
   /** The shortest lease a caller may ask for (LEASE_MIN_SECONDS). */
   minLeaseSeconds: number;
+  webhooks: WebhookSettings;
 }
 
 /** What every resolver gets: the services, and who is calling. */

@@ -1,9 +1,7 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { API_DIR, COMPILED_CLI, freePort } from '@tablelock/test-support';
+import { freePort } from '@tablelock/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type EmbeddedApiProcess,
@@ -13,6 +11,7 @@ import {
   stopStartedProcesses,
   waitUntilServing,
 } from './support/embeddedApiProcess';
+import { runOperatorCli } from './support/operatorCli';
 
 // The operator command line run as README says, beside an app on the embedded Postgres: it
 // works on that app's database, and never makes a cluster of its own.
@@ -23,24 +22,9 @@ const started: EmbeddedApiProcess[] = [];
 const postgresPids = new Set<number>();
 
 /** Runs `node dist/cli.js …args` with `password` on standard input; its status and output. */
-async function cli(args: string[], env: NodeJS.ProcessEnv, password = '') {
+function cli(args: string[], env: NodeJS.ProcessEnv, password = '') {
   const { DATABASE_URL: _external, ...inherited } = process.env;
-  const child = spawn(process.execPath, [...COMPILED_CLI, ...args], {
-    cwd: API_DIR,
-    env: { ...inherited, LOG_LEVEL: 'warn', ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  child.stdin.end(`${password}\n`);
-  const [code] = await once(child, 'exit');
-  return { code: code as number | null, stdout, stderr };
+  return runOperatorCli(args, { ...inherited, LOG_LEVEL: 'warn', ...env }, password);
 }
 
 async function logIn(api: EmbeddedApiProcess, username: string, password: string) {

@@ -1,3 +1,4 @@
+import { type ChangeFeedEvent, type ChangesOptions, readChanges } from './changeFeed';
 import {
   type ChangeSetFilter,
   type HistoryPageOptions,
@@ -32,6 +33,11 @@ export interface TablelockClient {
     key: Record<string, string | null>,
     options?: HistoryPageOptions,
   ): Promise<RowHistoryPage>;
+  /**
+   * The change feed (an admin's API key): every lock transition, freeze, change of rows and
+   * policy change after `options.after`, in commit order per table, waiting for more at the end.
+   */
+  changes(options?: ChangesOptions): AsyncGenerator<ChangeFeedEvent>;
 }
 
 /** A client of the tablelock API at `config.url`, calling with API key `config.apiKey`. */
@@ -41,5 +47,6 @@ export function createTablelockClient(config: TablelockClientConfig): TablelockC
     withTableLock: (tables, work, options) => withTableLock(api, tables, work, options),
     tableChanges: (table, options) => readTableChanges(api, table, options),
     rowHistory: (table, key, options) => readRowHistory(api, table, key, options),
+    changes: (options) => readChanges(api, options),
   };
 }

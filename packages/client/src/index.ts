@@ -1,3 +1,4 @@
+export type { ChangeFeedEvent, ChangesOptions } from './changeFeed';
 export { createTablelockClient, type TablelockClient } from './createTablelockClient';
 export type {
   ChangeSetFilter,

@@ -9,6 +9,7 @@ import {
 } from '@tablelock/identity';
 import { WaiterLimit } from '@tablelock/lock';
 import type { WriteGuard } from '@tablelock/master-data';
+import { type DeliverySettings, ROW_BATCH } from '@tablelock/outbox';
 import type { Logger } from 'pino';
 import { createCredentialCache } from '../auth/credentialCache';
 import type { ApiServices } from '../context';
@@ -18,6 +19,7 @@ import { createApiMetrics } from '../metrics/apiMetrics';
 import type { OidcProvider } from '../ports/oidcProvider';
 import type { SortIndexes } from '../ports/sortIndexes';
 import { createSortIndexes } from '../sortIndexes/sortIndexes';
+import { startWebhookDelivery } from '../webhooks/webhookDelivery';
 import { watchDatabaseAvailability } from './databaseAvailability';
 
 export interface ApiServiceSettings {
@@ -44,7 +46,19 @@ export interface ApiServiceSettings {
   sortIndexes?: SortIndexes;
   loginThrottle?: LoginThrottleOptions;
   signInRateLimit?: SignInRateLimitOptions;
+  /** Webhook deliveries (WEBHOOK_* settings); the defaults when not given. */
+  webhooks?: Partial<DeliverySettings>;
 }
+
+/** WEBHOOK_TIMEOUT_SECONDS, WEBHOOK_GIVE_UP_SECONDS and the rest, as production has them. */
+export const DEFAULT_WEBHOOK_DELIVERY: DeliverySettings = {
+  allowedHosts: [],
+  timeoutMs: 10_000,
+  maxResponseBytes: 64 * 1024,
+  firstRetryMs: 1_000,
+  giveUpSeconds: 24 * 3600,
+  rowBatch: ROW_BATCH,
+};
 
 /** The services, and what the process around them needs to watch and stop them. */
 export interface RunningApiServices {
@@ -60,6 +74,8 @@ export async function createApiServices(settings: ApiServiceSettings): Promise<R
   const { prisma, logger } = settings;
   const live = await startLiveFeeds(settings.directDatabaseUrl, logger);
   const databaseAvailability = watchDatabaseAvailability(prisma, logger);
+  const webhooks = { ...DEFAULT_WEBHOOK_DELIVERY, ...settings.webhooks };
+  const stopWebhookDelivery = startWebhookDelivery(prisma, webhooks, logger);
   const services: ApiServices = {
     prisma,
     masterSchema: settings.masterSchema,
@@ -79,6 +95,7 @@ export async function createApiServices(settings: ApiServiceSettings): Promise<R
     credentialChanges: live.credentialChanges,
     minIdleLimitSeconds: settings.minIdleLimitSeconds,
     minLeaseSeconds: settings.minLeaseSeconds,
+    webhooks,
     credentialCache: createCredentialCache(live.credentialChanges),
     metrics: createApiMetrics(prisma, live.lockChanges.activeSubscriptions),
     databaseAvailability,
@@ -97,6 +114,7 @@ export async function createApiServices(settings: ApiServiceSettings): Promise<R
     live,
     readiness: createReadinessCheck(prisma, live.isListening),
     async stop() {
+      await stopWebhookDelivery();
       databaseAvailability.stop();
       await live.close();
     },

@@ -53,6 +53,12 @@ export async function startApi(
     minLeaseSeconds: config.LEASE_MIN_SECONDS,
     sortIndexesEnabled,
     writeGuardDefault: config.WRITE_GUARD_DEFAULT,
+    webhooks: {
+      allowedHosts: config.WEBHOOK_ALLOWED_HOSTS,
+      timeoutMs: config.WEBHOOK_TIMEOUT_SECONDS * 1000,
+      giveUpSeconds: config.WEBHOOK_GIVE_UP_SECONDS,
+      firstRetryMs: config.WEBHOOK_FIRST_RETRY_MS,
+    },
   });
   const { services } = running;
   const stopSweeper = startLockSweeper({

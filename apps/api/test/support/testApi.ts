@@ -6,6 +6,7 @@ import {
   type SignInRateLimitOptions,
 } from '@tablelock/identity';
 import { MIN_IDLE_LIMIT_SECONDS, MIN_LEASE_SECONDS } from '@tablelock/lock';
+import type { DeliverySettings } from '@tablelock/outbox';
 import { TEST_AUDIT, type TestDatabase } from '@tablelock/test-support';
 import { type Logger, pino } from 'pino';
 import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from '../../src/http/export/exportLimits';
@@ -96,6 +97,8 @@ export async function startTestApi(
     keepAliveSeconds?: number;
     /** Bounds on exports shorter than the defaults, for tests of them. */
     exportLimits?: Partial<ExportLimits>;
+    /** Webhook deliveries: WEBHOOK_ALLOWED_HOSTS, short clocks. */
+    webhooks?: Partial<DeliverySettings>;
   } = {},
 ): Promise<TestApi> {
   const logger = options.logger ?? pino({ level: 'silent' });
@@ -116,6 +119,7 @@ export async function startTestApi(
     ...(options.sortIndexes ? { sortIndexes: options.sortIndexes } : {}),
     ...(options.loginThrottle ? { loginThrottle: options.loginThrottle } : {}),
     ...(options.signInRateLimit ? { signInRateLimit: options.signInRateLimit } : {}),
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
   });
   const server = await startApiServer({
     services: running.services,

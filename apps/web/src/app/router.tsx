@@ -1,6 +1,7 @@
 import { createBrowserRouter, Navigate, Outlet } from 'react-router';
 import { AdminPage } from '../admin/AdminPage';
 import { TableSettingsPage } from '../admin/tableSettings/TableSettingsPage';
+import { WebhooksPage } from '../admin/webhooks/WebhooksPage';
 import { AppLayout } from '../layout/AppLayout';
 import { NotFoundPage } from '../layout/NotFoundPage';
 import { RouteErrorPage } from '../layout/RouteErrorPage';
@@ -45,6 +46,7 @@ export const router = createBrowserRouter([
           { path: 'admin/api-keys', element: <AdminPage history="apiKeys" /> },
           { path: 'admin/table-settings', element: <TableSettingsPage /> },
           { path: 'requests/:id?', element: <RequestsPage /> },
+          { path: 'admin/webhooks', element: <WebhooksPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],
       },

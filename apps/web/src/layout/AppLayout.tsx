@@ -32,6 +32,7 @@ export function AppLayout() {
                 {t('layout.admin')}
               </NavLink>
               <NavLink to="/admin/table-settings">{t('layout.tableSettings')}</NavLink>
+              <NavLink to="/admin/webhooks">{t('layout.webhooks')}</NavLink>
             </>
           )}
         </nav>

@@ -26,6 +26,8 @@ export function purgeHistory(
         WHERE reverts_change_set_id IN (SELECT id FROM old) AND id NOT IN (SELECT id FROM old)
       ), rows AS (
         DELETE FROM tablelock.row_change WHERE change_set_id IN (SELECT id FROM old) RETURNING 1
+      ), events AS (
+        DELETE FROM tablelock.outbox_event WHERE change_set_id IN (SELECT id FROM old)
       ), sets AS (
         DELETE FROM tablelock.change_set WHERE id IN (SELECT id FROM old) RETURNING 1
       )

@@ -23,6 +23,8 @@ describe('purgeHistory', () => {
     });
     expect((await prisma.changeSet.findMany()).map((set) => set.id)).toEqual([recent?.id]);
     expect(await prisma.rowChange.count({ where: { changeSetId: old?.id } })).toBe(0);
+    const outbox = await prisma.outboxEvent.findMany({ where: { type: 'unlocked_write' } });
+    expect(outbox.map((event) => event.changeSetId)).toEqual([recent?.id]);
     const [event] = await prisma.securityEvent.findMany({ where: { action: 'history_purged' } });
     expect(event).toMatchObject({
       actor: 'system',

@@ -1,6 +1,7 @@
-import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
+import { DateTimeResolver, JSONObjectResolver, JSONResolver } from 'graphql-scalars';
 import type { Resolvers } from '../generated/graphql';
 import { columnCaptions, tableCaptions } from './captions';
+import { changeFeed } from './changeFeed';
 import { changeRequestChanged } from './changeRequestChanged';
 import {
   approveChangeRequestResolver,
@@ -78,13 +79,25 @@ import {
   saveGridLayoutResolver,
   saveViewResolver,
 } from './views';
+import {
+  createWebhookResolver,
+  deleteWebhookResolver,
+  resendWebhookDeliveryResolver,
+  updateWebhookResolver,
+  Webhook,
+  webhooks,
+} from './webhooks';
 import { writeGuardStatus } from './writeGuardStatus';
 
 export const resolvers: Resolvers = {
   DateTime: DateTimeResolver,
   JSON: JSONResolver,
+  EventData: JSONObjectResolver,
+  Webhook,
   Query: {
     tables,
+    changeFeed,
+    webhooks,
     tablePage,
     tablesNamed,
     table,
@@ -112,6 +125,10 @@ export const resolvers: Resolvers = {
     changeRequestsToDecide,
   },
   Mutation: {
+    createWebhook: createWebhookResolver,
+    updateWebhook: updateWebhookResolver,
+    deleteWebhook: deleteWebhookResolver,
+    resendWebhookDelivery: resendWebhookDeliveryResolver,
     UpdateTableStatusWithLock,
     syncTableRegistry: syncTableRegistryResolver,
     forceRelease,

@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { graphqlRequest } from '../../api/graphqlRequest';
 import type { Role } from '../../generated/graphql';
+import { SecretShownOnce } from '../../ui/SecretShownOnce';
 import { createApiKeyMutation } from './accountOperations';
 import { apiKeysOptions } from './accountQueries';
-import { NewApiKeySecret } from './NewApiKeySecret';
 import { RoleSelect } from './RoleSelect';
 import { useAccountChange } from './useAccountChange';
 
@@ -20,7 +20,16 @@ export function CreateApiKeyForm() {
     apiKeysOptions.queryKey,
   );
   if (created) {
-    return <NewApiKeySecret {...created} onDone={() => setCreated(null)} />;
+    return (
+      <SecretShownOnce
+        title={t('apiKeys.createdTitle', { name: created.name })}
+        explanation={t('apiKeys.shownOnce')}
+        label={t('apiKeys.secret')}
+        secret={created.secret}
+        testId="api-key-secret"
+        onDone={() => setCreated(null)}
+      />
+    );
   }
   return (
     <form

@@ -1,28 +1,39 @@
 import { useTranslation } from 'react-i18next';
 
-interface NewApiKeySecretProps {
-  name: string;
+interface SecretShownOnceProps {
+  title: string;
+  /** Why it is shown only now, and where it goes. */
+  explanation: string;
+  label: string;
   secret: string;
+  testId: string;
   onDone: () => void;
 }
 
 /**
- * A new key's secret, shown this once: only its hash is kept, so it is gone once this closes.
- * It lives in this component's props only, never in the query cache.
+ * A new credential's secret (an API key, a webhook's signing secret), shown this once: the API
+ * never gives it again. It lives in this component's props only, never in the query cache.
  */
-export function NewApiKeySecret({ name, secret, onDone }: NewApiKeySecretProps) {
+export function SecretShownOnce({
+  title,
+  explanation,
+  label,
+  secret,
+  testId,
+  onDone,
+}: SecretShownOnceProps) {
   const { t } = useTranslation();
   return (
-    <section className="banner banner-info new-key-secret" aria-labelledby="new-key-heading">
-      <h3 id="new-key-heading">{t('apiKeys.createdTitle', { name })}</h3>
-      <p>{t('apiKeys.shownOnce')}</p>
+    <section className="banner banner-info new-key-secret" aria-labelledby={`${testId}-heading`}>
+      <h3 id={`${testId}-heading`}>{title}</h3>
+      <p>{explanation}</p>
       <label className="field">
-        <span>{t('apiKeys.secret')}</span>
+        <span>{label}</span>
         <input
           readOnly
           className="address"
           value={secret}
-          data-testid="api-key-secret"
+          data-testid={testId}
           onFocus={(event) => event.target.select()}
         />
       </label>

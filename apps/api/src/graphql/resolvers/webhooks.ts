@@ -1,0 +1,73 @@
+import {
+  createWebhook,
+  deleteWebhook,
+  listWebhooks,
+  readWebhookDeliveries,
+  readWebhookDelivery,
+  resendWebhookDelivery,
+  updateWebhook,
+} from '@tablelock/outbox';
+import type { MutationResolvers, QueryResolvers, WebhookResolvers } from '../generated/graphql';
+import { callerOf } from './callerOf';
+
+export const webhooks: QueryResolvers['webhooks'] = (_parent, _args, context) =>
+  listWebhooks(context.prisma);
+
+export const createWebhookResolver: MutationResolvers['createWebhook'] = (
+  _parent,
+  { webhook },
+  context,
+) =>
+  createWebhook(
+    context.prisma,
+    {
+      url: webhook.url,
+      eventTypes: webhook.eventTypes ?? [],
+      tables: webhook.tables ?? [],
+      withRows: webhook.withRows ?? false,
+    },
+    callerOf(context).name,
+    context.webhooks.allowedHosts,
+  );
+
+export const updateWebhookResolver: MutationResolvers['updateWebhook'] = (
+  _parent,
+  { id, change },
+  context,
+) =>
+  updateWebhook(
+    context.prisma,
+    id,
+    {
+      ...(change.url == null ? {} : { url: change.url }),
+      ...(change.eventTypes == null ? {} : { eventTypes: change.eventTypes }),
+      ...(change.tables == null ? {} : { tables: change.tables }),
+      ...(change.withRows == null ? {} : { withRows: change.withRows }),
+      ...(change.enabled == null ? {} : { enabled: change.enabled }),
+    },
+    context.webhooks.allowedHosts,
+  );
+
+export const deleteWebhookResolver: MutationResolvers['deleteWebhook'] = async (
+  _parent,
+  { id },
+  context,
+) => {
+  await deleteWebhook(context.prisma, id);
+  return true;
+};
+
+export const Webhook: WebhookResolvers = {
+  deliveries: (webhook, { first }, context) =>
+    readWebhookDeliveries(context.prisma, webhook.id, first ?? 50),
+};
+
+export const resendWebhookDeliveryResolver: MutationResolvers['resendWebhookDelivery'] = async (
+  _parent,
+  { id },
+  context,
+) =>
+  readWebhookDelivery(
+    context.prisma,
+    await resendWebhookDelivery(context.prisma, id, context.webhooks),
+  );

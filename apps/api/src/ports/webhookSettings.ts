@@ -1,0 +1,1 @@
+export type { DeliverySettings as WebhookSettings } from '@tablelock/outbox';

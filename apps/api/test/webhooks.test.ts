@@ -1,0 +1,330 @@
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { syncWriteGuards } from '@tablelock/master-data';
+import {
+  createTestDatabase,
+  MASTER_SCHEMA,
+  poll,
+  type TestDatabase,
+} from '@tablelock/test-support';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { graphql } from './generated';
+import { acquireTableLockAs, releaseTableLockAs, saveRowsMutation } from './support/lockOperations';
+import { execute, startTestApi, type TestApi, type TestClient } from './support/testApi';
+import {
+  type ReceivedMessage,
+  startWebhookReceiver,
+  type WebhookReceiver,
+  withoutRepeats,
+} from './support/webhookReceiver';
+
+/** Short clocks: retries from 50 ms, an endpoint failing for 3 s is disabled. */
+const GIVE_UP_SECONDS = 3;
+const ROW_BATCH = 2;
+
+let database: TestDatabase;
+let api: TestApi;
+let admin: TestClient;
+let alice: TestClient;
+const receivers: WebhookReceiver[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await syncWriteGuards(database.prisma, MASTER_SCHEMA, 'RECORD');
+  api = await startTestApi(database, {
+    webhooks: {
+      allowedHosts: ['127.0.0.1'],
+      firstRetryMs: 50,
+      giveUpSeconds: GIVE_UP_SECONDS,
+      timeoutMs: 2000,
+      rowBatch: ROW_BATCH,
+    },
+  });
+  [admin, alice] = await Promise.all([api.loginAs('admin'), api.loginAs('alice')]);
+});
+afterEach(async () => {
+  const hooks = await execute(admin, webhooksQuery);
+  for (const hook of hooks.data?.webhooks ?? []) {
+    await execute(admin, deleteWebhookMutation, { id: hook.id });
+  }
+  await Promise.all(receivers.splice(0).map((receiver) => receiver.stop()));
+});
+afterAll(async () => {
+  await api.stop();
+  await database.close();
+});
+
+const createWebhookMutation = graphql(`
+  mutation CreateWebhook($webhook: WebhookInput!) {
+    createWebhook(webhook: $webhook) {
+      webhook {
+        id
+        url
+      }
+      secret
+    }
+  }
+`);
+
+const webhooksQuery = graphql(`
+  query Webhooks {
+    webhooks {
+      id
+      url
+      eventTypes
+      tables
+      withRows
+      disabledAt
+      disabledReason
+      deliveries(first: 200) {
+        id
+        messageId
+        delivered
+        responseStatus
+        error
+        attempt
+      }
+    }
+  }
+`);
+
+const resendMutation = graphql(`
+  mutation ResendWebhookDelivery($id: ID!) {
+    resendWebhookDelivery(id: $id) {
+      id
+      messageId
+      delivered
+      responseStatus
+    }
+  }
+`);
+
+const deleteWebhookMutation = graphql(`
+  mutation DeleteWebhook($id: ID!) {
+    deleteWebhook(id: $id)
+  }
+`);
+
+type WebhookInput = { url: string; eventTypes?: string[]; tables?: string[]; withRows?: boolean };
+
+/** A receiver and an endpoint registered for it. */
+async function registered(input: Omit<WebhookInput, 'url'> = {}) {
+  const receiver = await startWebhookReceiver();
+  receivers.push(receiver);
+  const response = await execute(admin, createWebhookMutation, {
+    webhook: { url: receiver.url, ...input },
+  });
+  const created = response.data?.createWebhook;
+  if (!created) throw new Error(JSON.stringify(response.errors));
+  receiver.secret = created.secret;
+  return { receiver, id: created.webhook.id };
+}
+
+async function lockAndRelease(table: string, times = 1) {
+  for (let i = 0; i < times; i++) {
+    const grant = await acquireTableLockAs(alice, table);
+    await releaseTableLockAs(alice, table, grant.token);
+  }
+}
+
+/** Waits for `count` distinct messages; the distinct ones in the order they first came. */
+async function distinct(receiver: WebhookReceiver, count: number): Promise<ReceivedMessage[]> {
+  return poll(`${count} webhook messages`, 20_000, async () => {
+    const unique = withoutRepeats(receiver.received);
+    return unique.length >= count ? unique : undefined;
+  });
+}
+
+const line = (message: ReceivedMessage) => `${message.payload.data.table} ${message.payload.type}`;
+
+/** Per table, the event ids in the order they came: each table's list must be ascending. */
+function idsPerTable(messages: readonly ReceivedMessage[]): Map<string, number[]> {
+  const perTable = new Map<string, number[]>();
+  for (const message of messages) {
+    const ids = perTable.get(message.payload.data.table) ?? [];
+    ids.push(Number(message.payload.data.id));
+    perTable.set(message.payload.data.table, ids);
+  }
+  return perTable;
+}
+
+describe('webhooks', () => {
+  it('delivers each event once after de-duplication, signed, in commit order per table', async () => {
+    const { receiver } = await registered();
+    await Promise.all([lockAndRelease('categories', 3), lockAndRelease('suppliers', 3)]);
+    const messages = await distinct(receiver, 12);
+    expect(messages).toHaveLength(12);
+    expect(receiver.forged).toBe(0);
+    for (const [table, ids] of idsPerTable(messages)) {
+      expect(ids, table).toEqual([...ids].sort((a, b) => a - b));
+      expect(ids, table).toHaveLength(6);
+    }
+    expect(messages.filter((message) => line(message) === 'categories acquire')).toHaveLength(3);
+    expect(messages[0]?.payload.data).toMatchObject({ actor: 'alice', editor: 'alice' });
+  });
+
+  it('lets the receiver detect a forged or altered message', async () => {
+    const { receiver } = await registered({ tables: ['categories'] });
+    await lockAndRelease('categories');
+    const [message] = await distinct(receiver, 1);
+    if (!message) throw new Error('no message');
+    const tampered = message.body.replace('"alice"', '"mallory"');
+    expect(() => new Webhook(receiver.secret).verify(tampered, message.headers)).toThrow();
+    const otherSecret = `whsec_${Buffer.from('not the secret at all, 32 bytes!').toString('base64')}`;
+    expect(() => new Webhook(otherSecret).verify(message.body, message.headers)).toThrow();
+  });
+
+  it('keeps retrying while the receiver is down and then delivers everything in order', async () => {
+    const { receiver } = await registered({ tables: ['categories'] });
+    await receiver.stop();
+    await lockAndRelease('categories', 2);
+    await poll('three failed attempts', 10_000, async () => {
+      const { data } = await execute(admin, webhooksQuery);
+      const failures = data?.webhooks[0]?.deliveries.filter((delivery) => !delivery.delivered);
+      return (failures?.length ?? 0) >= 3 ? true : undefined;
+    });
+    await receiver.start();
+    const messages = await distinct(receiver, 4);
+    expect(messages.map(line)).toEqual([
+      'categories acquire',
+      'categories release',
+      'categories acquire',
+      'categories release',
+    ]);
+  });
+
+  it('sends a change of rows in batches that hold every row, in order, to endpoints that ask', async () => {
+    const { receiver } = await registered({
+      tables: ['currencies'],
+      withRows: true,
+      eventTypes: ['save'],
+    });
+    const grant = await acquireTableLockAs(alice, 'currencies');
+    const codes = ['XAA', 'XAB', 'XAC', 'XAD', 'XAE'];
+    const saved = await execute(alice, saveRowsMutation, {
+      table: 'currencies',
+      token: grant.token,
+      changes: {
+        inserts: codes.map((code) => ({
+          values: { code, name: `Test ${code}`, minor_units: '2', active: 'true' },
+        })),
+      },
+    });
+    expect(saved.errors).toBeUndefined();
+    await releaseTableLockAs(alice, 'currencies', grant.token);
+    const batches = await poll('the last batch', 20_000, async () => {
+      const unique = withoutRepeats(receiver.received);
+      return unique.some((message) => message.payload.data.lastBatch) ? unique : undefined;
+    });
+    expect(batches.map((message) => (message.payload.data.rows as unknown[]).length)).toEqual([
+      2, 2, 1,
+    ]);
+    const rows = batches.flatMap(
+      (message) => message.payload.data.rows as { key: { code: string } }[],
+    );
+    expect(rows.map((row) => row.key.code)).toEqual(codes);
+    expect(batches.every((message) => message.payload.type === 'save')).toBe(true);
+    expect(batches[0]?.payload.data).toMatchObject({ inserted: 5 });
+  });
+
+  it('disables an endpoint that fails for WEBHOOK_GIVE_UP_SECONDS, and says why', async () => {
+    const { receiver } = await registered({ tables: ['suppliers'] });
+    await receiver.stop();
+    await lockAndRelease('suppliers');
+    const disabled = await poll('the endpoint disabled', 20_000, async () => {
+      const { data } = await execute(admin, webhooksQuery);
+      const [hook] = data?.webhooks ?? [];
+      return hook?.disabledAt ? hook : undefined;
+    });
+    expect(disabled.disabledReason).toContain(`Failing for ${GIVE_UP_SECONDS} s`);
+  });
+
+  it.each([
+    ['http://10.1.2.3/hooks', 'is a private address'],
+    ['http://169.254.169.254/latest/meta-data', 'is a linkLocal address'],
+    ['http://[::1]:8080/', 'is a loopback address'],
+    ['http://localhost:8080/', 'is a loopback address'],
+    ['ftp://example.com/', 'starts with https:// or http://'],
+    ['not a url', 'is not a URL'],
+  ])('refuses %s as BAD_USER_INPUT', async (url, message) => {
+    const response = await execute(admin, createWebhookMutation, { webhook: { url } });
+    expect(response.errors?.[0]?.message).toContain(message);
+    expect(response.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+
+  it.each([
+    [{ eventTypes: ['acquired'] }, 'There is no event type acquired.'],
+    [{ tables: ['no_such_table'] }, 'There is no table no_such_table.'],
+  ])('refuses %j as BAD_USER_INPUT', async (input, message) => {
+    const response = await execute(admin, createWebhookMutation, {
+      webhook: { url: 'http://127.0.0.1:9/', ...input },
+    });
+    expect(response.errors?.[0]).toMatchObject({ message, extensions: { code: 'BAD_USER_INPUT' } });
+  });
+
+  it('sends a logged message again, with the same webhook-id', async () => {
+    const { receiver } = await registered({ tables: ['categories'] });
+    await lockAndRelease('categories');
+    const [first] = await distinct(receiver, 1);
+    // The log is written when the sender's transaction commits, after the receiver answered.
+    const logged = await poll('the delivery logged', 10_000, async () => {
+      const { data } = await execute(admin, webhooksQuery);
+      return data?.webhooks[0]?.deliveries.find((entry) => entry.messageId === first?.id);
+    });
+    const resent = await execute(admin, resendMutation, { id: logged.id });
+    expect(resent.data?.resendWebhookDelivery).toMatchObject({
+      messageId: first?.id,
+      delivered: true,
+      responseStatus: 204,
+    });
+    expect(receiver.received.filter((message) => message.id === first?.id)).toHaveLength(2);
+    const unknown = await execute(admin, resendMutation, { id: '999999' });
+    expect(unknown.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+  });
+
+  it('follows no redirect: a 3xx answer is a failure, and its target gets nothing', async () => {
+    const target = await startWebhookReceiver();
+    receivers.push(target);
+    const redirecting = http.createServer((_request, response) => {
+      response.writeHead(307, { location: target.url }).end();
+    });
+    redirecting.listen(0, '127.0.0.1');
+    await once(redirecting, 'listening');
+    const { port } = redirecting.address() as AddressInfo;
+    try {
+      const created = await execute(admin, createWebhookMutation, {
+        webhook: { url: `http://127.0.0.1:${port}/hooks`, tables: ['categories'] },
+      });
+      expect(created.errors).toBeUndefined();
+      await lockAndRelease('categories');
+      const failed = await poll('a failed delivery', 10_000, async () => {
+        const { data } = await execute(admin, webhooksQuery);
+        return data?.webhooks[0]?.deliveries.find((delivery) => !delivery.delivered);
+      });
+      expect(failed).toMatchObject({ responseStatus: 307, error: 'HTTP 307' });
+      expect(target.received).toEqual([]);
+    } finally {
+      redirecting.close();
+    }
+  });
+
+  it('counts an answer that does not come within the time limit as a failure', async () => {
+    const { receiver } = await registered({ tables: ['suppliers'] });
+    receiver.beforeAnswer = () => new Promise(() => {});
+    await lockAndRelease('suppliers');
+    const failed = await poll('a delivery timed out', 15_000, async () => {
+      const { data } = await execute(admin, webhooksQuery);
+      return data?.webhooks[0]?.deliveries.find((delivery) => !delivery.delivered);
+    });
+    expect(failed).toMatchObject({ responseStatus: null, delivered: false });
+    expect(receiver.received.length).toBeGreaterThan(0);
+  });
+
+  it('shows the secret once, at creation, and never in the list', async () => {
+    const { receiver } = await registered();
+    const listed = await execute(admin, webhooksQuery);
+    expect(JSON.stringify(listed)).not.toContain(receiver.secret.slice(6));
+  });
+});

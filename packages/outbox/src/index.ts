@@ -1,0 +1,33 @@
+export { EVENT_TYPES, type EventType, isEventType } from './eventTypes';
+export { decodeFeedCursor, encodeFeedCursor, type FeedCursor } from './feedCursor';
+export type { OutboxEvent } from './outboxEvent';
+export {
+  type ChangeFeedPage,
+  type ChangeFeedRequest,
+  type FeedEntry,
+  MAX_FEED_PAGE,
+  readChangeFeed,
+} from './readChangeFeed';
+export {
+  type Delivered,
+  type DeliverySettings,
+  deliverNextWebhook,
+  ROW_BATCH,
+  resendWebhookDelivery,
+  webhooksDue,
+} from './webhooks/deliverWebhooks';
+export type { SendOutcome } from './webhooks/sendWebhook';
+export {
+  MAX_DELIVERIES_PAGE,
+  readWebhookDeliveries,
+  readWebhookDelivery,
+  type WebhookDeliveryRecord,
+} from './webhooks/webhookDeliveries';
+export {
+  createWebhook,
+  deleteWebhook,
+  listWebhooks,
+  updateWebhook,
+  type WebhookEndpoint,
+  type WebhookSettings,
+} from './webhooks/webhookEndpoints';
