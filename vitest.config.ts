@@ -26,6 +26,7 @@ const TIMING_SENSITIVE = [
   'apps/api/test/pgbouncer.test.ts',
   'apps/api/test/races.test.ts',
   'apps/api/test/lockQueueFairness.test.ts',
+  'packages/test-support/test/replicaSet.test.ts',
 ];
 
 /**

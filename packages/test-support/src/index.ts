@@ -9,6 +9,8 @@ export {
   type TestOidcProvider,
 } from './oidcProvider';
 export { poll } from './poll';
+export { type PostgresServer, postgresServer } from './postgresServer';
+export { type ReplicaSet, type ReplicaSetOptions, startReplicaSet } from './replicaSet';
 export { resetLockRegistry } from './resetLockRegistry';
 export { createTestApiKey } from './testApiKey';
 export { TEST_AUDIT } from './testAudit';
