@@ -27,6 +27,7 @@ const TIMING_SENSITIVE = [
   'apps/api/test/races.test.ts',
   'apps/api/test/lockQueueFairness.test.ts',
   'packages/test-support/test/replicaSet.test.ts',
+  'packages/db/test/primaryOnlyConnections.test.ts',
 ];
 
 /**

@@ -1,6 +1,8 @@
 export { createDatabase } from './access/createDatabase';
 export { withDatabase } from './access/databaseUrl';
 export { postgresErrorCode } from './access/postgresErrorCode';
+export { isPostgresUrl } from './access/postgresHosts';
+export { databaseClient } from './access/primaryClient';
 export {
   type ConnectionPoolUsage,
   connectionPoolUsage,

@@ -1,4 +1,5 @@
-import pg from 'pg';
+import { databaseClient } from '@tablelock/db';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 
 /** Postgres notifications (NOTIFY) on the channels this process listens to. */
@@ -34,9 +35,9 @@ export async function startDatabaseNotifications(
   let closed = false;
 
   async function connect(): Promise<pg.Client> {
-    const next = new pg.Client({
-      connectionString: databaseUrl,
-      application_name: applicationName,
+    const next = databaseClient(databaseUrl, {
+      applicationName,
+      onNotice: (message) => logger.warn(message),
     });
     next.on('notification', (message) => {
       if (message.payload !== undefined) listeners.get(message.channel)?.(message.payload);
