@@ -28,6 +28,8 @@ const TIMING_SENSITIVE = [
   'apps/api/test/lockQueueFairness.test.ts',
   'packages/test-support/test/replicaSet.test.ts',
   'packages/db/test/primaryOnlyConnections.test.ts',
+  'apps/api/test/outcomeUnknown.test.ts',
+  'packages/client/test/outcomeUnknownRetry.test.ts',
 ];
 
 /**

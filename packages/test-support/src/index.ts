@@ -12,7 +12,13 @@ export { poll } from './poll';
 export { type PostgresServer, postgresServer } from './postgresServer';
 export { type ReplicaSet, type ReplicaSetOptions, startReplicaSet } from './replicaSet';
 export { resetLockRegistry } from './resetLockRegistry';
+export { prepareTablelockDatabase } from './tablelockDatabase';
 export { createTestApiKey } from './testApiKey';
 export { TEST_AUDIT } from './testAudit';
-export { createTestDatabase, MASTER_SCHEMA, type TestDatabase } from './testDatabase';
+export {
+  createTestDatabase,
+  MASTER_SCHEMA,
+  openTestDatabase,
+  type TestDatabase,
+} from './testDatabase';
 export { handmadeXlsx, SHEET_END, SHEET_START, type XlsxPart } from './xlsxParts';

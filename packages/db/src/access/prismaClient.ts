@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client';
+import { outcomeCheckingClient } from './commitOutcome';
 import { primaryOnlyServers } from './postgresHosts';
 import { firstServerUrl, primaryClientClass } from './primaryClient';
 import { primaryLocatorFor } from './primaryLocator';
@@ -49,7 +50,7 @@ export function createPrismaClient(
   const pool = new pg.Pool({
     connectionString: servers ? firstServerUrl(servers) : databaseUrl,
     max: options.poolSize ?? 10,
-    Client: countingClient(sent, Client),
+    Client: countingClient(sent, outcomeCheckingClient(Client)),
   });
   const prepared = options.preparedStatements ?? false;
   const adapter = new PrismaPg(pool, {

@@ -1,0 +1,112 @@
+import {
+  openTestDatabase,
+  type PostgresServer,
+  poll,
+  prepareTablelockDatabase,
+  type ReplicaSet,
+  startReplicaSet,
+  type TestDatabase,
+} from '@tablelock/test-support';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acquireTableLockMutation } from './support/lockOperations';
+import { execute, startTestApi, type TestApi, type TestClient } from './support/testApi';
+
+let replicas: ReplicaSet;
+let database: TestDatabase;
+let api: TestApi;
+let batch: TestClient;
+
+beforeAll(async () => {
+  replicas = await startReplicaSet({
+    prepare: async (primary) => {
+      await prepareTablelockDatabase(primary.url(), 'tablelock');
+    },
+  });
+  database = openTestDatabase(replicas.multiHostUrl('tablelock'));
+  api = await startTestApi(database);
+  batch = await api.withApiKey('nightly', 'editor');
+});
+
+afterAll(async () => {
+  await api?.stop();
+  await database?.close();
+  await replicas?.close();
+});
+
+async function onServer<T>(server: PostgresServer, work: (client: pg.Client) => Promise<T>) {
+  const client = new pg.Client({ connectionString: server.url('tablelock') });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The backend whose COMMIT waits for a synchronous standby, once there is one. */
+function commitWaitingForStandby(primary: PostgresServer): Promise<number> {
+  return poll('a commit waiting for a standby', 20_000, () =>
+    onServer(primary, async (client) => {
+      const { rows } = await client.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE wait_event = 'SyncRep' AND query = 'COMMIT'`,
+      );
+      return rows[0]?.pid;
+    }),
+  );
+}
+
+async function acquisitions(table: string): Promise<number> {
+  const rows = await database.prisma.$queryRaw<{ count: number }[]>`
+    SELECT count(*)::int AS count FROM tablelock.lock_event
+    WHERE table_name = ${table} AND action = 'acquire'`;
+  return rows[0]?.count ?? 0;
+}
+
+describe('a commit the database may not keep', () => {
+  it('whose wait for a standby is cancelled answers OUTCOME_UNKNOWN; a retry with its key answers the true outcome', async () => {
+    const primary = replicas.server('p0');
+    // The key's first use records it (once a minute), a commit of its own: done with here.
+    expect((await batch.graphql('{ tables { name } }')).errors).toBeUndefined();
+    await replicas.server('s1').stop();
+    await replicas.server('s2').stop();
+
+    const request = {
+      query: acquireTableLockMutation.toString(),
+      variables: { table: 'regions', key: 'nightly-regions' },
+    };
+    const answer = fetch(`${api.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...batch.headers },
+      body: JSON.stringify(request),
+    });
+    const backend = await commitWaitingForStandby(primary);
+    await onServer(primary, (client) => client.query('SELECT pg_cancel_backend($1)', [backend]));
+    const response = await answer;
+    const body = (await response.json()) as {
+      data?: unknown;
+      errors?: { extensions?: { code?: string } }[];
+    };
+    expect(body.errors?.[0]?.extensions?.code).toBe('OUTCOME_UNKNOWN');
+    expect(body.data ?? null).toBeNull();
+    expect(response.status).toBe(503);
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+
+    await replicas.server('s1').start();
+    const retried = await execute(batch, acquireTableLockMutation, {
+      table: 'regions',
+      key: 'nightly-regions',
+    });
+    expect(retried.errors).toBeUndefined();
+    expect(retried.data?.acquireTableLock).toMatchObject({
+      table: 'regions',
+      editor: 'key:nightly',
+    });
+    // The first run committed on the primary; the retry answered it rather than acquiring again.
+    expect(await acquisitions('regions')).toBe(1);
+    const [row] = await database.prisma.$queryRaw<{ token: string }[]>`
+      SELECT fencing_token::text AS token FROM tablelock.table_lock WHERE table_name = 'regions'`;
+    expect(retried.data?.acquireTableLock.token).toBe(row?.token);
+    await replicas.server('s2').start();
+  });
+});
