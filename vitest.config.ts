@@ -30,6 +30,7 @@ const TIMING_SENSITIVE = [
   'packages/db/test/primaryOnlyConnections.test.ts',
   'apps/api/test/outcomeUnknown.test.ts',
   'packages/client/test/outcomeUnknownRetry.test.ts',
+  'apps/api/test/fencingTokensAcrossPromotion.test.ts',
 ];
 
 /**

@@ -1,13 +1,10 @@
 import {
   openTestDatabase,
-  type PostgresServer,
-  poll,
   prepareTablelockDatabase,
   type ReplicaSet,
   startReplicaSet,
   type TestDatabase,
 } from '@tablelock/test-support';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireTableLockMutation } from './support/lockOperations';
 import { execute, startTestApi, type TestApi, type TestClient } from './support/testApi';
@@ -34,28 +31,6 @@ afterAll(async () => {
   await replicas?.close();
 });
 
-async function onServer<T>(server: PostgresServer, work: (client: pg.Client) => Promise<T>) {
-  const client = new pg.Client({ connectionString: server.url('tablelock') });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** The backend whose COMMIT waits for a synchronous standby, once there is one. */
-function commitWaitingForStandby(primary: PostgresServer): Promise<number> {
-  return poll('a commit waiting for a standby', 20_000, () =>
-    onServer(primary, async (client) => {
-      const { rows } = await client.query<{ pid: number }>(
-        `SELECT pid FROM pg_stat_activity WHERE wait_event = 'SyncRep' AND query = 'COMMIT'`,
-      );
-      return rows[0]?.pid;
-    }),
-  );
-}
-
 async function acquisitions(table: string): Promise<number> {
   const rows = await database.prisma.$queryRaw<{ count: number }[]>`
     SELECT count(*)::int AS count FROM tablelock.lock_event
@@ -80,8 +55,7 @@ describe('a commit the database may not keep', () => {
       headers: { 'content-type': 'application/json', ...batch.headers },
       body: JSON.stringify(request),
     });
-    const backend = await commitWaitingForStandby(primary);
-    await onServer(primary, (client) => client.query('SELECT pg_cancel_backend($1)', [backend]));
+    await replicas.cancelCommitWaitingForStandby(primary);
     const response = await answer;
     const body = (await response.json()) as {
       data?: unknown;

@@ -3,7 +3,6 @@ import {
   createTestApiKey,
   freePort,
   openTestDatabase,
-  poll,
   prepareTablelockDatabase,
   type ReplicaSet,
   startApiProcess,
@@ -38,16 +37,6 @@ afterAll(async () => {
   await replicas?.close();
 });
 
-/** Cancels the first COMMIT found waiting for a synchronous standby on the primary. */
-async function cancelCommitWaitingForStandby(): Promise<void> {
-  const backend = await poll('a commit waiting for a standby', 20_000, async () => {
-    const [row] = await database.prisma.$queryRaw<{ pid: number }[]>`
-      SELECT pid FROM pg_stat_activity WHERE wait_event = 'SyncRep' AND query = 'COMMIT'`;
-    return row?.pid;
-  });
-  await database.prisma.$queryRaw`SELECT pg_cancel_backend(${backend}::int)`;
-}
-
 describe('withTableLock, when the API answers OUTCOME_UNKNOWN', () => {
   it('retries the acquisition with its idempotency key and holds the grant the first try made', async () => {
     // The key's first use is recorded (a commit of its own) before the standbys go.
@@ -56,7 +45,7 @@ describe('withTableLock, when the API answers OUTCOME_UNKNOWN', () => {
     await replicas.server('s2').stop();
 
     const held = client.withTableLock('regions', async (lock) => lock.tokens.regions);
-    await cancelCommitWaitingForStandby();
+    await replicas.cancelCommitWaitingForStandby(replicas.server('p0'));
     await replicas.server('s1').start();
     const token = await held;
 

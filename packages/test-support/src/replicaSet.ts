@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { freePort } from './freePort';
+import { poll } from './poll';
 import {
   type PostgresServer,
   postgresOsUser,
@@ -26,6 +27,11 @@ export interface ReplicaSet {
   promote(standby: PostgresServer): Promise<void>;
   /** Points a running standby at another primary (primary_conninfo, reloaded). */
   follow(standby: PostgresServer, primary: PostgresServer): Promise<void>;
+  /**
+   * Cancels (pg_cancel_backend) a COMMIT that waits on `primary` for a synchronous standby,
+   * once there is one: Postgres then acknowledges it with a WARNING, kept only locally.
+   */
+  cancelCommitWaitingForStandby(primary: PostgresServer): Promise<void>;
   /** The timeline the server writes (a primary) or replays (a standby) now. */
   timeline(server: PostgresServer): Promise<number>;
   /** Stops every server still running and removes the folder. */
@@ -150,6 +156,16 @@ export async function startReplicaSet(options: ReplicaSetOptions = {}): Promise<
         await client.query('SELECT pg_reload_conf()');
       });
     },
+    cancelCommitWaitingForStandby: (primary) =>
+      withClient(primary, async (client) => {
+        const backend = await poll('a commit waiting for a standby', 20_000, async () => {
+          const { rows } = await client.query<{ pid: number }>(
+            `SELECT pid FROM pg_stat_activity WHERE wait_event = 'SyncRep' AND query = 'COMMIT'`,
+          );
+          return rows[0]?.pid;
+        });
+        await client.query('SELECT pg_cancel_backend($1)', [backend]);
+      }),
     timeline: (server) =>
       withClient(server, async (client) => {
         // A WAL file's name starts with its timeline. A standby cannot name WAL files: it
