@@ -31,6 +31,7 @@ const TIMING_SENSITIVE = [
   'apps/api/test/outcomeUnknown.test.ts',
   'packages/client/test/outcomeUnknownRetry.test.ts',
   'apps/api/test/fencingTokensAcrossPromotion.test.ts',
+  'apps/api/test/syncReplicaReadiness.test.ts',
 ];
 
 /**

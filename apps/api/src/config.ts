@@ -71,6 +71,8 @@ const environment = z.object({
    * statement prepared on one server connection is missing on the next.
    */
   DATABASE_PREPARED_STATEMENTS: z.stringbool().default(true),
+  /** Refuse changes (not reads) while the database has no synchronous standby attached. */
+  REQUIRE_SYNC_REPLICA: z.stringbool().default(false),
   MASTER_SCHEMA: z.string().min(1).max(63).default('master'),
   /**
    * `auto`: build an index when users sort a large master table by a column no index starts

@@ -19,6 +19,11 @@ export {
 } from './access/prismaClient';
 export { queryPrepared } from './access/queryPrepared';
 export { quoteIdentifier } from './access/quoteIdentifier';
+export {
+  type ReplicationState,
+  readReplicationState,
+  type SynchronousStandby,
+} from './access/replicationState';
 export { Prisma } from './generated/prisma/client';
 export {
   LockAction,

@@ -19,6 +19,7 @@ import type { OidcProvider } from '../ports/oidcProvider';
 import type { SortIndexes } from '../ports/sortIndexes';
 import { createSortIndexes } from '../sortIndexes/sortIndexes';
 import { watchDatabaseAvailability } from './databaseAvailability';
+import { guardReplication } from './replicationGuard';
 
 export interface ApiServiceSettings {
   prisma: PrismaClient;
@@ -44,6 +45,8 @@ export interface ApiServiceSettings {
   sortIndexes?: SortIndexes;
   loginThrottle?: LoginThrottleOptions;
   signInRateLimit?: SignInRateLimitOptions;
+  /** REQUIRE_SYNC_REPLICA: changes only while a synchronous standby is attached. */
+  requireSyncReplica?: boolean;
 }
 
 /** The services, and what the process around them needs to watch and stop them. */
@@ -60,6 +63,8 @@ export async function createApiServices(settings: ApiServiceSettings): Promise<R
   const { prisma, logger } = settings;
   const live = await startLiveFeeds(settings.directDatabaseUrl, logger);
   const databaseAvailability = watchDatabaseAvailability(prisma, logger);
+  const requireSyncReplica = settings.requireSyncReplica ?? false;
+  const replication = guardReplication(prisma, requireSyncReplica, logger);
   const services: ApiServices = {
     prisma,
     masterSchema: settings.masterSchema,
@@ -82,6 +87,7 @@ export async function createApiServices(settings: ApiServiceSettings): Promise<R
     credentialCache: createCredentialCache(live.credentialChanges),
     metrics: createApiMetrics(prisma, live.lockChanges.activeSubscriptions),
     databaseAvailability,
+    replication,
     sortIndexes:
       settings.sortIndexes ??
       createSortIndexes({
@@ -95,7 +101,7 @@ export async function createApiServices(settings: ApiServiceSettings): Promise<R
   return {
     services,
     live,
-    readiness: createReadinessCheck(prisma, live.isListening),
+    readiness: createReadinessCheck(prisma, live.isListening, { requireSyncReplica }),
     async stop() {
       databaseAvailability.stop();
       await live.close();

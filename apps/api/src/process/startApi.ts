@@ -53,6 +53,7 @@ export async function startApi(
     minLeaseSeconds: config.LEASE_MIN_SECONDS,
     sortIndexesEnabled,
     writeGuardDefault: config.WRITE_GUARD_DEFAULT,
+    requireSyncReplica: config.REQUIRE_SYNC_REPLICA,
   });
   const { services } = running;
   const stopSweeper = startLockSweeper({

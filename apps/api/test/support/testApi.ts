@@ -96,6 +96,8 @@ export async function startTestApi(
     keepAliveSeconds?: number;
     /** Bounds on exports shorter than the defaults, for tests of them. */
     exportLimits?: Partial<ExportLimits>;
+    /** REQUIRE_SYNC_REPLICA: no changes while no synchronous standby is attached. */
+    requireSyncReplica?: boolean;
   } = {},
 ): Promise<TestApi> {
   const logger = options.logger ?? pino({ level: 'silent' });
@@ -113,6 +115,7 @@ export async function startTestApi(
     minLeaseSeconds: options.minLeaseSeconds ?? MIN_LEASE_SECONDS,
     // Off: index builds would only cost the tests time (sortIndexes.test.ts builds its own).
     sortIndexesEnabled: false,
+    requireSyncReplica: options.requireSyncReplica ?? false,
     ...(options.sortIndexes ? { sortIndexes: options.sortIndexes } : {}),
     ...(options.loginThrottle ? { loginThrottle: options.loginThrottle } : {}),
     ...(options.signInRateLimit ? { signInRateLimit: options.signInRateLimit } : {}),
