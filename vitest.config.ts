@@ -32,6 +32,7 @@ const TIMING_SENSITIVE = [
   'packages/client/test/outcomeUnknownRetry.test.ts',
   'apps/api/test/fencingTokensAcrossPromotion.test.ts',
   'apps/api/test/syncReplicaReadiness.test.ts',
+  'apps/api/test/failoverReconnect.test.ts',
 ];
 
 /**
