@@ -1,65 +1,46 @@
-import {
-  openTestDatabase,
-  type PostgresServer,
-  poll,
-  prepareTablelockDatabase,
-  type ReplicaSet,
-  startReplicaSet,
-  type TestDatabase,
-} from '@tablelock/test-support';
+import { type PostgresServer, poll } from '@tablelock/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isProbe, type LiveSocket, openLiveSocket, probeUntil } from './support/liveSocket';
 import { acquireTableLockMutation } from './support/lockOperations';
-import { execute, startTestApi, type TestApi, type TestClient } from './support/testApi';
+import { type ReplicatedTestApi, startReplicatedTestApi } from './support/replicatedTestApi';
+import { execute } from './support/testApi';
 
 /** What the issue asks of every API process after a failover. */
 const RECONNECT_WITHIN_MS = 10_000;
 const LOCK_CHANGED = 'subscription { lockChanged { table action actor } }';
 
-let replicas: ReplicaSet;
-let database: TestDatabase;
-let api: TestApi;
-let batch: TestClient;
+let setup: ReplicatedTestApi;
 const sockets: LiveSocket[] = [];
 
 beforeAll(async () => {
-  replicas = await startReplicaSet({
-    prepare: async (primary) => {
-      await prepareTablelockDatabase(primary.url(), 'tablelock');
-    },
-  });
-  database = openTestDatabase(replicas.multiHostUrl('tablelock'));
-  api = await startTestApi(database);
-  batch = await api.withApiKey('nightly', 'editor');
+  setup = await startReplicatedTestApi();
 });
 
 afterAll(async () => {
   await Promise.all(sockets.map((socket) => socket.dispose()));
-  await api?.stop();
-  await database?.close();
-  await replicas?.close();
+  await setup?.stop();
 });
 
 /** A live client whose lockChanged subscription is known to be heard (a probe came back). */
 async function watch() {
   const socket = openLiveSocket({
-    url: api.url,
-    connectionParams: { authorization: batch.headers.authorization },
+    url: setup.api.url,
+    connectionParams: { authorization: setup.batch.headers.authorization },
   });
   sockets.push(socket);
   const subscription = socket.subscribe(LOCK_CHANGED);
-  await probeUntil(database.prisma, () => subscription.messages.some(isProbe));
+  await probeUntil(setup.database.prisma, () => subscription.messages.some(isProbe));
   return { socket, subscription };
 }
 
 describe('after a failover', () => {
   it('the API listens and serves on the promoted standby within 10 s, and its live clients refresh', async () => {
-    const [p0, s1, s2] = replicas.servers as [PostgresServer, PostgresServer, PostgresServer];
+    const [p0, s1, s2] = setup.replicas.servers as [PostgresServer, PostgresServer, PostgresServer];
     const before = await watch();
 
     await p0.kill();
-    await replicas.promote(s1);
-    await replicas.follow(s2, s1);
+    await setup.replicas.promote(s1);
+    await setup.replicas.follow(s2, s1);
 
     // Changes made meanwhile reached no one: live clients are told to reconnect and refetch.
     const closed = await Promise.race([
@@ -70,14 +51,14 @@ describe('after a failover', () => {
     ]);
     expect(closed).toMatchObject({ code: 1012 });
     const ready = await poll('ready on the new primary', RECONNECT_WITHIN_MS, async () => {
-      const response = await fetch(`${api.url}/readyz`);
+      const response = await fetch(`${setup.api.url}/readyz`);
       const body = (await response.json()) as { database?: { timeline?: number } };
       return response.ok && body.database?.timeline === 2 ? body : undefined;
     });
     expect(ready).toMatchObject({ status: 'ready', database: { primary: true, timeline: 2 } });
 
     const after = await watch();
-    const granted = await execute(batch, acquireTableLockMutation, { table: 'regions' });
+    const granted = await execute(setup.batch, acquireTableLockMutation, { table: 'regions' });
     expect(granted.errors).toBeUndefined();
     await after.subscription.waitFor(
       (message) =>

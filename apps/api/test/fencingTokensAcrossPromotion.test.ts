@@ -1,37 +1,18 @@
-import {
-  openTestDatabase,
-  type PostgresServer,
-  poll,
-  prepareTablelockDatabase,
-  type ReplicaSet,
-  startReplicaSet,
-  type TestDatabase,
-} from '@tablelock/test-support';
+import { type PostgresServer, poll } from '@tablelock/test-support';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireTableLockMutation, releaseTableLockMutation } from './support/lockOperations';
-import { execute, startTestApi, type TestApi, type TestClient } from './support/testApi';
+import { type ReplicatedTestApi, startReplicatedTestApi } from './support/replicatedTestApi';
+import { execute } from './support/testApi';
 
-let replicas: ReplicaSet;
-let database: TestDatabase;
-let api: TestApi;
-let batch: TestClient;
+let setup: ReplicatedTestApi;
 
 beforeAll(async () => {
-  replicas = await startReplicaSet({
-    prepare: async (primary) => {
-      await prepareTablelockDatabase(primary.url(), 'tablelock');
-    },
-  });
-  database = openTestDatabase(replicas.multiHostUrl('tablelock'));
-  api = await startTestApi(database);
-  batch = await api.withApiKey('nightly', 'editor');
+  setup = await startReplicatedTestApi();
 });
 
 afterAll(async () => {
-  await api?.stop();
-  await database?.close();
-  await replicas?.close();
+  await setup?.stop();
 });
 
 async function onServer<T>(server: PostgresServer, work: (client: pg.Client) => Promise<T>) {
@@ -45,7 +26,7 @@ async function onServer<T>(server: PostgresServer, work: (client: pg.Client) => 
 }
 
 async function acquire(table: string): Promise<string> {
-  const answer = await execute(batch, acquireTableLockMutation, { table });
+  const answer = await execute(setup.batch, acquireTableLockMutation, { table });
   const token = answer.data?.acquireTableLock.token;
   if (!token) throw new Error(`no grant: ${JSON.stringify(answer.errors)}`);
   return token;
@@ -53,10 +34,11 @@ async function acquire(table: string): Promise<string> {
 
 describe('fencing tokens across a promotion', () => {
   it('rise past every token the lost primary handed out, and the history records each as handed out', async () => {
-    const [p0, s1, s2] = replicas.servers as [PostgresServer, PostgresServer, PostgresServer];
+    const [p0, s1, s2] = setup.replicas.servers as [PostgresServer, PostgresServer, PostgresServer];
     const before = await acquire('regions');
     expect(
-      (await execute(batch, releaseTableLockMutation, { table: 'regions', token: before })).errors,
+      (await execute(setup.batch, releaseTableLockMutation, { table: 'regions', token: before }))
+        .errors,
     ).toBeUndefined();
 
     // The old primary hands out tokens no standby hears of: grants lost with it. Many (taken
@@ -71,11 +53,11 @@ describe('fencing tokens across a promotion', () => {
       );
       await client.query('COMMIT');
     });
-    const lost = execute(batch, acquireTableLockMutation, {
+    const lost = execute(setup.batch, acquireTableLockMutation, {
       table: 'currencies',
       key: 'take-currencies',
     });
-    await replicas.cancelCommitWaitingForStandby(p0);
+    await setup.replicas.cancelCommitWaitingForStandby(p0);
     expect((await lost).errors?.[0]?.extensions?.code).toBe('OUTCOME_UNKNOWN');
     const lastLost = await onServer(p0, async (client) => {
       const { rows } = await client.query<{ token: string }>(
@@ -86,14 +68,14 @@ describe('fencing tokens across a promotion', () => {
 
     await p0.kill();
     await s1.start();
-    await replicas.promote(s1);
+    await setup.replicas.promote(s1);
     await s2.start();
-    await replicas.follow(s2, s1);
+    await setup.replicas.follow(s2, s1);
 
     // The API finds the new primary on its own (its pool asks every server listed). The lost
     // grant is not there: the retry with its key acquires anew.
     const after = await poll('a grant on the new primary', 20_000, async () => {
-      const answer = await execute(batch, acquireTableLockMutation, {
+      const answer = await execute(setup.batch, acquireTableLockMutation, {
         table: 'currencies',
         key: 'take-currencies',
       });
@@ -101,7 +83,7 @@ describe('fencing tokens across a promotion', () => {
     });
     expect(BigInt(after)).toBeGreaterThan(lastLost);
     expect(BigInt(after)).toBeGreaterThan(BigInt(before));
-    const events = await database.prisma.lockEvent.findMany({
+    const events = await setup.database.prisma.lockEvent.findMany({
       where: { action: 'acquire' },
       orderBy: { id: 'asc' },
       select: { tableName: true, token: true },

@@ -1,44 +1,26 @@
-import {
-  openTestDatabase,
-  poll,
-  prepareTablelockDatabase,
-  type ReplicaSet,
-  startReplicaSet,
-  type TestDatabase,
-} from '@tablelock/test-support';
+import { poll } from '@tablelock/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireTableLockMutation } from './support/lockOperations';
-import { execute, startTestApi, type TestApi, type TestClient } from './support/testApi';
+import { type ReplicatedTestApi, startReplicatedTestApi } from './support/replicatedTestApi';
+import { execute } from './support/testApi';
 
-let replicas: ReplicaSet;
-let database: TestDatabase;
-let api: TestApi;
-let batch: TestClient;
+let setup: ReplicatedTestApi;
 
 beforeAll(async () => {
-  replicas = await startReplicaSet({
-    prepare: async (primary) => {
-      await prepareTablelockDatabase(primary.url(), 'tablelock');
-    },
-  });
-  database = openTestDatabase(replicas.multiHostUrl('tablelock'));
-  api = await startTestApi(database, { requireSyncReplica: true });
-  batch = await api.withApiKey('nightly', 'editor');
+  setup = await startReplicatedTestApi({ requireSyncReplica: true });
 });
 
 afterAll(async () => {
-  await api?.stop();
-  await database?.close();
-  await replicas?.close();
+  await setup?.stop();
 });
 
 async function readiness() {
-  const response = await fetch(`${api.url}/readyz`);
+  const response = await fetch(`${setup.api.url}/readyz`);
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
 async function metric(name: string): Promise<string[]> {
-  const text = await (await fetch(`${api.url}/metrics`)).text();
+  const text = await (await fetch(`${setup.api.url}/metrics`)).text();
   return text.split('\n').filter((line) => line.startsWith(name));
 }
 
@@ -72,32 +54,32 @@ describe('with REQUIRE_SYNC_REPLICA', () => {
   });
 
   it('refuses lock changes while no synchronous standby is attached; reads go on', async () => {
-    await replicas.server('s1').stop();
-    await replicas.server('s2').stop();
+    await setup.replicas.server('s1').stop();
+    await setup.replicas.server('s2').stop();
     // Gone once the primary no longer lists them: a change asked before that would wait.
     await poll('no standby attached', 10_000, async () =>
       (await metric('tablelock_synchronous_standbys '))[0] === 'tablelock_synchronous_standbys 0'
         ? true
         : undefined,
     );
-    const refused = await execute(batch, acquireTableLockMutation, { table: 'regions' });
+    const refused = await execute(setup.batch, acquireTableLockMutation, { table: 'regions' });
     expect(refused.errors?.[0]?.extensions?.code).toBe('SERVICE_UNAVAILABLE');
     expect(refused.data?.acquireTableLock ?? null).toBeNull();
     const notReady = await readiness();
     expect(notReady.status).toBe(503);
     expect(notReady.body.reason).toBe('no synchronous standby is attached');
-    expect((await batch.graphql('{ tables { name } }')).errors).toBeUndefined();
-    const [row] = await database.prisma.$queryRaw<{ status: string }[]>`
+    expect((await setup.batch.graphql('{ tables { name } }')).errors).toBeUndefined();
+    const [row] = await setup.database.prisma.$queryRaw<{ status: string }[]>`
       SELECT status::text FROM tablelock.table_lock WHERE table_name = 'regions'`;
     expect(row?.status).toBe('normal');
 
-    await replicas.server('s1').start();
+    await setup.replicas.server('s1').start();
     const granted = await poll('the API grants again', 10_000, async () => {
-      const answer = await execute(batch, acquireTableLockMutation, { table: 'regions' });
+      const answer = await execute(setup.batch, acquireTableLockMutation, { table: 'regions' });
       return answer.data?.acquireTableLock;
     });
     expect(granted.editor).toBe('key:nightly');
     expect((await readiness()).status).toBe(200);
-    await replicas.server('s2').start();
+    await setup.replicas.server('s2').start();
   });
 });

@@ -2,54 +2,44 @@ import {
   type ApiProcess,
   createTestApiKey,
   freePort,
-  openTestDatabase,
-  prepareTablelockDatabase,
-  type ReplicaSet,
+  type ReplicatedDatabase,
   startApiProcess,
-  startReplicaSet,
+  startReplicatedDatabase,
   stopApiProcess,
-  type TestDatabase,
 } from '@tablelock/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTablelockClient, type TablelockClient } from '../src';
 
-let replicas: ReplicaSet;
-let database: TestDatabase;
+let replicated: ReplicatedDatabase;
 const started: ApiProcess[] = [];
 let client: TablelockClient;
 
 beforeAll(async () => {
-  replicas = await startReplicaSet({
-    prepare: async (primary) => {
-      await prepareTablelockDatabase(primary.url(), 'tablelock');
-    },
-  });
-  const url = replicas.multiHostUrl('tablelock');
-  database = openTestDatabase(url);
+  replicated = await startReplicatedDatabase();
+  const { database } = replicated;
   const apiKey = await createTestApiKey(database.prisma, 'nightly', 'editor');
-  const api = await startApiProcess('outcome', url, await freePort(), started);
+  const api = await startApiProcess('outcome', database.url, await freePort(), started);
   client = createTablelockClient({ url: api.url, apiKey });
 });
 
 afterAll(async () => {
   await Promise.all(started.map(stopApiProcess));
-  await database?.close();
-  await replicas?.close();
+  await replicated?.close();
 });
 
 describe('withTableLock, when the API answers OUTCOME_UNKNOWN', () => {
   it('retries the acquisition with its idempotency key and holds the grant the first try made', async () => {
     // The key's first use is recorded (a commit of its own) before the standbys go.
     await client.tableChanges('regions');
-    await replicas.server('s1').stop();
-    await replicas.server('s2').stop();
+    await replicated.replicas.server('s1').stop();
+    await replicated.replicas.server('s2').stop();
 
     const held = client.withTableLock('regions', async (lock) => lock.tokens.regions);
-    await replicas.cancelCommitWaitingForStandby(replicas.server('p0'));
-    await replicas.server('s1').start();
+    await replicated.replicas.cancelCommitWaitingForStandby(replicated.replicas.server('p0'));
+    await replicated.replicas.server('s1').start();
     const token = await held;
 
-    const events = await database.prisma.lockEvent.findMany({
+    const events = await replicated.database.prisma.lockEvent.findMany({
       where: { tableName: 'regions' },
       orderBy: { id: 'asc' },
       select: { action: true, token: true },
@@ -58,6 +48,6 @@ describe('withTableLock, when the API answers OUTCOME_UNKNOWN', () => {
       ['acquire', token],
       ['release', token],
     ]);
-    await replicas.server('s2').start();
+    await replicated.replicas.server('s2').start();
   });
 });

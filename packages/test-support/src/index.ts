@@ -11,6 +11,7 @@ export {
 export { poll } from './poll';
 export { type PostgresServer, postgresServer } from './postgresServer';
 export { type ReplicaSet, type ReplicaSetOptions, startReplicaSet } from './replicaSet';
+export { type ReplicatedDatabase, startReplicatedDatabase } from './replicatedDatabase';
 export { resetLockRegistry } from './resetLockRegistry';
 export { prepareTablelockDatabase } from './tablelockDatabase';
 export { createTestApiKey } from './testApiKey';
