@@ -33,6 +33,7 @@ const TIMING_SENSITIVE = [
   'apps/api/test/fencingTokensAcrossPromotion.test.ts',
   'apps/api/test/syncReplicaReadiness.test.ts',
   'apps/api/test/failoverReconnect.test.ts',
+  'apps/api/test/reconnectingWaiter.test.ts',
 ];
 
 /**

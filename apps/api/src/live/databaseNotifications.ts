@@ -13,6 +13,8 @@ export interface DatabaseNotifications {
   onReconnected(onReconnected: () => void): void;
   /** Whether the LISTEN connection is up now (notifications are being heard). */
   isListening(): boolean;
+  /** When (epoch ms) the connection last came back after it dropped; undefined if it never did. */
+  reconnectedAt(): number | undefined;
   close(): Promise<void>;
 }
 
@@ -33,6 +35,7 @@ export async function startDatabaseNotifications(
   const reconnectListeners: (() => void)[] = [];
   let client: pg.Client | undefined;
   let closed = false;
+  let reconnectedAt: number | undefined;
 
   async function connect(): Promise<pg.Client> {
     const next = databaseClient(databaseUrl, {
@@ -61,6 +64,7 @@ export async function startDatabaseNotifications(
       (next) => {
         if (closed) return void next.end();
         client = next;
+        reconnectedAt = Date.now();
         logger.info('live feed listening again');
         for (const onReconnected of reconnectListeners) onReconnected();
       },
@@ -81,6 +85,7 @@ export async function startDatabaseNotifications(
       reconnectListeners.push(onReconnected);
     },
     isListening: () => client !== undefined && !closed,
+    reconnectedAt: () => reconnectedAt,
     async close() {
       closed = true;
       await client?.end();

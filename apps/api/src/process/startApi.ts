@@ -61,6 +61,7 @@ export async function startApi(
     logger,
     onExpired: services.metrics.recordLeaseExpiries,
     onUnreachable: services.databaseAvailability.reportUnreachable,
+    listening: running.live,
   });
   const retentionDays = config.HISTORY_RETENTION_DAYS;
   const stopHistoryPurge = retentionDays
