@@ -34,6 +34,7 @@ const TIMING_SENSITIVE = [
   'apps/api/test/syncReplicaReadiness.test.ts',
   'apps/api/test/failoverReconnect.test.ts',
   'apps/api/test/reconnectingWaiter.test.ts',
+  'apps/api/test/failoverHarness.test.ts',
 ];
 
 /**

@@ -12,8 +12,12 @@ export interface ReplicatedDatabase {
 
 const DATABASE = 'tablelock';
 
-export async function startReplicatedDatabase(): Promise<ReplicatedDatabase> {
+/** `settings`: more postgresql.conf settings for every server. */
+export async function startReplicatedDatabase(
+  settings: Record<string, string> = {},
+): Promise<ReplicatedDatabase> {
   const replicas = await startReplicaSet({
+    settings,
     prepare: async (primary) => {
       await prepareTablelockDatabase(primary.url(), DATABASE);
     },
