@@ -124,7 +124,7 @@ async function failoverRun(settings: Record<string, string>) {
   const lost = acknowledged.filter(
     (ack) => !onNewPrimary.has(`${ack.action} ${ack.table} ${ack.token}`),
   );
-  return { acknowledged, lost, outcomeUnknown };
+  return { acknowledged, lost, outcomeUnknown, apis, keys, old: p0 as PostgresServer };
 }
 
 /** The standby that received the most WAL: the one Patroni would promote. */
@@ -167,6 +167,27 @@ describe('the failover harness: two API processes, 16 clients, the primary kille
       const rising = tokens.every((token, i) => i === 0 || token > (tokens[i - 1] as bigint));
       expect({ table, rising }).toEqual({ table, rising: true });
     }
+
+    // Scenario d: the old primary back alone, every other server down. The APIs still list it,
+    // and refuse it: it is on timeline 1, behind the 2 they have seen.
+    const { replicas } = replicated as ReplicatedDatabase;
+    await Promise.all(replicas.servers.map((server) => server.stop()));
+    await run.old.start();
+    for (const api of run.apis) {
+      await poll(`${api.name} not ready`, SERVE_AGAIN_WITHIN_MS, async () =>
+        (await fetch(`${api.url}/readyz`)).status === 503 ? true : undefined,
+      );
+    }
+    const refused = await postOnOwnConnection(
+      (run.apis[0] as ApiProcess).url,
+      { authorization: `Bearer ${run.keys[0]}` },
+      ACQUIRE,
+      { table: 'warehouses', key: randomUUID() },
+    );
+    expect(refused).toMatchObject({
+      kind: 'answered',
+      body: { errors: [{ extensions: { code: 'SERVICE_UNAVAILABLE' } }] },
+    });
   });
 
   it('negative control: with synchronous_commit = off the same check finds acknowledged grants lost', async () => {

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { primaryOnlyServers } from './postgresHosts';
 import {
+  NoPrimaryError,
   type PrimaryLocator,
   primaryLocatorFor,
   ROLE_QUERY,
@@ -41,7 +42,9 @@ export function primaryClientClass(
       const { rows } = await super.query<ServerRole>(ROLE_QUERY);
       if (rows[0] && locator.accept(server, rows[0])) return;
       await this.end();
-      throw new Error(`Database server ${server.host}:${server.port} is not the primary now.`);
+      throw new NoPrimaryError(
+        `Database server ${server.host}:${server.port} is not the primary now.`,
+      );
     }
   };
 }

@@ -17,6 +17,14 @@ export const ROLE_QUERY = `SELECT pg_is_in_recovery() AS standby,
     ELSE ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int
   END AS timeline`;
 
+/**
+ * No server of the URL can be used as the primary now. Its code is SQLSTATE 08001 (could not
+ * establish a connection), as for any connection that fails: callers treat it as an outage.
+ */
+export class NoPrimaryError extends Error {
+  readonly code = '08001';
+}
+
 /** How long a connection waits for some server to be primary: a failover takes seconds. */
 const FIND_PRIMARY_TIMEOUT_MS = 20_000;
 const PROBE_CONNECT_TIMEOUT_MS = 2_000;
@@ -95,7 +103,7 @@ export class PrimaryLocator {
       const usable = answers.filter(({ host, role }) => this.accept(host, role));
       if (usable[0]) return usable[0].host;
       if (Date.now() + pause > deadline) {
-        throw new Error(`No primary among the database servers ${this.servers.label}.`);
+        throw new NoPrimaryError(`No primary among the database servers ${this.servers.label}.`);
       }
       await new Promise((resolve) => setTimeout(resolve, pause));
     }
