@@ -52,6 +52,23 @@ export interface ReplicaSetOptions {
 const PRIMARY_NAME = 'p0';
 
 /**
+ * Ports this process gave a server of a replica set. A later set gets others: the app's
+ * processes remember per server address the newest timeline seen there (primaryLocator.ts),
+ * and a test worker runs many files, whose new clusters start on timeline 1 again.
+ */
+const portsGiven = new Set<number>();
+
+async function unusedPort(): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    if (!portsGiven.has(port)) {
+      portsGiven.add(port);
+      return port;
+    }
+  }
+}
+
+/**
  * Starts a primary and its standbys. Postgres 18's embedded binaries hold no pg_basebackup, so
  * a standby is a copy of the primary's cleanly stopped data folder with standby.signal and a
  * primary_conninfo. The servers trust every connection from 127.0.0.1: they are throwaway.
@@ -70,7 +87,7 @@ export async function startReplicaSet(options: ReplicaSetOptions = {}): Promise<
     await rm(root, { recursive: true, force: true });
   };
   try {
-    const primary = postgresServer(PRIMARY_NAME, join(root, PRIMARY_NAME), await freePort());
+    const primary = postgresServer(PRIMARY_NAME, join(root, PRIMARY_NAME), await unusedPort());
     servers.push(primary);
     await runPostgresTool('initdb', [
       ...['-D', primary.dataDir, '-U', 'postgres', '--auth=trust', '--no-sync'],
@@ -102,7 +119,7 @@ export async function startReplicaSet(options: ReplicaSetOptions = {}): Promise<
     );
 
     for (const name of standbyNames) {
-      const standby = postgresServer(name, join(root, name), await freePort());
+      const standby = postgresServer(name, join(root, name), await unusedPort());
       servers.push(standby);
       await promisify(execFile)('cp', ['-a', primary.dataDir, standby.dataDir]);
       await writeOwned(join(standby.dataDir, 'standby.signal'), '', owner);
