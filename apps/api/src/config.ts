@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { isPostgresUrl } from '@tablelock/db';
 import { parseRoleMap } from '@tablelock/identity';
 import {
   MAX_IDLE_LIMIT_SECONDS,
@@ -13,6 +14,9 @@ import { DEFAULT_KEEP_ALIVE_SECONDS } from './http/keepConnectionsAlive';
 import type { OidcSettings } from './ports/oidcSettings';
 
 const repoRoot = join(apiPackageDir, '../..');
+
+/** libpq's URL, which may list several servers (`postgres://u:p@h1:5432,h2:5433/db`). */
+const postgresUrl = z.string().refine(isPostgresUrl, 'Expected a postgres:// URL.');
 
 const environment = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
@@ -78,19 +82,21 @@ const environment = z.object({
     .max(24 * 30)
     .default(12),
   /** An external Postgres; without it the embedded one starts under TABLELOCK_DATA_DIR. */
-  DATABASE_URL: z.string().url().optional(),
+  DATABASE_URL: postgresUrl.optional(),
   /**
    * The same database without a connection pooler (PgBouncer) in between, for what needs a
    * session of its own: the LISTEN connection of the live feed, and migrations. Defaults to
    * DATABASE_URL; only used with it.
    */
-  DATABASE_DIRECT_URL: z.string().url().optional(),
+  DATABASE_DIRECT_URL: postgresUrl.optional(),
   /**
    * Keep the app's SQL texts as named prepared statements on each connection. Off behind
    * PgBouncer before 1.21 (or with its max_prepared_statements = 0) in transaction mode: a
    * statement prepared on one server connection is missing on the next.
    */
   DATABASE_PREPARED_STATEMENTS: z.stringbool().default(true),
+  /** Refuse changes (not reads) while the database has no synchronous standby attached. */
+  REQUIRE_SYNC_REPLICA: z.stringbool().default(false),
   MASTER_SCHEMA: z.string().min(1).max(63).default('master'),
   /**
    * `auto`: build an index when users sort a large master table by a column no index starts

@@ -10,6 +10,7 @@ import type { CredentialChangeFeed } from './ports/credentialChangeFeed';
 import type { DatabaseAvailability } from './ports/databaseAvailability';
 import type { LockChangeFeed } from './ports/lockChangeFeed';
 import type { OidcProvider } from './ports/oidcProvider';
+import type { Replication } from './ports/replication';
 import type { SortIndexes } from './ports/sortIndexes';
 import type { WebhookSettings } from './ports/webhookSettings';
 
@@ -45,6 +46,8 @@ export interface ApiServices {
   credentialCache: CredentialCache;
   metrics: ApiMetrics;
   databaseAvailability: DatabaseAvailability;
+  /** Whether changes are accepted now (REQUIRE_SYNC_REPLICA). */
+  replication: Replication;
   sortIndexes: SortIndexes;
   /** The shortest idle limit admins may set (IDLE_LIMIT_MIN_SECONDS). */
   minIdleLimitSeconds: number;

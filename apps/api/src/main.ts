@@ -75,6 +75,7 @@ try {
   prisma = createPrismaClient(database.url, {
     poolSize: config.DB_POOL_SIZE,
     preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
+    onNotice: (message) => logger.warn(message),
   });
   api = await startApi(config, database, prisma, logger);
   logger.info({ embeddedPostgres: database.embedded }, `tablelock API ready at ${api.url}/graphql`);

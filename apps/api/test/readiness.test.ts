@@ -23,11 +23,14 @@ afterAll(async () => {
 
 const listening = () => true;
 
+/** The tests' Postgres: a primary on its first timeline, without standbys. */
+const ALONE = { primary: true, timeline: 1, synchronousStandbys: [] };
+
 describe('/readyz', () => {
   it('is 200 when the database answers, migrations are applied and the feed listens', async () => {
     const response = await fetch(`${api.url}/readyz`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ready' });
+    expect(await response.json()).toEqual({ status: 'ready', database: ALONE });
   });
 
   it('is not ready while a migration of this version is not applied', async () => {
@@ -36,10 +39,13 @@ describe('/readyz', () => {
       await cp(migrationsDir, directory, { recursive: true });
       await mkdir(join(directory, '29990101000000_from_the_future'));
       await writeFile(join(directory, '29990101000000_from_the_future/migration.sql'), 'SELECT 1;');
-      const check = createReadinessCheck(database.prisma, listening, directory);
+      const check = createReadinessCheck(database.prisma, listening, {
+        migrationsDirectory: directory,
+      });
       expect(await check()).toEqual({
         ready: false,
         reason: 'migrations not applied: 29990101000000_from_the_future',
+        database: ALONE,
       });
     } finally {
       await rm(directory, { recursive: true });
@@ -61,8 +67,12 @@ describe('/readyz', () => {
   it('is not ready once the live feed stops listening', async () => {
     const live = await startLiveFeeds(database.url, pino({ level: 'silent' }));
     const check = createReadinessCheck(database.prisma, live.isListening);
-    expect(await check()).toEqual({ ready: true });
+    expect(await check()).toEqual({ ready: true, database: ALONE });
     await live.close();
-    expect(await check()).toEqual({ ready: false, reason: 'the live feed is not listening' });
+    expect(await check()).toEqual({
+      ready: false,
+      reason: 'the live feed is not listening',
+      database: ALONE,
+    });
   });
 });

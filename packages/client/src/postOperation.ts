@@ -24,12 +24,19 @@ interface GraphqlResponse<TResult> {
   }[];
 }
 
+/**
+ * Codes of answers that may pass: the database is away, or it may not have kept a change (a
+ * retry with the same idempotency key, which every change sends, learns what happened).
+ */
+const PASSING_CODES = new Set(['SERVICE_UNAVAILABLE', 'OUTCOME_UNKNOWN']);
+
 /** What a proxy or a restarting server answers while the API is briefly away. */
 const PASSING_HTTP_STATUSES = new Set([502, 503, 504]);
 
 /**
  * POSTs one operation and reads its answer. Any GraphQL error rejects with a TablelockError
- * (one that may pass, SERVICE_UNAVAILABLE, is returned as `transient`, as is no answer at all).
+ * (one that may pass, SERVICE_UNAVAILABLE or OUTCOME_UNKNOWN, is returned as `transient`, as is
+ * no answer at all).
  *
  * node:http rather than fetch: fetch gives up after 300 s without response headers, and an
  * acquisition may wait in line for up to an hour before the API answers.
@@ -62,7 +69,7 @@ export async function postOperation<TResult, TVariables>(
       extensions: first.extensions ?? { code },
       ...(first.path ? { path: first.path } : {}),
     });
-    if (code !== 'SERVICE_UNAVAILABLE') throw error;
+    if (!PASSING_CODES.has(code)) throw error;
     const seconds = first.extensions?.retryAfterSeconds;
     return { transient: error, retryAfterMs: seconds === undefined ? undefined : seconds * 1000 };
   }

@@ -11,7 +11,7 @@ export interface TablelockClientConfig {
 }
 
 export interface RequestOptions {
-  /** How long failures that may pass (no answer, SERVICE_UNAVAILABLE) are retried. */
+  /** How long failures that may pass (no answer, SERVICE_UNAVAILABLE, OUTCOME_UNKNOWN) are retried. */
   retryForMs: number;
   /** Aborts the request (and its retries), rejecting with the signal's reason. */
   signal?: AbortSignal;

@@ -1,3 +1,4 @@
+export { isOutcomeUnknown, OutcomeUnknownError } from './access/commitOutcome';
 export { createDatabase } from './access/createDatabase';
 export { withDatabase } from './access/databaseUrl';
 export {
@@ -9,6 +10,8 @@ export {
 } from './access/historyPage';
 export { type HistoryPurgeRecord, recordHistoryPurge } from './access/historyPurgeRecord';
 export { postgresErrorCode } from './access/postgresErrorCode';
+export { isPostgresUrl } from './access/postgresHosts';
+export { databaseClient } from './access/primaryClient';
 export {
   type ConnectionPoolUsage,
   connectionPoolUsage,
@@ -24,6 +27,11 @@ export {
 } from './access/prismaClient';
 export { queryPrepared } from './access/queryPrepared';
 export { quoteIdentifier } from './access/quoteIdentifier';
+export {
+  type ReplicationState,
+  readReplicationState,
+  type SynchronousStandby,
+} from './access/replicationState';
 export type { ChangeRequest } from './generated/prisma/client';
 export { Prisma } from './generated/prisma/client';
 export {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { PrismaClient, Queryable } from '@tablelock/db';
+import { isOutcomeUnknown, type PrismaClient, type Queryable } from '@tablelock/db';
 import { DomainError } from '@tablelock/errors';
 
 export type IdempotencyErrorCode = 'BAD_USER_INPUT' | 'IDEMPOTENCY_KEY_REUSED';
@@ -55,6 +55,7 @@ export async function runIdempotently<T>(
       where: { principal_key: { principal: request.principal, key: request.key } },
     });
     if (!stored) return undefined;
+    await awaitReplication(prisma);
     if (stored.requestHash !== requestHash) {
       throw new DomainError<IdempotencyErrorCode>(
         'IDEMPOTENCY_KEY_REUSED',
@@ -84,12 +85,26 @@ export async function runIdempotently<T>(
       { timeout: 60_000 },
     );
   } catch (error) {
+    // Its own commit may be on the primary, or not; a retry asks, on whichever primary serves it.
+    if (isOutcomeUnknown(error)) throw error;
     // A concurrent first run with the same key committed first (this run then failed on its
     // changed rows, or on the key itself): answer as that run did.
     const concurrent = await replay();
     if (concurrent) return concurrent.result;
     throw error;
   }
+}
+
+/**
+ * Waits until what this primary has committed so far is on a synchronous standby, when it has
+ * some: the stored answer's commit may have been acknowledged without one (its wait cancelled).
+ * A commit that writes WAL waits for the standby up to its own WAL position, which lies past every
+ * earlier commit's. If this wait is cut short too, this rejects with OUTCOME_UNKNOWN again.
+ */
+async function awaitReplication(prisma: PrismaClient): Promise<void> {
+  await prisma.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_current_xact_id()`;
+  });
 }
 
 /** JSON with object keys sorted, so that equal inputs hash equally whatever their key order. */

@@ -95,7 +95,12 @@ export async function findApiKeyPrincipal(
     WHERE key_hash = ${hashSecretToken(secret)} AND revoked_at IS NULL`;
   if (!row) return null;
   if (row.stale) {
-    await prisma.$executeRaw`UPDATE tablelock.api_key SET last_used_at = now() WHERE id = ${row.id}::uuid`;
+    // A stamp a failover may lose, so its commit waits for no standby: without one attached
+    // (REQUIRE_SYNC_REPLICA refuses changes then), reads with the key go on.
+    await prisma.$transaction([
+      prisma.$executeRaw`SET LOCAL synchronous_commit = local`,
+      prisma.$executeRaw`UPDATE tablelock.api_key SET last_used_at = now() WHERE id = ${row.id}::uuid`,
+    ]);
   }
   return {
     kind: 'apiKey',

@@ -1,20 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  applyMigrations,
-  createDatabase,
-  createPrismaClient,
-  loadDemoData,
-  startEmbeddedPostgres,
-  withDatabase,
-} from '@tablelock/db';
-import { ensureDemoUsers } from '@tablelock/identity';
-import { syncTableRegistry } from '@tablelock/lock';
+import { startEmbeddedPostgres } from '@tablelock/db';
 import type { TestProject } from 'vitest/node';
 import { freePort } from './freePort';
-import { TEST_AUDIT } from './testAudit';
-import { MASTER_SCHEMA, TEMPLATE_DATABASE } from './testDatabase';
+import { prepareTablelockDatabase } from './tablelockDatabase';
+import { TEMPLATE_DATABASE } from './testDatabase';
 
 /**
  * Once per test run: a throwaway embedded Postgres with a template database that is migrated,
@@ -28,14 +19,7 @@ export default async function setup(project: TestProject) {
     ephemeral: true,
   });
   try {
-    await createDatabase(server.adminUrl, TEMPLATE_DATABASE);
-    const url = withDatabase(server.adminUrl, TEMPLATE_DATABASE);
-    await applyMigrations(url);
-    await loadDemoData(url, MASTER_SCHEMA);
-    const prisma = createPrismaClient(url, { poolSize: 1 });
-    await syncTableRegistry(prisma, MASTER_SCHEMA);
-    await ensureDemoUsers(prisma, TEST_AUDIT.logger);
-    await prisma.$disconnect();
+    await prepareTablelockDatabase(server.adminUrl, TEMPLATE_DATABASE);
   } catch (error) {
     await server.stop();
     throw error;

@@ -10,8 +10,17 @@ export {
 } from './oidcProvider';
 export { createOtherDatabaseLogin, type OtherDatabaseLogin } from './otherDatabaseLogin';
 export { poll } from './poll';
+export { type PostgresServer, postgresServer } from './postgresServer';
+export { type ReplicaSet, type ReplicaSetOptions, startReplicaSet } from './replicaSet';
+export { type ReplicatedDatabase, startReplicatedDatabase } from './replicatedDatabase';
 export { resetLockRegistry } from './resetLockRegistry';
+export { prepareTablelockDatabase } from './tablelockDatabase';
 export { createTestApiKey } from './testApiKey';
 export { TEST_AUDIT } from './testAudit';
-export { createTestDatabase, MASTER_SCHEMA, type TestDatabase } from './testDatabase';
+export {
+  createTestDatabase,
+  MASTER_SCHEMA,
+  openTestDatabase,
+  type TestDatabase,
+} from './testDatabase';
 export { handmadeXlsx, SHEET_END, SHEET_START, type XlsxPart } from './xlsxParts';

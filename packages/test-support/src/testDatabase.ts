@@ -28,7 +28,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const adminUrl = inject('adminUrl');
   const name = `test_${randomUUID().replaceAll('-', '')}`;
   await createDatabase(adminUrl, name, { template: TEMPLATE_DATABASE });
-  const url = withDatabase(adminUrl, name);
+  return openTestDatabase(withDatabase(adminUrl, name), adminUrl);
+}
+
+/** A database the test made elsewhere (on a replica set, say), with a client of its own. */
+export function openTestDatabase(url: string, adminUrl = url): TestDatabase {
   const prisma = createPrismaClient(url);
   return { url, adminUrl, prisma, close: () => prisma.$disconnect() };
 }

@@ -1,7 +1,9 @@
 import { unwrapResolverError } from '@apollo/server/errors';
+import { isOutcomeUnknown } from '@tablelock/db';
 import { DomainError } from '@tablelock/errors';
 import type { GraphQLFormattedError } from 'graphql';
 import { isDatabaseUnreachable, serviceUnavailableError } from '../process/databaseUnreachable';
+import { outcomeUnknownError } from '../process/outcomeUnknown';
 
 /**
  * Gives domain refusals their `extensions.code` (and details), and turns anything unexpected
@@ -19,6 +21,10 @@ export function formatError(
       ...path,
       extensions: { code: original.code, ...original.details },
     };
+  }
+  if (isOutcomeUnknown(original)) {
+    const { message, extensions } = outcomeUnknownError();
+    return { message, ...path, extensions: { ...extensions, http: undefined } };
   }
   if (isDatabaseUnreachable(original)) {
     const { message, extensions } = serviceUnavailableError();

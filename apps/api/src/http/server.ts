@@ -19,6 +19,7 @@ import { apolloOperationLimits } from '../graphql/plugins/operationLimits';
 import { refuseSubscriptionsOverHttp } from '../graphql/plugins/refuseSubscriptionsOverHttp';
 import { requestErrors } from '../graphql/plugins/requestErrors';
 import { requireAuthentication } from '../graphql/plugins/requireAuthentication';
+import { requireSyncReplica } from '../graphql/plugins/requireSyncReplica';
 import { schema } from '../graphql/schema';
 import { startSubscriptionServer } from '../live/subscriptionServer';
 import { isDatabaseUnreachable, serviceUnavailableError } from '../process/databaseUnreachable';
@@ -102,6 +103,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       metricsPlugin(options.services.metrics),
       requestErrors,
       requireAuthentication,
+      requireSyncReplica(options.services.replication),
       clearStaleSessionCookie,
       // Apollo's landing page loads its script from a CDN, which the Content-Security-Policy
       // (rightly) forbids; clients and code generators use POST /graphql.

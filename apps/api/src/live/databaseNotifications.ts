@@ -1,4 +1,5 @@
-import pg from 'pg';
+import { databaseClient } from '@tablelock/db';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 
 /** Postgres notifications (NOTIFY) on the channels this process listens to. */
@@ -17,6 +18,8 @@ export interface DatabaseNotifications {
    * false if that cannot be known (the connection is down or dropped meanwhile).
    */
   catchUp(): Promise<boolean>;
+  /** When (epoch ms) the connection last came back after it dropped; undefined if it never did. */
+  reconnectedAt(): number | undefined;
   close(): Promise<void>;
 }
 
@@ -37,11 +40,12 @@ export async function startDatabaseNotifications(
   const reconnectListeners: (() => void)[] = [];
   let client: pg.Client | undefined;
   let closed = false;
+  let reconnectedAt: number | undefined;
 
   async function connect(): Promise<pg.Client> {
-    const next = new pg.Client({
-      connectionString: databaseUrl,
-      application_name: applicationName,
+    const next = databaseClient(databaseUrl, {
+      applicationName,
+      onNotice: (message) => logger.warn(message),
     });
     next.on('notification', (message) => {
       if (message.payload !== undefined) listeners.get(message.channel)?.(message.payload);
@@ -65,6 +69,7 @@ export async function startDatabaseNotifications(
       (next) => {
         if (closed) return void next.end();
         client = next;
+        reconnectedAt = Date.now();
         logger.info('live feed listening again');
         for (const onReconnected of reconnectListeners) onReconnected();
       },
@@ -117,6 +122,7 @@ export async function startDatabaseNotifications(
     },
     isListening: () => client !== undefined && !closed,
     catchUp,
+    reconnectedAt: () => reconnectedAt,
     async close() {
       closed = true;
       await client?.end();

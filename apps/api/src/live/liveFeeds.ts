@@ -16,6 +16,8 @@ export interface LiveFeeds {
   credentialChanges: CredentialChangeFeed;
   /** Whether changes are being heard now (the LISTEN connection is up). */
   isListening(): boolean;
+  /** When (epoch ms) the LISTEN connection last came back after it dropped. */
+  reconnectedAt(): number | undefined;
   close(): Promise<void>;
 }
 
@@ -28,6 +30,7 @@ export async function startLiveFeeds(databaseUrl: string, logger: Logger): Promi
     queueOwner,
     credentialChanges: await startCredentialChangeFeed(notifications),
     isListening: notifications.isListening,
+    reconnectedAt: notifications.reconnectedAt,
     close: () => notifications.close(),
   };
 }

@@ -1,4 +1,9 @@
-import { connectionPoolUsage, type PrismaClient, statementsSent } from '@tablelock/db';
+import {
+  connectionPoolUsage,
+  type PrismaClient,
+  readReplicationState,
+  statementsSent,
+} from '@tablelock/db';
 import { readLockGauges } from '@tablelock/lock';
 import { readChangeRequestGauges, readHistoryGauges } from '@tablelock/master-data';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
@@ -142,6 +147,26 @@ export function createApiMetrics(
     labelNames: ['state'] as const,
     registers,
   });
+  const databasePrimary = new Gauge({
+    name: 'tablelock_database_primary',
+    help: '1 when the database this process writes to is a primary, else 0.',
+    registers,
+  });
+  const databaseTimeline = new Gauge({
+    name: 'tablelock_database_timeline',
+    help: "The primary's timeline: it grows by one at each promotion (failover).",
+    registers,
+  });
+  const synchronousStandbys = new Gauge({
+    name: 'tablelock_synchronous_standbys',
+    help: 'Synchronous standbys attached to the primary (sync or quorum).',
+    registers,
+  });
+  const synchronousStandbysInSync = new Gauge({
+    name: 'tablelock_synchronous_standbys_in_sync',
+    help: 'Synchronous standbys streaming, not catching up: what a commit can wait for.',
+    registers,
+  });
 
   /** Reads the lock state for the gauges; a database that does not answer is `database_up 0`. */
   async function readLockState() {
@@ -158,6 +183,13 @@ export function createApiMetrics(
       historyBytes.set(history.historyBytes);
       const requests = await readChangeRequestGauges(prisma);
       for (const [state, count] of Object.entries(requests)) changeRequests.set({ state }, count);
+      const replication = await readReplicationState(prisma);
+      databasePrimary.set(replication.primary ? 1 : 0);
+      databaseTimeline.set(replication.timeline ?? 0);
+      synchronousStandbys.set(replication.synchronousStandbys.length);
+      synchronousStandbysInSync.set(
+        replication.synchronousStandbys.filter((standby) => standby.inSync).length,
+      );
       databaseUp.set(1);
     } catch {
       databaseUp.set(0);

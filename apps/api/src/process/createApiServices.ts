@@ -21,6 +21,7 @@ import type { SortIndexes } from '../ports/sortIndexes';
 import { createSortIndexes } from '../sortIndexes/sortIndexes';
 import { startWebhookDelivery } from '../webhooks/webhookDelivery';
 import { watchDatabaseAvailability } from './databaseAvailability';
+import { guardReplication } from './replicationGuard';
 
 export interface ApiServiceSettings {
   prisma: PrismaClient;
@@ -48,6 +49,8 @@ export interface ApiServiceSettings {
   signInRateLimit?: SignInRateLimitOptions;
   /** Webhook deliveries (WEBHOOK_* settings); the defaults when not given. */
   webhooks?: Partial<DeliverySettings>;
+  /** REQUIRE_SYNC_REPLICA: changes only while a synchronous standby is attached. */
+  requireSyncReplica?: boolean;
 }
 
 /** WEBHOOK_TIMEOUT_SECONDS, WEBHOOK_GIVE_UP_SECONDS and the rest, as production has them. */
@@ -76,6 +79,8 @@ export async function createApiServices(settings: ApiServiceSettings): Promise<R
   const databaseAvailability = watchDatabaseAvailability(prisma, logger);
   const webhooks = { ...DEFAULT_WEBHOOK_DELIVERY, ...settings.webhooks };
   const stopWebhookDelivery = startWebhookDelivery(prisma, webhooks, logger);
+  const requireSyncReplica = settings.requireSyncReplica ?? false;
+  const replication = guardReplication(prisma, requireSyncReplica, logger);
   const services: ApiServices = {
     prisma,
     masterSchema: settings.masterSchema,
@@ -99,6 +104,7 @@ export async function createApiServices(settings: ApiServiceSettings): Promise<R
     credentialCache: createCredentialCache(live.credentialChanges),
     metrics: createApiMetrics(prisma, live.lockChanges.activeSubscriptions),
     databaseAvailability,
+    replication,
     sortIndexes:
       settings.sortIndexes ??
       createSortIndexes({
@@ -112,7 +118,7 @@ export async function createApiServices(settings: ApiServiceSettings): Promise<R
   return {
     services,
     live,
-    readiness: createReadinessCheck(prisma, live.isListening),
+    readiness: createReadinessCheck(prisma, live.isListening, { requireSyncReplica }),
     async stop() {
       await stopWebhookDelivery();
       databaseAvailability.stop();

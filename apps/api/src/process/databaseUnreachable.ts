@@ -53,8 +53,10 @@ export function isDatabaseUnreachable(error: unknown): boolean {
 }
 
 /** What a caller gets while the database cannot be reached: HTTP 503, try again shortly. */
-export function serviceUnavailableError(): GraphQLError {
-  return new GraphQLError('The database cannot be reached just now; try again shortly.', {
+export function serviceUnavailableError(
+  message = 'The database cannot be reached just now; try again shortly.',
+): GraphQLError {
+  return new GraphQLError(message, {
     extensions: {
       code: 'SERVICE_UNAVAILABLE',
       retryAfterSeconds: RETRY_AFTER_SECONDS,

@@ -13,9 +13,17 @@ export interface LockSweeperOptions {
   onUnreachable?: (error: unknown) => void;
   /** How often to look for expired leases: well under the promised 5 s. */
   intervalMs?: number;
+  /** This process's LISTEN connection: whether it is up, and when it last came back. */
+  listening?: { isListening(): boolean; reconnectedAt(): number | undefined };
 }
 
 const IDEMPOTENCY_SWEEP_EVERY = 600;
+/**
+ * How long after its LISTEN connection came back (and while it is down) this process keeps the
+ * waiters of processes not connected: after a failover every process reconnects (within 10 s),
+ * and one still on its way is alive, its waiters in line.
+ */
+const RECONNECT_GRACE_MS = 15_000;
 
 /**
  * Releases expired locks, removes waiters that no longer count and ends freezes past their end
@@ -29,6 +37,7 @@ export function startLockSweeper({
   onExpired,
   onUnreachable,
   intervalMs = 1000,
+  listening = { isListening: () => true, reconnectedAt: () => undefined },
 }: LockSweeperOptions) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
@@ -37,7 +46,10 @@ export function startLockSweeper({
     try {
       const expired = await expireLeases(prisma);
       // Those behind a waiter whose process is gone, or whose turn went unused, move up.
-      await removeGoneWaiters(prisma);
+      const settled = Date.now() >= (listening.reconnectedAt() ?? 0) + RECONNECT_GRACE_MS;
+      if (listening.isListening() && settled) {
+        await removeGoneWaiters(prisma);
+      }
       const thawed = await thawEndedFreezes(prisma);
       if (thawed.length > 0) logger.info({ tables: thawed }, 'freezes ended');
       if (expired.length > 0) {

@@ -59,6 +59,7 @@ export async function startApi(
       giveUpSeconds: config.WEBHOOK_GIVE_UP_SECONDS,
       firstRetryMs: config.WEBHOOK_FIRST_RETRY_MS,
     },
+    requireSyncReplica: config.REQUIRE_SYNC_REPLICA,
   });
   const { services } = running;
   const stopSweeper = startLockSweeper({
@@ -66,6 +67,7 @@ export async function startApi(
     logger,
     onExpired: services.metrics.recordLeaseExpiries,
     onUnreachable: services.databaseAvailability.reportUnreachable,
+    listening: running.live,
   });
   const retention = startRetentionSweeper(prisma, logger, {
     lockHistoryDays: config.LOCK_HISTORY_RETENTION_DAYS,

@@ -1,5 +1,10 @@
 import { setTimeout } from 'node:timers/promises';
-import { type PrismaClient, postgresErrorCode, quoteIdentifier } from '@tablelock/db';
+import {
+  databaseClient,
+  type PrismaClient,
+  postgresErrorCode,
+  quoteIdentifier,
+} from '@tablelock/db';
 import { type SecurityAudit, withSecurityEvents } from '@tablelock/identity';
 import {
   MasterDataError,
@@ -7,7 +12,7 @@ import {
   SORT_INDEXES_PER_TABLE,
   type SortIndexPlan,
 } from '@tablelock/master-data';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { SortIndexes } from '../ports/sortIndexes';
 import {
@@ -95,7 +100,7 @@ export function createSortIndexes(options: SortIndexOptions): SortIndexes {
    * waits for in turn (a deadlock).
    */
   async function withTableLock<T>(table: string, work: (client: pg.Client) => Promise<T>) {
-    const client = new pg.Client({ connectionString: directDatabaseUrl });
+    const client = databaseClient(directDatabaseUrl);
     // A dropped connection also fails the statement, which reports it.
     client.on('error', () => {});
     await client.connect();

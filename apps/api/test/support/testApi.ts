@@ -99,6 +99,8 @@ export async function startTestApi(
     exportLimits?: Partial<ExportLimits>;
     /** Webhook deliveries: WEBHOOK_ALLOWED_HOSTS, short clocks. */
     webhooks?: Partial<DeliverySettings>;
+    /** REQUIRE_SYNC_REPLICA: no changes while no synchronous standby is attached. */
+    requireSyncReplica?: boolean;
   } = {},
 ): Promise<TestApi> {
   const logger = options.logger ?? pino({ level: 'silent' });
@@ -116,6 +118,7 @@ export async function startTestApi(
     minLeaseSeconds: options.minLeaseSeconds ?? MIN_LEASE_SECONDS,
     // Off: index builds would only cost the tests time (sortIndexes.test.ts builds its own).
     sortIndexesEnabled: false,
+    requireSyncReplica: options.requireSyncReplica ?? false,
     ...(options.sortIndexes ? { sortIndexes: options.sortIndexes } : {}),
     ...(options.loginThrottle ? { loginThrottle: options.loginThrottle } : {}),
     ...(options.signInRateLimit ? { signInRateLimit: options.signInRateLimit } : {}),

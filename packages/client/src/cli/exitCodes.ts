@@ -46,6 +46,7 @@ export function exitCodeOf(error: unknown): number {
       return EXIT.usage;
     case 'NETWORK_ERROR':
     case 'SERVICE_UNAVAILABLE':
+    case 'OUTCOME_UNKNOWN':
       return EXIT.unavailable;
     case 'INTERNAL_SERVER_ERROR':
     case 'GRAPHQL_PARSE_FAILED':

@@ -2,6 +2,10 @@ import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client';
+import { outcomeCheckingClient } from './commitOutcome';
+import { primaryOnlyServers } from './postgresHosts';
+import { firstServerUrl, primaryClientClass } from './primaryClient';
+import { primaryLocatorFor } from './primaryLocator';
 
 export type { PrismaClient };
 
@@ -26,6 +30,8 @@ export interface PrismaClientOptions {
    * ad-hoc scripts (migrations), whose texts would pile up and which may hold many statements.
    */
   preparedStatements?: boolean;
+  /** Told once of each server refused and each primary found, for a multi-host URL. */
+  onNotice?: (message: string) => void;
 }
 
 /** The app's only way to Postgres: Prisma Client on the Rust-free `pg` driver adapter. */
@@ -34,10 +40,17 @@ export function createPrismaClient(
   options: PrismaClientOptions = {},
 ): PrismaClient {
   const sent = { statements: 0 };
+  const servers = primaryOnlyServers(databaseUrl);
+  let Client = pg.Client;
+  if (servers) {
+    const locator = primaryLocatorFor(servers);
+    locator.onNotice ??= options.onNotice;
+    Client = primaryClientClass(locator);
+  }
   const pool = new pg.Pool({
-    connectionString: databaseUrl,
+    connectionString: servers ? firstServerUrl(servers) : databaseUrl,
     max: options.poolSize ?? 10,
-    Client: countingClient(sent),
+    Client: countingClient(sent, outcomeCheckingClient(Client)),
   });
   const prepared = options.preparedStatements ?? false;
   const adapter = new PrismaPg(pool, {
@@ -59,8 +72,8 @@ function prismaStatementNames(): (query: { sql: string }) => string {
  * A pg client that counts the statements it sends: each is one round trip to Postgres, the
  * figure the lock path is tuned by (see statementsSent).
  */
-function countingClient(sent: { statements: number }): typeof pg.Client {
-  return class CountingClient extends pg.Client {
+function countingClient(sent: { statements: number }, Base: typeof pg.Client): typeof pg.Client {
+  return class CountingClient extends Base {
     // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; this passes every one on.
     override query(...args: any[]): any {
       sent.statements++;

@@ -3,12 +3,7 @@ import type { LockRow, LockRowChange } from '../core/lockRow';
 import type { TableStatus } from '../core/tableStatus';
 import { effectiveIdleLimit } from './idleLimitSql';
 import { EVENT_COLUMNS, eventValues, type LockEventInput, notifyEvent } from './lockEvent';
-import {
-  FENCING_TOKEN_SEQUENCE,
-  LOCK_EVENT,
-  TABLE_LOCK,
-  TABLE_STATUS_TYPE,
-} from './registryTables';
+import { LOCK_EVENT, NEXT_FENCING_TOKEN, TABLE_LOCK, TABLE_STATUS_TYPE } from './registryTables';
 
 export interface CompareAndSetResult {
   written: boolean;
@@ -68,7 +63,7 @@ export function compareAndSetQuery(
       UPDATE ${TABLE_LOCK} AS t
       SET status = u.status, editor = u.editor, locked_by = u.locked_by,
           fencing_token = CASE WHEN u.status <> 'editing' THEN NULL
-                               WHEN u.new_acquisition THEN nextval(${FENCING_TOKEN_SEQUENCE})
+                               WHEN u.new_acquisition THEN ${NEXT_FENCING_TOKEN}
                                ELSE t.fencing_token END,
           acquired_at = CASE WHEN u.status <> 'editing' THEN NULL
                              WHEN u.new_acquisition THEN now() ELSE t.acquired_at END,

@@ -20,5 +20,8 @@ export const LOCK_WAITER_PLACE = qualified('lock_waiter_place');
 export const TABLE_STATUS_TYPE = qualified('"TableStatus"');
 export const LOCK_ACTION_TYPE = qualified('"LockAction"');
 export const ROLE_TYPE = qualified('"Role"');
-/** Where fencing tokens come from: it only ever grows. */
-export const FENCING_TOKEN_SEQUENCE = Prisma.raw(`'${REGISTRY_SCHEMA}.fencing_token_seq'`);
+/**
+ * The next fencing token: the primary's timeline above the sequence's value, so that tokens
+ * rise across a failover too (decision 0020).
+ */
+export const NEXT_FENCING_TOKEN = Prisma.raw(`${REGISTRY_SCHEMA}.next_fencing_token()`);

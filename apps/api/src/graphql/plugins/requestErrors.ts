@@ -1,5 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
+import { isOutcomeUnknown } from '@tablelock/db';
 import { DomainError } from '@tablelock/errors';
 import type { ApiContext } from '../../context';
 import { isDatabaseUnreachable, RETRY_AFTER_SECONDS } from '../../process/databaseUnreachable';
@@ -18,6 +19,8 @@ export const requestErrors: ApolloServerPlugin<ApiContext> = {
           const original = unwrapResolverError(error);
           if (isDatabaseUnreachable(original)) {
             contextValue.databaseAvailability.reportUnreachable(original);
+          } else if (isOutcomeUnknown(original)) {
+            contextValue.logger.warn({ path: error.path }, (original as Error).message);
           } else if (error.extensions.code === undefined && !(original instanceof DomainError)) {
             contextValue.logger.error({ err: original, path: error.path }, 'resolver failed');
           }
@@ -26,7 +29,8 @@ export const requestErrors: ApolloServerPlugin<ApiContext> = {
       async willSendResponse({ response, contextValue }) {
         if (response.body.kind !== 'single') return;
         for (const error of response.body.singleResult.errors ?? []) {
-          if (error.extensions?.code === 'SERVICE_UNAVAILABLE') {
+          const code = error.extensions?.code;
+          if (code === 'SERVICE_UNAVAILABLE' || code === 'OUTCOME_UNKNOWN') {
             response.http.status = 503;
             response.http.headers.set('retry-after', String(RETRY_AFTER_SECONDS));
           }

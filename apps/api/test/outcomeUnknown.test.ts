@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acquireTableLockMutation } from './support/lockOperations';
+import { type ReplicatedTestApi, startReplicatedTestApi } from './support/replicatedTestApi';
+import { execute } from './support/testApi';
+
+let setup: ReplicatedTestApi;
+
+beforeAll(async () => {
+  setup = await startReplicatedTestApi();
+});
+
+afterAll(async () => {
+  await setup?.stop();
+});
+
+async function acquisitions(table: string): Promise<number> {
+  const rows = await setup.database.prisma.$queryRaw<{ count: number }[]>`
+    SELECT count(*)::int AS count FROM tablelock.lock_event
+    WHERE table_name = ${table} AND action = 'acquire'`;
+  return rows[0]?.count ?? 0;
+}
+
+describe('a commit the setup.database may not keep', () => {
+  it('whose wait for a standby is cancelled answers OUTCOME_UNKNOWN; a retry with its key answers the true outcome', async () => {
+    const primary = setup.replicas.server('p0');
+    // The key's first use records it (once a minute), a commit of its own: done with here.
+    expect((await setup.batch.graphql('{ tables { name } }')).errors).toBeUndefined();
+    await setup.replicas.server('s1').stop();
+    await setup.replicas.server('s2').stop();
+
+    const request = {
+      query: acquireTableLockMutation.toString(),
+      variables: { table: 'regions', key: 'nightly-regions' },
+    };
+    const answer = fetch(`${setup.api.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...setup.batch.headers },
+      body: JSON.stringify(request),
+    });
+    await setup.replicas.cancelCommitWaitingForStandby(primary);
+    const response = await answer;
+    const body = (await response.json()) as {
+      data?: unknown;
+      errors?: { extensions?: { code?: string } }[];
+    };
+    expect(body.errors?.[0]?.extensions?.code).toBe('OUTCOME_UNKNOWN');
+    expect(body.data ?? null).toBeNull();
+    expect(response.status).toBe(503);
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+
+    await setup.replicas.server('s1').start();
+    const retried = await execute(setup.batch, acquireTableLockMutation, {
+      table: 'regions',
+      key: 'nightly-regions',
+    });
+    expect(retried.errors).toBeUndefined();
+    expect(retried.data?.acquireTableLock).toMatchObject({
+      table: 'regions',
+      editor: 'key:nightly',
+    });
+    // The first run committed on the primary; the retry answered it rather than acquiring again.
+    expect(await acquisitions('regions')).toBe(1);
+    const [row] = await setup.database.prisma.$queryRaw<{ token: string }[]>`
+      SELECT fencing_token::text AS token FROM tablelock.table_lock WHERE table_name = 'regions'`;
+    expect(retried.data?.acquireTableLock.token).toBe(row?.token);
+    await setup.replicas.server('s2').start();
+  });
+});

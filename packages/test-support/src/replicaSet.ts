@@ -1,0 +1,219 @@
+import { execFile } from 'node:child_process';
+import { appendFile, chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { freePort } from './freePort';
+import { poll } from './poll';
+import {
+  type PostgresServer,
+  postgresOsUser,
+  postgresServer,
+  runPostgresTool,
+} from './postgresServer';
+
+/**
+ * A primary and standbys on one machine, as a failover test needs them: each its own
+ * Postgres process (started, stopped, killed by its pid), the standbys streaming from the primary.
+ */
+export interface ReplicaSet {
+  /** The first primary, then the standbys in the order of `standbys`. */
+  readonly servers: readonly PostgresServer[];
+  server(name: string): PostgresServer;
+  /** libpq's multi-host URL listing every server, primary only (target_session_attrs=read-write). */
+  multiHostUrl(database: string): string;
+  /** Makes a standby a primary (pg_promote): it moves to the next timeline. */
+  promote(standby: PostgresServer): Promise<void>;
+  /** Points a running standby at another primary (primary_conninfo, reloaded). */
+  follow(standby: PostgresServer, primary: PostgresServer): Promise<void>;
+  /**
+   * Cancels (pg_cancel_backend) a COMMIT that waits on `primary` for a synchronous standby,
+   * once there is one: Postgres then acknowledges it with a WARNING, kept only locally.
+   */
+  cancelCommitWaitingForStandby(primary: PostgresServer): Promise<void>;
+  /** The timeline the server writes (a primary) or replays (a standby) now. */
+  timeline(server: PostgresServer): Promise<number>;
+  /** Stops every server still running and removes the folder. */
+  close(): Promise<void>;
+}
+
+export interface ReplicaSetOptions {
+  /** Names of the standbys; each is its application_name. */
+  standbys?: string[];
+  /** synchronous_standby_names of every server (a standby uses it once promoted). */
+  synchronousStandbyNames?: string;
+  /** More postgresql.conf settings for every server. */
+  settings?: Record<string, string>;
+  /** Run on the primary before the standbys are copied from it: databases, migrations, data. */
+  prepare?: (primary: PostgresServer) => Promise<void>;
+}
+
+const PRIMARY_NAME = 'p0';
+
+/**
+ * Ports this process gave a server of a replica set. A later set gets others: the app's
+ * processes remember per server address the newest timeline seen there (primaryLocator.ts),
+ * and a test worker runs many files, whose new clusters start on timeline 1 again.
+ */
+const portsGiven = new Set<number>();
+
+async function unusedPort(): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    if (!portsGiven.has(port)) {
+      portsGiven.add(port);
+      return port;
+    }
+  }
+}
+
+/**
+ * Starts a primary and its standbys. Postgres 18's embedded binaries hold no pg_basebackup, so
+ * a standby is a copy of the primary's cleanly stopped data folder with standby.signal and a
+ * primary_conninfo. The servers trust every connection from 127.0.0.1: they are throwaway.
+ */
+export async function startReplicaSet(options: ReplicaSetOptions = {}): Promise<ReplicaSet> {
+  const standbyNames = options.standbys ?? ['s1', 's2'];
+  const synchronousStandbyNames =
+    options.synchronousStandbyNames ?? `ANY 1 (${standbyNames.join(', ')})`;
+  const root = await mkdtemp(join(tmpdir(), 'tablelock-replicas-'));
+  const owner = postgresOsUser();
+  if (owner) await chown(root, owner.uid, owner.gid);
+
+  const servers: PostgresServer[] = [];
+  const close = async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+    await rm(root, { recursive: true, force: true });
+  };
+  try {
+    const primary = postgresServer(PRIMARY_NAME, join(root, PRIMARY_NAME), await unusedPort());
+    servers.push(primary);
+    await runPostgresTool('initdb', [
+      ...['-D', primary.dataDir, '-U', 'postgres', '--auth=trust', '--no-sync'],
+      ...['-E', 'UTF8', '--no-locale'],
+    ]);
+    const settings: Record<string, string> = {
+      listen_addresses: '127.0.0.1',
+      port: String(primary.port),
+      unix_socket_directories: '',
+      wal_keep_size: '256MB',
+      wal_receiver_status_interval: '1s',
+      shared_buffers: '32MB',
+      fsync: 'off',
+      full_page_writes: 'off',
+      ...options.settings,
+    };
+    await appendFile(join(primary.dataDir, 'postgresql.conf'), configLines(settings));
+    await appendFile(
+      join(primary.dataDir, 'pg_hba.conf'),
+      'host all all 127.0.0.1/32 trust\nhost replication all 127.0.0.1/32 trust\n',
+    );
+    await primary.start();
+    await options.prepare?.(primary);
+    await primary.stop();
+    // Only now: with it, `prepare`'s commits would wait for standbys that do not exist yet.
+    await appendFile(
+      join(primary.dataDir, 'postgresql.conf'),
+      configLines({ synchronous_standby_names: synchronousStandbyNames }),
+    );
+
+    for (const name of standbyNames) {
+      const standby = postgresServer(name, join(root, name), await unusedPort());
+      servers.push(standby);
+      await promisify(execFile)('cp', ['-a', primary.dataDir, standby.dataDir]);
+      await writeOwned(join(standby.dataDir, 'standby.signal'), '', owner);
+      await appendFile(
+        join(standby.dataDir, 'postgresql.conf'),
+        configLines({ port: String(standby.port) }),
+      );
+      await appendFile(
+        join(standby.dataDir, 'postgresql.auto.conf'),
+        configLines({ primary_conninfo: conninfo(primary, name) }),
+      );
+    }
+    await Promise.all(servers.map((server) => server.start()));
+  } catch (error) {
+    await close();
+    throw error;
+  }
+
+  const withClient = async <T>(server: PostgresServer, work: (client: pg.Client) => Promise<T>) => {
+    const client = new pg.Client({ connectionString: server.url() });
+    await client.connect();
+    try {
+      return await work(client);
+    } finally {
+      await client.end();
+    }
+  };
+
+  return {
+    servers,
+    server(name) {
+      const found = servers.find((server) => server.name === name);
+      if (!found) throw new Error(`No server named ${name}.`);
+      return found;
+    },
+    multiHostUrl: (database) =>
+      `postgresql://postgres@${servers.map((server) => `127.0.0.1:${server.port}`).join(',')}/${database}?target_session_attrs=read-write`,
+    async promote(standby) {
+      await withClient(standby, async (client) => {
+        const { rows } = await client.query<{ promoted: boolean }>(
+          'SELECT pg_promote(true, 30) AS promoted',
+        );
+        if (!rows[0]?.promoted) throw new Error(`${standby.name} was not promoted within 30 s.`);
+      });
+    },
+    async follow(standby, primary) {
+      await withClient(standby, async (client) => {
+        await client.query(
+          `ALTER SYSTEM SET primary_conninfo = '${conninfo(primary, standby.name)}'`,
+        );
+        await client.query('SELECT pg_reload_conf()');
+      });
+    },
+    cancelCommitWaitingForStandby: (primary) =>
+      withClient(primary, async (client) => {
+        const backend = await poll('a commit waiting for a standby', 20_000, async () => {
+          const { rows } = await client.query<{ pid: number }>(
+            `SELECT pid FROM pg_stat_activity WHERE wait_event = 'SyncRep' AND query = 'COMMIT'`,
+          );
+          return rows[0]?.pid;
+        });
+        await client.query('SELECT pg_cancel_backend($1)', [backend]);
+      }),
+    timeline: (server) =>
+      withClient(server, async (client) => {
+        // A WAL file's name starts with its timeline. A standby cannot name WAL files: it
+        // tells the timeline it receives.
+        const { rows } = await client.query<{ timeline: number | string | null }>(
+          `SELECT CASE WHEN pg_is_in_recovery()
+             THEN (SELECT received_tli FROM pg_stat_wal_receiver)
+             ELSE ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int
+           END AS timeline`,
+        );
+        return Number(rows[0]?.timeline);
+      }),
+    close,
+  };
+}
+
+function conninfo(primary: PostgresServer, applicationName: string): string {
+  return `host=127.0.0.1 port=${primary.port} user=postgres application_name=${applicationName}`;
+}
+
+function configLines(settings: Record<string, string>): string {
+  return `\n${Object.entries(settings)
+    .map(([name, value]) => `${name} = '${value}'`)
+    .join('\n')}\n`;
+}
+
+async function writeOwned(
+  path: string,
+  text: string,
+  owner: { uid: number; gid: number } | undefined,
+): Promise<void> {
+  await writeFile(path, text);
+  if (owner) await chown(path, owner.uid, owner.gid);
+}
