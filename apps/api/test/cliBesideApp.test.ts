@@ -5,6 +5,7 @@ import { freePort } from '@tablelock/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type EmbeddedApiProcess,
+  hasExited,
   runningPostgres,
   startEmbeddedApi,
   stopProcess,
@@ -70,6 +71,7 @@ describe('the operator command line beside a running app', () => {
       'dora-passphrase',
     );
     expect(created, created.stderr).toMatchObject({ code: 0 });
+    expect(hasExited(api), api.output()).toBe(false);
     expect(created.stdout).toContain('created user dora (editor)');
     expect(await logIn(api, 'dora', 'dora-passphrase')).toEqual({
       data: { login: { name: 'dora', role: 'editor' } },
