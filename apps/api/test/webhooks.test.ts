@@ -239,6 +239,12 @@ describe('webhooks', () => {
       return hook?.disabledAt ? hook : undefined;
     });
     expect(disabled.disabledReason).toContain(`Failing for ${GIVE_UP_SECONDS} s`);
+    // Admins are told in the security events, as of every change to what reaches other systems.
+    const [told] = await database.prisma.securityEvent.findMany({
+      where: { action: 'webhook_disabled' },
+    });
+    expect(told).toMatchObject({ actor: 'system', subject: `webhook ${disabled.id}` });
+    expect(told?.details).toMatchObject({ url: disabled.url, reason: disabled.disabledReason });
   });
 
   it.each([

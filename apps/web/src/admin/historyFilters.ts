@@ -44,6 +44,7 @@ const SECURITY_ACTION_SET: Record<SecurityAction, true> = {
   sort_index_built: true,
   sort_index_dropped: true,
   history_purged: true,
+  webhook_disabled: true,
 };
 export const SECURITY_ACTIONS = Object.keys(SECURITY_ACTION_SET) as SecurityAction[];
 

@@ -688,6 +688,7 @@ export const en = {
     sort_index_built: 'Sort index built',
     sort_index_dropped: 'Sort index dropped',
     history_purged: 'History purged',
+    webhook_disabled: 'Webhook disabled',
   },
   loginFailures: {
     unknown_user: 'Unknown user name',

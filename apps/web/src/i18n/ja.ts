@@ -663,6 +663,7 @@ export const ja: TranslationOf<typeof en> = {
     sort_index_built: '並べ替え用インデックス作成',
     sort_index_dropped: '並べ替え用インデックス削除',
     history_purged: '履歴の削除',
+    webhook_disabled: 'Webhook の無効化',
   },
   loginFailures: {
     unknown_user: '存在しないユーザー名',

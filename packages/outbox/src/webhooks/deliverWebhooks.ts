@@ -318,11 +318,19 @@ async function retryLater(
     RETURNING now() - failing_since >= make_interval(secs => ${settings.giveUpSeconds}::float8)
       AS given_up`;
   if (!stream?.given_up) return false;
-  await db.webhook.update({
+  const reason = `Failing for ${settings.giveUpSeconds} s: ${outcome.error ?? 'no answer'}`;
+  const webhook = await db.webhook.update({
     where: { id: claimed.webhook_id },
+    data: { disabledAt: new Date(), disabledReason: reason },
+  });
+  // Admins are told where they read what changed: the security events (and the outbox's other
+  // endpoints hear it too).
+  await db.securityEvent.create({
     data: {
-      disabledAt: new Date(),
-      disabledReason: `Failing for ${settings.giveUpSeconds} s: ${outcome.error ?? 'no answer'}`,
+      action: 'webhook_disabled',
+      actor: 'system',
+      subject: `webhook ${webhook.id}`,
+      details: { url: webhook.url, reason },
     },
   });
   return true;
