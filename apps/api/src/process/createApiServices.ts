@@ -78,7 +78,12 @@ export async function createApiServices(settings: ApiServiceSettings): Promise<R
   const live = await startLiveFeeds(settings.directDatabaseUrl, logger);
   const databaseAvailability = watchDatabaseAvailability(prisma, logger);
   const webhooks = { ...DEFAULT_WEBHOOK_DELIVERY, ...settings.webhooks };
-  const stopWebhookDelivery = startWebhookDelivery(prisma, webhooks, logger);
+  const stopWebhookDelivery = startWebhookDelivery(
+    prisma,
+    webhooks,
+    logger,
+    databaseAvailability.reportUnreachable,
+  );
   const requireSyncReplica = settings.requireSyncReplica ?? false;
   const replication = guardReplication(prisma, requireSyncReplica, logger);
   const services: ApiServices = {

@@ -9,10 +9,20 @@ export class OutcomeUnknownError extends Error {
   readonly code = 'OUTCOME_UNKNOWN';
 }
 
-/** Whether `error`, or an error it wraps, is an OutcomeUnknownError. */
+const SYNC_WAIT_CUT =
+  'The commit was not confirmed by a synchronous standby: a failover may lose it.';
+const ANSWER_LOST = 'The connection broke before the commit was answered.';
+
+/**
+ * Whether `error`, or an error it wraps, is an OutcomeUnknownError. Prisma keeps only the
+ * message of an error thrown under a statement outside a transaction ($queryRaw): it is known
+ * by its words there.
+ */
 export function isOutcomeUnknown(error: unknown): boolean {
   for (let current = error, depth = 0; current && depth < 5; depth++) {
     if (current instanceof OutcomeUnknownError) return true;
+    const message = String((current as { message?: unknown }).message ?? '');
+    if (message.endsWith(SYNC_WAIT_CUT) || message.endsWith(ANSWER_LOST)) return true;
     current = (current as { cause?: unknown }).cause;
   }
   return false;
@@ -56,15 +66,11 @@ export function outcomeCheckingClient(Base: typeof pg.Client): typeof pg.Client 
         (result) => {
           if (!this.syncWaitCancelled) return result;
           this.syncWaitCancelled = false;
-          throw new OutcomeUnknownError(
-            'The commit was not confirmed by a synchronous standby: a failover may lose it.',
-          );
+          throw new OutcomeUnknownError(SYNC_WAIT_CUT);
         },
         (error: unknown) => {
           if (commits && !refusedByDatabase(error)) {
-            throw new OutcomeUnknownError('The connection broke before the commit was answered.', {
-              cause: error,
-            });
+            throw new OutcomeUnknownError(ANSWER_LOST, { cause: error });
           }
           throw error;
         },
