@@ -21,6 +21,8 @@ export interface WriteGuardSync {
 // Each table's triggers are changed under a lock on it; a statement changes this many tables,
 // so that a sync of thousands of tables stays within the server's lock table.
 const TABLES_PER_STATEMENT = 100;
+/** The advisory lock key under which triggers are installed (any fixed number of our own). */
+const INSTALLING_GUARDS = 7_301_446_020n;
 
 /**
  * Makes the triggers on every registered master table match its guard: its policy's, else
@@ -42,11 +44,16 @@ export async function syncWriteGuards(
   const role = await currentRole(prisma);
   for (let start = 0; start < differing.length; start += TABLES_PER_STATEMENT) {
     const batch = differing.slice(start, start + TABLES_PER_STATEMENT);
-    const outcomes = await prisma.$queryRaw<{ tableName: string; error: string | null }[]>`
-      SELECT b.table_name AS "tableName",
-             tablelock.install_write_guard(${schema}, b.table_name, b.guard) AS error
-      FROM jsonb_to_recordset(${JSON.stringify(batch.map((t) => ({ table_name: t.tableName, guard: t.guard })))}::jsonb)
-        AS b(table_name text, guard text)`;
+    // One installer at a time: install_write_guard drops a table's triggers and creates them
+    // again, and two processes starting at once both did it between each other's two steps.
+    const [, outcomes] = await prisma.$transaction([
+      prisma.$executeRaw`SELECT pg_advisory_xact_lock(${INSTALLING_GUARDS})`,
+      prisma.$queryRaw<{ tableName: string; error: string | null }[]>`
+        SELECT b.table_name AS "tableName",
+               tablelock.install_write_guard(${schema}, b.table_name, b.guard) AS error
+        FROM jsonb_to_recordset(${JSON.stringify(batch.map((t) => ({ table_name: t.tableName, guard: t.guard })))}::jsonb)
+          AS b(table_name text, guard text)`,
+    ]);
     for (const table of batch) {
       const error = outcomes.find((o) => o.tableName === table.tableName)?.error ?? null;
       if (error) {
