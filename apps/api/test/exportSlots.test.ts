@@ -134,13 +134,14 @@ describe('export slots', () => {
   });
 
   it('a reader that keeps reading, too slowly, is cut off at the total bound', async () => {
-    const { api, logged } = await startApi({ maxMs: 1000 });
+    const { api, logged, untilLogged } = await startApi({ maxMs: 1000 });
     const [carol, bob] = await Promise.all([api.loginAs('carol'), api.loginAs('bob')]);
     const key = await api.withApiKey('slow-reader', 'viewer');
     const slow = [await download(api, carol, trickle), await download(api, key, trickle)];
     try {
       await served(api, bob);
       await noExportTransactions();
+      await untilLogged('export cut off: too long', 2);
       expect(logged.filter((msg) => msg === 'export cut off: too long')).toHaveLength(2);
     } finally {
       for (const socket of slow) socket.destroy();

@@ -320,12 +320,17 @@ describe('webhooks', () => {
     const { receiver } = await registered({ tables: ['suppliers'] });
     receiver.beforeAnswer = () => new Promise(() => {});
     await lockAndRelease('suppliers');
+    // On a loaded machine an attempt can run out of time before the receiver has read it;
+    // the retries that follow reach it.
+    await poll('the receiver got the message', 15_000, async () =>
+      receiver.received.length > 0 ? true : undefined,
+    );
     const failed = await poll('a delivery timed out', 15_000, async () => {
       const { data } = await execute(admin, webhooksQuery);
       return data?.webhooks[0]?.deliveries.find((delivery) => !delivery.delivered);
     });
     expect(failed).toMatchObject({ responseStatus: null, delivered: false });
-    expect(receiver.received.length).toBeGreaterThan(0);
+    expect(failed?.error).toBe('no answer within 2000 ms');
   });
 
   it('shows the secret once, at creation, and never in the list', async () => {

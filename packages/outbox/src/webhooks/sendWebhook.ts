@@ -39,6 +39,7 @@ export function sendWebhook(
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
   const client = target.url.protocol === 'https:' ? https : http;
+  const deadline = AbortSignal.timeout(limits.timeoutMs);
   return new Promise((resolve) => {
     const request = client.request(
       target.url,
@@ -59,8 +60,7 @@ export function sendWebhook(
             callback(null, target.address, target.family);
           }
         },
-        timeout: limits.timeoutMs,
-        signal: AbortSignal.timeout(limits.timeoutMs),
+        signal: deadline,
       },
       (response) => {
         let read = 0;
@@ -80,9 +80,9 @@ export function sendWebhook(
         });
       },
     );
-    request.on('timeout', () => request.destroy(new Error('no answer in time')));
     request.on('error', (error) => {
-      resolve({ delivered: false, status: null, latencyMs: latency(), error: error.message });
+      const reason = deadline.aborted ? `no answer within ${limits.timeoutMs} ms` : error.message;
+      resolve({ delivered: false, status: null, latencyMs: latency(), error: reason });
     });
     request.end(payload);
   });
