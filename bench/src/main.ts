@@ -30,6 +30,7 @@ import { rawSqlLockCycle } from './scenarios/rawSqlLockCycle';
 import { readTables } from './scenarios/readTables';
 import { redisLockCycle } from './scenarios/redisLockCycle';
 import { measureRoundTrips } from './scenarios/roundTrips';
+import { measureWebhookDelivery } from './scenarios/webhookDelivery';
 import { measureWriteGuardCost } from './scenarios/writeGuardCost';
 import {
   ratioOf,
@@ -53,7 +54,8 @@ const windows: WindowPlan = quick
   : { windows: 3, windowMs: 5_000, warmupMs: 1_000 };
 const CONTENTION = { clients: 200, rounds: quick ? 5 : 30 };
 const ROUND_TRIP_REPETITIONS = quick ? 20 : 200;
-const FAN_OUT = { subscribers: quick ? 200 : 2_000, changes: quick ? 4 : 10 };
+// Split over two API processes, as behind a load balancer: each hears the change from Postgres.
+const FAN_OUT = { subscribers: quick ? 200 : 10_000, changes: quick ? 4 : 10 };
 const DEEP_PAGE_REPETITIONS = quick ? 5 : 20;
 // Real schemas have thousands of master tables; the smoke run checks the path with fewer.
 const MANY_TABLES = quick ? 1_000 : 10_000;
@@ -72,6 +74,8 @@ const WRITE_GUARD_SIZES = quick
 const HISTORY_SIZES = quick
   ? { lockEvents: 100_000, rowChanges: 10_000, repetitions: 5 }
   : { lockEvents: 10_000_000, rowChanges: 1_000_000, repetitions: 20 };
+// The webhook scenario's lock cycle runs at the middle client level, without and with endpoints.
+const WEBHOOK_CLIENTS = 8;
 const API_POOL_SIZE = 10;
 const resultsDir = new URL('../results', import.meta.url).pathname;
 const resultsPath = `${resultsDir}/latest.json`;
@@ -90,6 +94,7 @@ const etcd = await startEtcdServer();
 const inspectPort = profile ? await freePort() : undefined;
 const api = await startApiProcess(database.url, {
   poolSize: API_POOL_SIZE,
+  settings: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' },
   ...(inspectPort ? { inspectPort } : {}),
 });
 const profiler = inspectPort ? await connectApiProfiler(inspectPort) : undefined;
@@ -215,15 +220,17 @@ try {
   const contention = await profiled('contention', () =>
     runContention(api.url, credentials.racers, CONTENTION.rounds),
   );
-  console.log(`fan-out to ${FAN_OUT.subscribers} subscriptions…`);
+  console.log(`fan-out to ${FAN_OUT.subscribers} subscriptions over two API processes…`);
+  const secondApi = await startApiProcess(database.url, { poolSize: API_POOL_SIZE });
   const fanOut = await measureFanOut(
     api.url,
+    [api.url, secondApi.url],
     database.url,
     credentials.editors[0] ?? '',
     await createFanOutSubscribers(database.url, api.url, FAN_OUT.subscribers),
     FAN_OUT.changes,
     !quick,
-  );
+  ).finally(() => secondApi.stop());
   // Last: the thousands of tables it adds would weigh on every scenario after it.
   console.log(`${MANY_TABLES.toLocaleString('en-US')} more master tables…`);
   const manyTablesClient = createGraphQLClient(api.url, 1);
@@ -255,6 +262,13 @@ try {
   );
   console.log('write guard…');
   const writeGuard = await measureWriteGuardCost(database.url, WRITE_GUARD_SIZES);
+  console.log('webhooks…');
+  const webhookClient = createGraphQLClient(api.url, WEBHOOK_CLIENTS);
+  const webhooks = await measureWebhookDelivery(
+    database.url,
+    graphqlLockCycle(webhookClient, credentials.editors),
+    { clients: WEBHOOK_CLIENTS, windowMs: windows.windowMs },
+  ).finally(() => webhookClient.close());
   // Last, so that no other scenario runs beside ten million lock events.
   console.log('history pages…');
   const historyPages = await measureHistoryPages(
@@ -285,6 +299,7 @@ try {
     imports,
     bigImports,
     writeGuard,
+    webhooks,
     historyPages,
   };
   report = { ...partial, targets: judgeTargets(partial) };

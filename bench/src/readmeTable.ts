@@ -71,7 +71,7 @@ export function readmeTable(report: BenchReport): string {
       `${[...new Set(c.winnersPerRound)].join('/')}; every client answered after ${c.roundMs.p50.toFixed(0)} ms ` +
       `(p50 of rounds), ${c.roundMs.max.toFixed(0)} ms at worst; ${c.errors} errors.`,
     '',
-    `Fan-out: one lock change reaches ${f.subscribers} subscriptions (${f.sessionSubscribers} on sessions, ` +
+    `Fan-out: one lock change reaches ${f.subscribers} subscriptions over ${f.apiProcesses ?? 1} API process(es) (${f.sessionSubscribers} on sessions, ` +
       `the rest on API keys) in ${f.latencyMs.p50.toFixed(0)} ms (p50), ${f.latencyMs.p99.toFixed(0)} ms ` +
       `(p99); ${f.missed} missed; database transactions per change: ` +
       `${f.databaseTransactionsPerChange === null ? 'not measured' : f.databaseTransactionsPerChange.toFixed(1)}.`,

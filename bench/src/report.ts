@@ -7,9 +7,11 @@ import type { HistoryPagesResult } from './scenarios/historyPages';
 import type { ImportResult } from './scenarios/importProducts';
 import type { ManyTablesResult } from './scenarios/manyTables';
 import type { RoundTripsResult } from './scenarios/roundTrips';
+import type { WebhookDeliveryResult } from './scenarios/webhookDelivery';
 import type { WriteGuardCostResult } from './scenarios/writeGuardCost';
 import type { Ratio, ThroughputResult, WindowPlan } from './sideBySide';
 import type { Spread } from './spread';
+import { formatWebhookDelivery } from './webhookReport';
 import { formatWriteGuardCost } from './writeGuardReport';
 
 /** Acquire + release of one table and its FK table, at one client level, every subject side by side. */
@@ -65,6 +67,8 @@ export interface BenchReport {
   writeGuard?: WriteGuardCostResult;
   /** Absent from runs before keyset history pages. */
   historyPages?: HistoryPagesResult;
+  /** The lock cycle without and with two webhook endpoints, and delivery latency. */
+  webhooks?: WebhookDeliveryResult;
   targets: Target[];
 }
 
@@ -127,7 +131,7 @@ export function formatReport(report: BenchReport): string {
     `contention: ${c.clients} clients race for one table, ${c.rounds} rounds: ` +
       `winners per round ${[...new Set(c.winnersPerRound)].join('/')}, ` +
       `all answered in p50 ${fixed(c.roundMs.p50)} ms / max ${fixed(c.roundMs.max)} ms, errors ${c.errors}`,
-    `fan-out: ${f.subscribers} subscriptions (${f.sessionSubscribers} on sessions, the rest on API keys, ` +
+    `fan-out: ${f.subscribers} subscriptions over ${f.apiProcesses ?? 1} API process(es) (${f.sessionSubscribers} on sessions, the rest on API keys, ` +
       `${f.selectionSets} selection sets), ${f.changes} changes: p50 ${fixed(f.latencyMs.p50)} ms, ` +
       `p99 ${fixed(f.latencyMs.p99)} ms, max ${fixed(f.latencyMs.max)} ms, missed ${f.missed}, ` +
       `database transactions per change ${f.databaseTransactionsPerChange === null ? 'not measured (quick)' : fixed(f.databaseTransactionsPerChange)}`,
@@ -161,6 +165,7 @@ export function formatReport(report: BenchReport): string {
     ),
     '',
     ...(report.writeGuard ? [...formatWriteGuardCost(report.writeGuard), ''] : []),
+    ...(report.webhooks ? [...formatWebhookDelivery(report.webhooks), ''] : []),
     ...(report.historyPages
       ? [
           `history pages with ${report.historyPages.lockEvents.toLocaleString('en-US')} lock events and ${report.historyPages.rowChanges.toLocaleString('en-US')} row changes (written in ${fixed(report.historyPages.fillSeconds)} s):`,

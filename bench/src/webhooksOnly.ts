@@ -4,6 +4,7 @@ import { openBenchDatabase } from './benchDatabase';
 import { createGraphQLClient } from './graphqlClient';
 import { graphqlLockCycle } from './scenarios/graphqlLockCycle';
 import { measureWebhookDelivery } from './scenarios/webhookDelivery';
+import { formatWebhookDelivery } from './webhookReport';
 
 /**
  * `pnpm --filter @tablelock/bench bench:webhooks [--quick]`: the lock cycle at 8 clients without
@@ -24,20 +25,7 @@ try {
     graphqlLockCycle(client, credentials.editors),
     { clients: CLIENTS, windowMs: quick ? 1_000 : 10_000 },
   );
-  const cycle = (window: typeof result.lockCycle.withoutEndpoints) =>
-    `${window.opsPerSecond.toFixed(0)} cycles/s, p50 ${window.latencyMs.p50.toFixed(1)} ms, ` +
-    `p99 ${window.latencyMs.p99.toFixed(1)} ms, errors ${window.errors}, refused ${window.refused}`;
-  console.log(
-    `lock cycle, ${CLIENTS} clients, no webhook:     ${cycle(result.lockCycle.withoutEndpoints)}`,
-  );
-  console.log(
-    `lock cycle, ${CLIENTS} clients, two endpoints:  ${cycle(result.lockCycle.withTwoEndpoints)}`,
-  );
-  console.log(
-    `delivery, commit → receiver: p50 ${result.deliveryLatencyMs.p50} ms, p99 ${result.deliveryLatencyMs.p99} ms, ` +
-      `max ${result.deliveryLatencyMs.max} ms; ${result.deliveredPerSecond.toFixed(0)} messages/s ` +
-      `delivered while the clients ran (${result.events} events, 2 endpoints)`,
-  );
+  console.log(formatWebhookDelivery(result).join('\n'));
 } finally {
   await client.close();
   await api.stop();

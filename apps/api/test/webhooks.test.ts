@@ -20,7 +20,10 @@ import {
   withoutRepeats,
 } from './support/webhookReceiver';
 
-/** Short clocks: retries from 50 ms, an endpoint failing for 3 s is disabled. */
+/**
+ * Short clocks: retries from 50 ms, an endpoint failing for 3 s is disabled. No look at the
+ * outbox on a timer: every delivery here starts from a commit's announcement or a retry's time.
+ */
 const GIVE_UP_SECONDS = 3;
 const ROW_BATCH = 2;
 
@@ -40,6 +43,7 @@ beforeAll(async () => {
       giveUpSeconds: GIVE_UP_SECONDS,
       timeoutMs: 2000,
       rowBatch: ROW_BATCH,
+      longestWaitMs: 3_600_000,
     },
   });
   [admin, alice] = await Promise.all([api.loginAs('admin'), api.loginAs('alice')]);
@@ -331,6 +335,27 @@ describe('webhooks', () => {
     });
     expect(failed).toMatchObject({ responseStatus: null, delivered: false });
     expect(failed?.error).toBe('no answer within 2000 ms');
+  });
+
+  it('deletes an endpoint while one of its messages waits for an answer', async () => {
+    const { receiver, id } = await registered({ tables: ['suppliers'] });
+    let answer = () => {};
+    receiver.beforeAnswer = () => new Promise<void>((resolve) => (answer = resolve));
+    await lockAndRelease('suppliers');
+    await poll('the receiver got the message', 15_000, async () =>
+      receiver.received.length > 0 ? true : undefined,
+    );
+    const deleting = execute(admin, deleteWebhookMutation, { id });
+    await poll('the delete waits for the delivery', 10_000, async () => {
+      const [waiting] = await database.prisma.$queryRaw<{ count: number }[]>`
+        SELECT count(*)::int AS count FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock'
+          AND query ILIKE 'DELETE%webhook%'`;
+      return waiting && waiting.count > 0 ? true : undefined;
+    });
+    answer();
+    expect((await deleting).errors).toBeUndefined();
+    expect((await execute(admin, webhooksQuery)).data?.webhooks).toEqual([]);
   });
 
   it('shows the secret once, at creation, and never in the list', async () => {

@@ -6,6 +6,8 @@ import { type LatencySummary, summarizeLatencies } from '../latency';
 
 export interface FanOutResult {
   subscribers: number;
+  /** API processes the subscribers were spread over (each hears the change from Postgres). */
+  apiProcesses?: number;
   /** Subscribers that authenticated with a session cookie; the others with API keys. */
   sessionSubscribers: number;
   /** Distinct selection sets among the subscriptions. */
@@ -43,12 +45,14 @@ const OPEN_AT_ONCE = 50;
 const STATISTICS_SETTLE_MS = 11_000;
 
 /**
- * `subscribers` graphql-ws connections (one subscription each) wait for lock changes; an editor
- * then changes `suppliers`' lock `changes` times, one change at a time, and each change's
- * latency to every subscriber is measured from the moment its mutation was sent.
+ * `subscribers` graphql-ws connections (one subscription each), spread in turn over the API
+ * processes at `subscriberUrls`, wait for lock changes; an editor then changes `suppliers`' lock
+ * through `baseUrl` `changes` times, one change at a time, and each change's latency to every
+ * subscriber is measured from the moment its mutation was sent.
  */
 export async function measureFanOut(
   baseUrl: string,
+  subscriberUrls: string[],
   databaseUrl: string,
   editorKey: string,
   subscribers: Subscriber[],
@@ -69,7 +73,7 @@ export async function measureFanOut(
         ...(await Promise.all(
           batch.map((subscriber, j) =>
             openSubscriber(
-              baseUrl,
+              subscriberUrls[(i + j) % subscriberUrls.length] ?? baseUrl,
               subscriber,
               SUBSCRIPTIONS[(i + j) % SUBSCRIPTIONS.length] ?? '',
             ),
@@ -118,6 +122,7 @@ export async function measureFanOut(
   }
   return {
     subscribers: subscribers.length,
+    apiProcesses: subscriberUrls.length,
     sessionSubscribers: subscribers.filter((subscriber) => subscriber.cookie).length,
     selectionSets: Math.min(SUBSCRIPTIONS.length, subscribers.length),
     changes,

@@ -14,6 +14,8 @@ export interface WebhookDeliveryResult {
   /** Messages that arrived per second, both endpoints together, while the clients ran. */
   deliveredPerSecond: number;
   events: number;
+  /** Messages (events × endpoints) that had not arrived 60 s after the clients stopped. */
+  missed: number;
 }
 
 /** Two HTTP receivers on 127.0.0.1 that note when each message arrives. */
@@ -81,6 +83,7 @@ export async function measureWebhookDelivery(
       ),
       deliveredPerSecond: deliveredWhileRunning / seconds,
       events,
+      missed: Math.max(0, 2 * events - receivers.arrivals.length),
     };
   } finally {
     await prisma.webhook.deleteMany();

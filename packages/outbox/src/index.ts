@@ -14,6 +14,7 @@ export {
   deliverNextWebhook,
   ROW_BATCH,
   resendWebhookDelivery,
+  type WebhooksDue,
   webhooksDue,
 } from './webhooks/deliverWebhooks';
 export type { SendOutcome } from './webhooks/sendWebhook';

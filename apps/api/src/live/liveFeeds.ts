@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { CredentialChangeFeed } from '../ports/credentialChangeFeed';
 import type { LockChangeFeed } from '../ports/lockChangeFeed';
+import type { OutboxCommits } from '../ports/outboxCommits';
 import { startCredentialChangeFeed } from './credentialChangeFeed';
 import { startDatabaseNotifications } from './databaseNotifications';
 import { startLockChangeFeed } from './lockChangeFeed';
+import { startOutboxCommitFeed } from './outboxCommitFeed';
 
 export interface LiveFeeds {
   lockChanges: LockChangeFeed;
@@ -14,6 +16,7 @@ export interface LiveFeeds {
    */
   queueOwner: string;
   credentialChanges: CredentialChangeFeed;
+  outboxCommits: OutboxCommits;
   /** Whether changes are being heard now (the LISTEN connection is up). */
   isListening(): boolean;
   /** When (epoch ms) the LISTEN connection last came back after it dropped. */
@@ -29,6 +32,7 @@ export async function startLiveFeeds(databaseUrl: string, logger: Logger): Promi
     lockChanges: await startLockChangeFeed(notifications),
     queueOwner,
     credentialChanges: await startCredentialChangeFeed(notifications),
+    outboxCommits: await startOutboxCommitFeed(notifications),
     isListening: notifications.isListening,
     reconnectedAt: notifications.reconnectedAt,
     close: () => notifications.close(),

@@ -61,6 +61,7 @@ export const DEFAULT_WEBHOOK_DELIVERY: DeliverySettings = {
   firstRetryMs: 1_000,
   giveUpSeconds: 24 * 3600,
   rowBatch: ROW_BATCH,
+  longestWaitMs: 5_000,
 };
 
 /** The services, and what the process around them needs to watch and stop them. */
@@ -81,6 +82,7 @@ export async function createApiServices(settings: ApiServiceSettings): Promise<R
   const stopWebhookDelivery = startWebhookDelivery(
     prisma,
     webhooks,
+    live.outboxCommits,
     logger,
     databaseAvailability.reportUnreachable,
   );

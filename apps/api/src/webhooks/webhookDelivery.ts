@@ -1,6 +1,7 @@
 import { isOutcomeUnknown, type PrismaClient } from '@tablelock/db';
 import { type DeliverySettings, deliverNextWebhook, webhooksDue } from '@tablelock/outbox';
 import type { Logger } from 'pino';
+import type { OutboxCommits } from '../ports/outboxCommits';
 import { isDatabaseUnreachable } from '../process/databaseUnreachable';
 
 /** Messages one round sends at most before it lets the next round look again. */
@@ -10,40 +11,49 @@ const MESSAGES_PER_ROUND = 200;
  * answer): different endpoints and tables go on in parallel.
  */
 const SENDERS = 2;
-
 /**
- * Delivers the outbox's events to the webhooks, every `intervalMs` and for as long as messages
- * are due. Every API process runs one; the row lock of each endpoint's table (SKIP LOCKED)
- * gives each message to one of them. Logs never hold a secret; while the database cannot be
- * reached, `onUnreachable` hears of it instead. Returns a stop.
+ * Delivers the outbox's events to the webhooks: when a commit announces new events, when the
+ * soonest retry comes due, and at least every `settings.longestWaitMs`. Every API process runs one; the
+ * row lock of each endpoint's table (SKIP LOCKED) gives each message to one of them. Logs never
+ * hold a secret; while the database cannot be reached, `onUnreachable` hears of it instead.
+ * Returns a stop.
  */
 export function startWebhookDelivery(
   prisma: PrismaClient,
   settings: DeliverySettings,
+  commits: OutboxCommits,
   logger: Logger,
   onUnreachable: (error: unknown) => void,
-  intervalMs = 100,
 ): () => Promise<void> {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
-  const round = async () => {
+  let announced = false;
+  /** Runs one round, then waits for what comes first: an announcement or the next due time. */
+  const round = async (): Promise<number> => {
     try {
-      if (!(await webhooksDue(prisma))) return;
-      await Promise.all(Array.from({ length: SENDERS }, () => send()));
+      const due = await webhooksDue(prisma);
+      if (!due.due) return Math.min(due.nextInMs ?? settings.longestWaitMs, settings.longestWaitMs);
+      const sent = await Promise.all(Array.from({ length: SENDERS }, () => send()));
+      // Something was sent: look again at once for what is left and when it comes due. Nothing
+      // could be claimed: another process is sending it, and a claim it leaves (it died) is
+      // found within the longest wait.
+      return sent.some((count) => count > 0) ? 0 : settings.longestWaitMs;
     } catch (error) {
-      // A database outage is said once, by the availability watch, not ten times a second here;
-      // a statement cut off by it is simply tried again (deliveries are at least once).
+      // A database outage is said once, by the availability watch, not every round here; a
+      // statement cut off by it is simply tried again (deliveries are at least once).
       if (isDatabaseUnreachable(error)) onUnreachable(error);
       else if (isOutcomeUnknown(error)) {
         logger.warn({ reason: String(error) }, 'webhook delivery round cut off; trying again');
       } else logger.warn({ err: error }, 'webhook delivery round failed');
+      return settings.longestWaitMs;
     }
   };
-  const send = async () => {
-    for (let sent = 0; sent < MESSAGES_PER_ROUND / SENDERS && !stopped; sent++) {
+  const send = async (): Promise<number> => {
+    let sent = 0;
+    for (; sent < MESSAGES_PER_ROUND / SENDERS && !stopped; sent++) {
       const delivered = await deliverNextWebhook(prisma, settings);
-      if (!delivered) return;
+      if (!delivered) return sent;
       if (delivered.disabled) {
         logger.error(
           { webhook: delivered.webhookId, error: delivered.outcome.error },
@@ -60,14 +70,24 @@ export function startWebhookDelivery(
         );
       }
     }
+    return sent;
   };
-  const schedule = () => {
+  const run = () => {
+    clearTimeout(timer);
+    announced = false;
+    running = round().then((waitMs) => {
+      running = undefined;
+      if (stopped) return;
+      if (announced) run();
+      else timer = setTimeout(run, waitMs);
+    });
+  };
+  commits.onCommit(() => {
     if (stopped) return;
-    timer = setTimeout(() => {
-      running = round().then(schedule);
-    }, intervalMs);
-  };
-  schedule();
+    if (running) announced = true;
+    else run();
+  });
+  run();
   return async () => {
     stopped = true;
     clearTimeout(timer);

@@ -18,6 +18,11 @@ export interface DeliverySettings {
   giveUpSeconds: number;
   /** Row changes per message to endpoints that ask for them. */
   rowBatch: number;
+  /**
+   * The longest a process waits before it looks for due messages again. Commits announce new
+   * events and retries are timed, so this bounds only what a lost announcement delays.
+   */
+  longestWaitMs: number;
 }
 
 export const ROW_BATCH = 1000;
@@ -47,13 +52,20 @@ interface Claimed {
   with_rows: boolean;
 }
 
+/** Whether a message is due now, and if not, in how long the soonest retry comes due. */
+export interface WebhooksDue {
+  due: boolean;
+  /** Null when no message waits at all (only a new event can make one due). */
+  nextInMs: number | null;
+}
+
 /**
  * Gives every enabled endpoint its place in each table it follows (from its creation on), and
- * says whether any place has an event due: one statement, so that a process with nothing to
- * send costs the database one query a round.
+ * says when a message is due: one statement, so that a process with nothing to send costs the
+ * database one query a round.
  */
-export async function webhooksDue(db: Queryable): Promise<boolean> {
-  const [due] = await db.$queryRaw<{ due: boolean }[]>`
+export async function webhooksDue(db: Queryable): Promise<WebhooksDue> {
+  const [row] = await db.$queryRaw<{ opened: boolean; next_in_ms: number | null }[]>`
     WITH opened AS (
       INSERT INTO tablelock.webhook_stream (webhook_id, table_name, position)
       SELECT w.id, s.table_name, w.after_position
@@ -62,20 +74,24 @@ export async function webhooksDue(db: Queryable): Promise<boolean> {
       ON CONFLICT DO NOTHING
       RETURNING 1
     )
-    SELECT (SELECT count(*) FROM opened) > 0 OR EXISTS (
-      SELECT 1 FROM tablelock.webhook_stream AS s JOIN tablelock.webhook AS w ON w.id = s.webhook_id
-      WHERE w.disabled_at IS NULL AND s.next_attempt_at <= now()
+    SELECT (SELECT count(*) FROM opened) > 0 AS opened, (
+      SELECT greatest(0, extract(epoch FROM min(s.next_attempt_at) - now()) * 1000)::float8
+      FROM tablelock.webhook_stream AS s JOIN tablelock.webhook AS w ON w.id = s.webhook_id
+      WHERE w.disabled_at IS NULL
         AND (cardinality(w.tables) = 0 OR s.table_name = ANY (w.tables))
         AND EXISTS (SELECT 1 FROM tablelock.outbox_event AS o
-                    WHERE o.table_name = s.table_name AND o.position > s.position)) AS due`;
-  return due?.due ?? false;
+                    WHERE o.table_name = s.table_name AND o.position > s.position)) AS next_in_ms`;
+  const nextInMs = row?.next_in_ms ?? null;
+  return { due: Boolean(row?.opened) || nextInMs === 0, nextInMs };
 }
 
 /**
  * Sends the next message of one endpoint's table whose turn has come, if any: its row lock
  * (FOR UPDATE SKIP LOCKED) is held until the answers are recorded, so that no other process
  * sends that table's messages meanwhile, and a process that dies mid-delivery leaves them
- * to the next one. It sends the stream's next messages one after another (up to 50, for about
+ * to the next one. The endpoint's row is held too (KEY SHARE), so that deleting the endpoint
+ * waits for the claim to end instead of deadlocking with the delivery log it writes (a delete
+ * takes the endpoint first, then its streams). It sends the stream's next messages one after another (up to 50, for about
  * a delivery's time limit) and stops at the first failure. Null when nothing was due; the last
  * message's outcome otherwise (`messageId: ''` when only events the endpoint does not want
  * were passed over).
@@ -97,7 +113,7 @@ export function deliverNextWebhook(
                       WHERE o.table_name = s.table_name AND o.position > s.position)
         ORDER BY s.next_attempt_at
         LIMIT 1
-        FOR UPDATE OF s SKIP LOCKED`;
+        FOR UPDATE OF s SKIP LOCKED FOR KEY SHARE OF w SKIP LOCKED`;
       if (!claimed) return null;
       const page = await readFeedPage(
         tx,
