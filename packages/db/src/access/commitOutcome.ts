@@ -36,6 +36,16 @@ const SYNC_WAIT_CANCELLED = /canceling (the )?wait for synchronous replication/i
 const NOT_A_COMMIT =
   /^\s*(select|show|set|reset|begin|start|rollback|abort|listen|unlisten|discard|deallocate|savepoint|release)\b/i;
 const COMMIT = /^\s*(commit|end)\b/i;
+// A lone WITH writes only if one of its parts does; `FOR UPDATE` in a read counts too (erring
+// toward an unknown outcome is safe, the other way is not).
+const WITH = /^\s*with\b/i;
+const WRITES = /\b(insert|update|delete|merge)\b/i;
+
+/** Whether `text`, run outside a transaction, commits what it does as it runs. */
+function commitsAlone(text: string): boolean {
+  if (NOT_A_COMMIT.test(text)) return false;
+  return !WITH.test(text) || WRITES.test(text);
+}
 
 /**
  * A `pg` client class whose statements that commit (a COMMIT, a lone write) reject with
@@ -57,8 +67,7 @@ export function outcomeCheckingClient(Base: typeof pg.Client): typeof pg.Client 
       if (typeof config?.submit === 'function') return super.query(config, values, callback);
       const done = typeof values === 'function' ? values : callback;
       const text: string = typeof config === 'string' ? config : (config?.text ?? '');
-      const commits =
-        COMMIT.test(text) || (this.inTransaction() === false && !NOT_A_COMMIT.test(text));
+      const commits = COMMIT.test(text) || (this.inTransaction() === false && commitsAlone(text));
       this.syncWaitCancelled = false;
       const answer = (
         super.query(config, typeof values === 'function' ? undefined : values) as Promise<unknown>
