@@ -19,7 +19,19 @@ BEGIN
               WHERE txid = pg_current_xact_id() AND position IS NULL ORDER BY id) AS waiting
        ) AS drawn
   WHERE o.id = drawn.id;
-  PERFORM pg_notify('tablelock_outbox', '');
+  PERFORM pg_notify('tablelock_outbox', 'events');
   RETURN NULL;
 END;
 $$;
+
+-- An endpoint created, changed or enabled again is announced too: a process that found no
+-- endpoint ignores the commits' announcements until then, and so costs nothing without webhooks.
+CREATE FUNCTION "tablelock"."announce_webhook_change"() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  PERFORM pg_notify('tablelock_outbox', 'endpoints');
+  RETURN NULL;
+END;
+$$;
+CREATE TRIGGER "webhook_announce" AFTER INSERT OR UPDATE ON "tablelock"."webhook"
+  FOR EACH STATEMENT EXECUTE FUNCTION "tablelock"."announce_webhook_change"();

@@ -1,8 +1,14 @@
-/** Commits that wrote outbox events, made by any process on the same database. */
+/**
+ * What the database announces for webhook delivery, made by any process on the same database:
+ * `events` when a commit wrote outbox events, `endpoints` when an endpoint was created, changed
+ * or enabled again.
+ */
+export type OutboxAnnouncement = 'events' | 'endpoints';
+
 export interface OutboxCommits {
   /**
-   * Calls `onCommit` after each such commit, and whenever announcements may have gone unheard
-   * (the LISTEN connection was back after a drop).
+   * Calls `onAnnounced` for each announcement; whenever some may have gone unheard (the LISTEN
+   * connection was back after a drop), with `endpoints`, so that the listener looks afresh.
    */
-  onCommit(onCommit: () => void): void;
+  onAnnounced(onAnnounced: (announcement: OutboxAnnouncement) => void): void;
 }

@@ -12,11 +12,12 @@ const MESSAGES_PER_ROUND = 200;
  */
 const SENDERS = 2;
 /**
- * Delivers the outbox's events to the webhooks: when a commit announces new events, when the
- * soonest retry comes due, and at least every `settings.longestWaitMs`. Every API process runs one; the
- * row lock of each endpoint's table (SKIP LOCKED) gives each message to one of them. Logs never
- * hold a secret; while the database cannot be reached, `onUnreachable` hears of it instead.
- * Returns a stop.
+ * Delivers the outbox's events to the webhooks: when a commit announces new events (while any
+ * endpoint is enabled: without one, a commit costs this process nothing), when an endpoint
+ * changes, when the soonest retry comes due, and at least every `settings.longestWaitMs`. Every
+ * API process runs one; the row lock of each endpoint's table (SKIP LOCKED) gives each message
+ * to one of them. Logs never hold a secret; while the database cannot be reached,
+ * `onUnreachable` hears of it instead. Returns a stop.
  */
 export function startWebhookDelivery(
   prisma: PrismaClient,
@@ -29,10 +30,12 @@ export function startWebhookDelivery(
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let announced = false;
+  let endpoints = true;
   /** Runs one round, then waits for what comes first: an announcement or the next due time. */
   const round = async (): Promise<number> => {
     try {
       const due = await webhooksDue(prisma);
+      endpoints = due.endpoints;
       if (!due.due) return Math.min(due.nextInMs ?? settings.longestWaitMs, settings.longestWaitMs);
       const sent = await Promise.all(Array.from({ length: SENDERS }, () => send()));
       // Something was sent: look again at once for what is left and when it comes due. Nothing
@@ -82,8 +85,8 @@ export function startWebhookDelivery(
       else timer = setTimeout(run, waitMs);
     });
   };
-  commits.onCommit(() => {
-    if (stopped) return;
+  commits.onAnnounced((announcement) => {
+    if (stopped || (announcement === 'events' && !endpoints)) return;
     if (running) announced = true;
     else run();
   });

@@ -54,6 +54,8 @@ interface Claimed {
 
 /** Whether a message is due now, and if not, in how long the soonest retry comes due. */
 export interface WebhooksDue {
+  /** Whether any endpoint is enabled: without one, new events make nothing due. */
+  endpoints: boolean;
   due: boolean;
   /** Null when no message waits at all (only a new event can make one due). */
   nextInMs: number | null;
@@ -65,7 +67,9 @@ export interface WebhooksDue {
  * database one query a round.
  */
 export async function webhooksDue(db: Queryable): Promise<WebhooksDue> {
-  const [row] = await db.$queryRaw<{ opened: boolean; next_in_ms: number | null }[]>`
+  const [row] = await db.$queryRaw<
+    { endpoints: boolean; opened: boolean; next_in_ms: number | null }[]
+  >`
     WITH opened AS (
       INSERT INTO tablelock.webhook_stream (webhook_id, table_name, position)
       SELECT w.id, s.table_name, w.after_position
@@ -74,7 +78,8 @@ export async function webhooksDue(db: Queryable): Promise<WebhooksDue> {
       ON CONFLICT DO NOTHING
       RETURNING 1
     )
-    SELECT (SELECT count(*) FROM opened) > 0 AS opened, (
+    SELECT EXISTS (SELECT 1 FROM tablelock.webhook WHERE disabled_at IS NULL) AS endpoints,
+      (SELECT count(*) FROM opened) > 0 AS opened, (
       SELECT greatest(0, extract(epoch FROM min(s.next_attempt_at) - now()) * 1000)::float8
       FROM tablelock.webhook_stream AS s JOIN tablelock.webhook AS w ON w.id = s.webhook_id
       WHERE w.disabled_at IS NULL
@@ -82,7 +87,11 @@ export async function webhooksDue(db: Queryable): Promise<WebhooksDue> {
         AND EXISTS (SELECT 1 FROM tablelock.outbox_event AS o
                     WHERE o.table_name = s.table_name AND o.position > s.position)) AS next_in_ms`;
   const nextInMs = row?.next_in_ms ?? null;
-  return { due: Boolean(row?.opened) || nextInMs === 0, nextInMs };
+  return {
+    endpoints: Boolean(row?.endpoints),
+    due: Boolean(row?.opened) || nextInMs === 0,
+    nextInMs,
+  };
 }
 
 /**
