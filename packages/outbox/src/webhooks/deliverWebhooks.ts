@@ -75,6 +75,8 @@ export async function webhooksDue(db: Queryable): Promise<WebhooksDue> {
       SELECT w.id, s.table_name, w.after_position
       FROM tablelock.webhook AS w CROSS JOIN tablelock.outbox_stream AS s
       WHERE w.disabled_at IS NULL AND (cardinality(w.tables) = 0 OR s.table_name = ANY (w.tables))
+      -- Not for an endpoint being deleted meanwhile (its streams would break the foreign key).
+      FOR KEY SHARE OF w SKIP LOCKED
       ON CONFLICT DO NOTHING
       RETURNING 1
     )
