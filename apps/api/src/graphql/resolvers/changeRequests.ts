@@ -1,5 +1,6 @@
 import {
   type ChangeRequestRecord,
+  checkChangeRequest,
   decideChangeRequest,
   mayDecideRequest,
   type RequestDecision,
@@ -111,4 +112,6 @@ export const ChangeRequest: ChangeRequestResolvers = {
       request,
       await requestActorOf(context.prisma, callerOf(context)),
     ),
+  check: (request, _args, context) =>
+    checkChangeRequest(context.prisma, context.masterSchema, request),
 };

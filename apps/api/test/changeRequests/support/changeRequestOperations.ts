@@ -119,3 +119,27 @@ export const changeRequestsQuery = graphql(`
     changeRequestsToDecide
   }
 `);
+
+export const changeRequestCheckQuery = graphql(`
+  query ChangeRequestCheck($id: ID!) {
+    changeRequest(id: $id) {
+      id
+      state
+      check {
+        applies
+        rowsChecked
+        problems {
+          index
+          code
+          column
+          message
+          details {
+            kind
+            table
+          }
+          currentValues
+        }
+      }
+    }
+  }
+`);
