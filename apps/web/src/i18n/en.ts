@@ -599,6 +599,18 @@ export const en = {
     approve: 'Approve and apply',
     reject: 'Reject',
     sendBack: 'Send back',
+    today: {
+      heading: 'Today',
+      applies: 'Still applies',
+      changed: 'Changed since it was submitted',
+      deleted: 'Deleted since it was submitted',
+      now: '{{column}} now',
+      notChecked: 'Not checked',
+    },
+    wouldRefuse:
+      'Approval would be refused now, and the request sent back to {{author}}. Rows that no longer apply: {{count}} (see "Today").',
+    arrived: '{{author}} asks for approval of {{table}}.',
+    open: 'Open request #{{id}}',
     states: {
       pending: 'Pending approval',
       applied: 'Approved and applied',
