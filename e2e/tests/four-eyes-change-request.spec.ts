@@ -2,7 +2,15 @@ import { expectAccessible } from '../support/accessibility';
 import { signedInRequest } from '../support/demoUsers';
 import { expect, test } from '../support/fixtures';
 import { graphql } from '../support/graphql';
-import { cell, editCell, expectLive, openTable, rowId, startEditing } from '../support/tablePage';
+import {
+  cell,
+  editCell,
+  expectLive,
+  openTable,
+  rowId,
+  startEditing,
+  tableRow,
+} from '../support/tablePage';
 
 const setApproval = async (baseURL: string | undefined, on: boolean) => {
   const admin = await signedInRequest(baseURL, 'admin');
@@ -24,7 +32,9 @@ test('alice submits a change to suppliers; bob sees it waiting, approves it; bot
   try {
     const alice = await signIn('alice');
     const bob = await signIn('bob');
+    const carol = await signIn('carol');
     await expectLive(bob);
+    await expectLive(carol);
     await expect(bob.getByTestId('requests-count')).toHaveCount(0);
 
     await openTable(alice, 'suppliers');
@@ -40,10 +50,15 @@ test('alice submits a change to suppliers; bob sees it waiting, approves it; bot
     await expectAccessible(alice);
     await snap(alice, 'submitted-for-approval');
 
-    // Bob's header counts it as it arrives; the queue opens it as a diff.
+    await expect(tableRow(carol, 'suppliers')).toContainText('alice');
+
+    // Bob hears of it as it arrives, with a link to it; his header counts it; it opens as a diff.
+    const bobNotices = bob.getByTestId('notices');
+    await expect(bobNotices).toContainText('alice asks for approval of suppliers.');
     await expect(bob.getByTestId('requests-count')).toContainText('1');
-    await bob.getByRole('link', { name: /Approvals/ }).click();
-    await bob.getByRole('link', { name: /suppliers by alice/ }).click();
+    await expectAccessible(bob);
+    await bobNotices.getByRole('link', { name: /^Open request #\d+$/ }).click();
+    await expect(bob.getByRole('link', { name: /suppliers by alice/ })).toBeVisible();
     const diff = bob.getByTestId('request-diff');
     await expect(diff).toContainText('id=1');
     await expect(diff.getByTestId('value-diff')).toContainText('Sakura Approved');
@@ -63,6 +78,10 @@ test('alice submits a change to suppliers; bob sees it waiting, approves it; bot
     await expect(latest).toContainText('approved by bob');
     await expectAccessible(alice);
     await alice.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    // The author and a viewer heard the request's steps (the outcome above), never the notice.
+    await expect(tableRow(carol, 'suppliers')).not.toContainText('alice');
+    await expect(alice.getByTestId('notices')).not.toContainText('asks for approval');
+    await expect(carol.getByTestId('notices')).not.toContainText('asks for approval');
 
     await bob.getByRole('button', { name: '日本語' }).click();
     await expect(bob.getByTestId('request-state')).toHaveText('承認・反映済み');
