@@ -226,6 +226,7 @@ export const en = {
     submitExplained:
       'Nothing is written yet: another person approves these changes (rows: {{count}}). Until then the table stays locked with them.',
     submitted: 'Submitted for approval as change request #{{id}}.',
+    keepAfterApproval: 'Keep the table after approval, to go on editing',
     continueEditing: 'Go on editing',
     saveRefused_one: 'Nothing was saved: {{count}} row has a problem (marked in the grid).',
     saveRefused_other: 'Nothing was saved: {{count}} rows have problems (marked in the grid).',

@@ -229,6 +229,7 @@ export const ja: TranslationOf<typeof en> = {
     submitExplained:
       'まだ書き込まれません。他の人がこの変更（{{count}} 行）を承認します。それまでテーブルは申請とともにロックされたままです。',
     submitted: '変更申請 #{{id}} として承認を申請しました。',
+    keepAfterApproval: '承認後もテーブルを保持して編集を続ける',
     continueEditing: '編集を続ける',
     saveRefused_other:
       '保存されませんでした：問題のある行が {{count}} 件あります（グリッドに表示）。',
