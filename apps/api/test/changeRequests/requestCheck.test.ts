@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setTablePolicyMutation } from '../support/governanceOperations';
-import { acquireTableLockAs } from '../support/lockOperations';
+import { acquireTableLockAs, refusal } from '../support/lockOperations';
 import { useSignedInApi } from '../support/signedInApi';
 import { execute } from '../support/testApi';
 import {
   changeRequestCheckQuery,
+  changeRequestChecksQuery,
   sendBackChangeRequestMutation,
   submitChangeRequestMutation,
 } from './support/changeRequestOperations';
@@ -85,6 +86,10 @@ describe('a change request checked against today before approval', () => {
     );
     const held = await prisma.tableLock.findUniqueOrThrow({ where: { tableName: 'suppliers' } });
     expect(held).toMatchObject({ status: 'editing', editor: 'alice', leaseExpiresAt: null });
+
+    // A trial save per request of a list is refused: one at a time.
+    const listed = await execute(signedIn.bob, changeRequestChecksQuery);
+    expect(refusal(listed).code).toBe('BAD_USER_INPUT');
 
     const back = await execute(signedIn.bob, sendBackChangeRequestMutation, {
       id,

@@ -143,3 +143,16 @@ export const changeRequestCheckQuery = graphql(`
     }
   }
 `);
+
+export const changeRequestChecksQuery = graphql(`
+  query ChangeRequestChecks {
+    changeRequests(filter: { states: [pending] }) {
+      requests {
+        id
+        check {
+          applies
+        }
+      }
+    }
+  }
+`);
