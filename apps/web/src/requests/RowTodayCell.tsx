@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { RequestRowProblemFieldsFragment as RowProblem } from '../generated/graphql';
-import { saveErrorText } from '../table/changes/saveErrorText';
+import { saveErrorText } from '../ui/saveErrorText';
 
 function problemText(problem: RowProblem, t: TFunction): string {
   if (problem.code === 'ROW_CHANGED') return t('requests.today.changed');
