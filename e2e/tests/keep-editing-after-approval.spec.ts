@@ -1,20 +1,10 @@
 import pg from 'pg';
 import { expectAccessible } from '../support/accessibility';
+import { setApproval } from '../support/approvalPolicy';
 import { signedInRequest } from '../support/demoUsers';
 import { expect, test } from '../support/fixtures';
 import { graphql } from '../support/graphql';
 import { cell, editCell, openTable, rowId, startEditing } from '../support/tablePage';
-
-const setApproval = async (baseURL: string | undefined, on: boolean) => {
-  const admin = await signedInRequest(baseURL, 'admin');
-  const answer = await graphql(
-    admin,
-    'mutation($on: Boolean!) { setTablePolicy(table: "customers", policy: { changesNeedApproval: $on }) { changesNeedApproval } }',
-    { on },
-  );
-  await admin.dispose();
-  expect(answer.errors).toBeUndefined();
-};
 
 test('alice asks to keep customers after approval; once bob approves, she goes on editing', async ({
   app,
@@ -27,7 +17,7 @@ test('alice asks to keep customers after approval; once bob approves, she goes o
   const [original] = (
     await database.query<{ note: string | null }>('SELECT note FROM master.customers WHERE id = 3')
   ).rows;
-  await setApproval(baseURL, true);
+  await setApproval(baseURL, 'customers', true);
   try {
     const alice = await signIn('alice');
     await openTable(alice, 'customers');
@@ -67,6 +57,6 @@ test('alice asks to keep customers after approval; once bob approves, she goes o
   } finally {
     await database.query('UPDATE master.customers SET note = $1 WHERE id = 3', [original?.note]);
     await database.end();
-    await setApproval(baseURL, false);
+    await setApproval(baseURL, 'customers', false);
   }
 });

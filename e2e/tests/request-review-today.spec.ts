@@ -1,19 +1,9 @@
 import pg from 'pg';
 import { expectAccessible } from '../support/accessibility';
+import { setApproval } from '../support/approvalPolicy';
 import { signedInRequest } from '../support/demoUsers';
 import { expect, test } from '../support/fixtures';
 import { graphql } from '../support/graphql';
-
-const setApproval = async (baseURL: string | undefined, on: boolean) => {
-  const admin = await signedInRequest(baseURL, 'admin');
-  const answer = await graphql(
-    admin,
-    'mutation($on: Boolean!) { setTablePolicy(table: "warehouses", policy: { changesNeedApproval: $on }) { changesNeedApproval } }',
-    { on },
-  );
-  await admin.dispose();
-  expect(answer.errors).toBeUndefined();
-};
 
 test('bob opens a request some of whose rows no longer apply: the page says which and why before he approves', async ({
   app,
@@ -33,7 +23,7 @@ test('bob opens a request some of whose rows no longer apply: the page says whic
   const [original] = (
     await database.query<{ name: string }>('SELECT name FROM master.warehouses WHERE id = 2')
   ).rows;
-  await setApproval(baseURL, true);
+  await setApproval(baseURL, 'warehouses', true);
   try {
     await database.query(
       "INSERT INTO master.regions (id, code, name) VALUES (990, 'R990', 'Review region')",
@@ -102,6 +92,6 @@ test('bob opens a request some of whose rows no longer apply: the page says whic
     await database.query('UPDATE master.warehouses SET name = $1 WHERE id = 2', [original?.name]);
     await database.query('DELETE FROM master.regions WHERE id = 990');
     await database.end();
-    await setApproval(baseURL, false);
+    await setApproval(baseURL, 'warehouses', false);
   }
 });

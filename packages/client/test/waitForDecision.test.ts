@@ -1,27 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTablelockClient, type TablelockClient } from '../src';
 import { type ClientTestApi, startClientTestApi } from './support/clientTestApi';
+import { fourEyesKeys } from './support/fourEyesKeys';
 import { tablelock } from './support/runTablelock';
 import { approveChangeRequestMutation } from './support/testOperations';
 
 let api: ClientTestApi;
 let job: TablelockClient;
 let author: { url: string; apiKey: string };
-let reviewerKey: string;
+let reviewer: { url: string; apiKey: string };
 
 beforeAll(async () => {
   api = await startClientTestApi();
-  author = { url: api.url, apiKey: await api.newKey('nightly', 'editor') };
+  ({ author, reviewer } = await fourEyesKeys(api, 'regions', 'nightly'));
   job = createTablelockClient(author);
-  reviewerKey = await api.newKey('reviewer', 'editor');
-  // Keys stand for the admin who made them: the reviewer's is someone else's than the job's.
-  await api.database.prisma.apiKey.update({
-    where: { name: 'reviewer' },
-    data: { createdBy: 'admin' },
-  });
-  await api.database.prisma.tablePolicy.create({
-    data: { tableName: 'regions', changesNeedApproval: true },
-  });
 });
 afterAll(() => api?.stop());
 
@@ -58,7 +50,7 @@ describe('a batch job submits for approval and waits for the decision', () => {
     const decision = job.waitForDecision(id);
     // Listening (the lock watch of withTableLock has closed): the approval is heard live.
     await api.liveSubscriptionsReach(1);
-    await api.send(reviewerKey, approveChangeRequestMutation, { id, comment: 'Checked' });
+    await api.send(reviewer.apiKey, approveChangeRequestMutation, { id, comment: 'Checked' });
     await expect(decision).resolves.toMatchObject({
       id,
       state: 'applied',
@@ -77,7 +69,7 @@ describe('a batch job submits for approval and waits for the decision', () => {
       // Through another API process: the job's own hears nothing of it.
       const approved = await fetch(`${another}/graphql`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${reviewerKey}` },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${reviewer.apiKey}` },
         body: JSON.stringify({
           query: approveChangeRequestMutation.toString(),
           variables: { id, comment: 'While you were away' },
@@ -98,7 +90,7 @@ describe('a batch job submits for approval and waits for the decision', () => {
     const id = await submitRename(12, 'Tohoku (approved)');
     const waiting = tablelock(['requests', 'wait', id], author);
     await api.liveSubscriptionsReach(1);
-    await api.send(reviewerKey, approveChangeRequestMutation, { id, comment: 'ok' });
+    await api.send(reviewer.apiKey, approveChangeRequestMutation, { id, comment: 'ok' });
     const done = await waiting;
     expect(done.code, done.stderr).toBe(0);
     expect(done.stdout).toBe(`${id}: applied by key:reviewer: ok\n`);
