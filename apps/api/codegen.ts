@@ -48,6 +48,7 @@ const config: CodegenConfig = {
           ChangedRequestRow: '@tablelock/master-data#ChangedRequestRow as ChangedRequestRowModel',
           ChangeRequestPage: '@tablelock/master-data#ChangeRequestPage as ChangeRequestPageModel',
           SubmitChangeRequestResult: '@tablelock/master-data#SubmitResult as SubmitResultModel',
+          ChangeRequestCheck: '@tablelock/master-data#RequestCheck as RequestCheckModel',
           Webhook: '@tablelock/outbox#WebhookEndpoint as WebhookModel',
         },
         scalars: {

@@ -1,26 +1,14 @@
 import { expectAccessible } from '../support/accessibility';
-import { signedInRequest } from '../support/demoUsers';
+import { setApproval } from '../support/approvalPolicy';
 import { expect, test } from '../support/fixtures';
-import { graphql } from '../support/graphql';
 import { cell, editCell, expectLive, openTable, rowId, startEditing } from '../support/tablePage';
-
-const setApproval = async (baseURL: string | undefined, on: boolean) => {
-  const admin = await signedInRequest(baseURL, 'admin');
-  const answer = await graphql(
-    admin,
-    'mutation($on: Boolean!) { setTablePolicy(table: "suppliers", policy: { changesNeedApproval: $on }) { changesNeedApproval } }',
-    { on },
-  );
-  await admin.dispose();
-  expect(answer.errors).toBeUndefined();
-};
 
 test('alice submits a change to suppliers; bob sees it waiting, approves it; both are in its history', async ({
   signIn,
   snap,
   baseURL,
 }) => {
-  await setApproval(baseURL, true);
+  await setApproval(baseURL, 'suppliers', true);
   try {
     const alice = await signIn('alice');
     const bob = await signIn('bob');
@@ -40,10 +28,13 @@ test('alice submits a change to suppliers; bob sees it waiting, approves it; bot
     await expectAccessible(alice);
     await snap(alice, 'submitted-for-approval');
 
-    // Bob's header counts it as it arrives; the queue opens it as a diff.
+    // Bob hears of it as it arrives, with a link to it; his header counts it; it opens as a diff.
+    const bobNotices = bob.getByTestId('notices');
+    await expect(bobNotices).toContainText('alice asks for approval of suppliers.');
     await expect(bob.getByTestId('requests-count')).toContainText('1');
-    await bob.getByRole('link', { name: /Approvals/ }).click();
-    await bob.getByRole('link', { name: /suppliers by alice/ }).click();
+    await expectAccessible(bob);
+    await bobNotices.getByRole('link', { name: /^Open request #\d+$/ }).click();
+    await expect(bob.getByRole('link', { name: /suppliers by alice/ })).toBeVisible();
     const diff = bob.getByTestId('request-diff');
     await expect(diff).toContainText('id=1');
     await expect(diff.getByTestId('value-diff')).toContainText('Sakura Approved');
@@ -63,6 +54,8 @@ test('alice submits a change to suppliers; bob sees it waiting, approves it; bot
     await expect(latest).toContainText('approved by bob');
     await expectAccessible(alice);
     await alice.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    // The author heard the request's steps (the outcome above), never the notice.
+    await expect(alice.getByTestId('notices')).not.toContainText('asks for approval');
 
     await bob.getByRole('button', { name: '日本語' }).click();
     await expect(bob.getByTestId('request-state')).toHaveText('承認・反映済み');
@@ -72,6 +65,6 @@ test('alice submits a change to suppliers; bob sees it waiting, approves it; bot
     await expectAccessible(alice);
     await snap(alice, 'approved-ja');
   } finally {
-    await setApproval(baseURL, false);
+    await setApproval(baseURL, 'suppliers', false);
   }
 });

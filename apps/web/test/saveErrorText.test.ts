@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SaveError } from '../src/table/changes/PendingChanges';
-import { saveErrorText } from '../src/table/changes/saveErrorText';
+import { saveErrorText } from '../src/ui/saveErrorText';
 import { translator } from './support/translator';
 
 const error = (details: SaveError['details']): SaveError => ({

@@ -1,7 +1,24 @@
-import type { RowChanges, SaveRowsMutation } from './generated/graphql';
+import type {
+  ClientSubmitChangeRequestMutation,
+  RowChanges,
+  SaveRowsMutation,
+} from './generated/graphql';
 
 /** What a save did: all or nothing; `rowErrors` say why not (ROW_CONFLICT, NOT_NULL, ...). */
 export type SaveResult = SaveRowsMutation['saveRows'];
+
+/** A table's changes for another person to approve: the grid's changes, or an import's dry run. */
+export interface ApprovalRequest {
+  changes?: RowChanges;
+  /** An import's dry run (without errors) made under this lock, instead of `changes`. */
+  importDryRunId?: string;
+  comment?: string;
+  /** Hand the lock back to the author after approval instead of releasing it. */
+  keepEditing?: boolean;
+}
+
+/** `submitted`, with the request (waitForDecision waits for it); else the rows that would not save. */
+export type SubmitResult = ClientSubmitChangeRequestMutation['submitChangeRequest'];
 
 export type { RowChanges };
 
@@ -17,4 +34,9 @@ export interface TableLock {
   readonly signal: AbortSignal;
   /** Writes rows of `table`, one of the tables held, behind its fencing token. */
   saveRows(table: string, changes: RowChanges): Promise<SaveResult>;
+  /**
+   * On a table that needs approval: makes `request` a change request. Once submitted, the lock
+   * of `table` waits with the request: it is renewed and released no more by this hold.
+   */
+  submitForApproval(table: string, request: ApprovalRequest): Promise<SubmitResult>;
 }

@@ -9,6 +9,11 @@ import {
 } from './historyReads';
 import type { TableLock } from './TableLock';
 import { connectToApi, type TablelockClientConfig } from './tablelockApi';
+import {
+  type ChangeRequestDecision,
+  type WaitForDecisionOptions,
+  waitForDecision,
+} from './waitForDecision';
 import { type WithTableLockOptions, withTableLock } from './withTableLock';
 
 export interface TablelockClient {
@@ -38,6 +43,12 @@ export interface TablelockClient {
    * policy change after `options.after`, in commit order per table, waiting for more at the end.
    */
   changes(options?: ChangesOptions): AsyncGenerator<ChangeFeedEvent>;
+  /**
+   * Resolves once change request `id` (from `lock.submitForApproval`) is decided or withdrawn:
+   * applied, rejected, sent back, with who decided and their comment. A decision made while the
+   * connection was down is read when it comes back.
+   */
+  waitForDecision(id: string, options?: WaitForDecisionOptions): Promise<ChangeRequestDecision>;
 }
 
 /** A client of the tablelock API at `config.url`, calling with API key `config.apiKey`. */
@@ -48,5 +59,6 @@ export function createTablelockClient(config: TablelockClientConfig): TablelockC
     tableChanges: (table, options) => readTableChanges(api, table, options),
     rowHistory: (table, key, options) => readRowHistory(api, table, key, options),
     changes: (options) => readChanges(api, options),
+    waitForDecision: (id, options) => waitForDecision(api, id, options),
   };
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { submitChangeRequestMutation } from './changeRequestOperations';
 import { releaseTableLockMutation, saveRowsMutation } from './lockOperations';
 import { endsAcquisition, lostLockError } from './lostLock';
 import { type HeldTable, renewLeases } from './renewLeases';
@@ -35,8 +36,11 @@ export function holdTableLocks(
 ): TableLockHold {
   const tokens = Object.fromEntries(held.map(({ table, token }) => [table, token]));
   const lost = new Set<string>();
+  // Tables whose lock went (or is going) to a change request: neither lost nor released here.
+  const handedOver = new Set<string>();
   let lostError: TablelockError | undefined;
   const lose = (table: string, error: TablelockError) => {
+    if (handedOver.has(table)) return;
     lost.add(table);
     lostError ??= error;
     stop.abort(lostError);
@@ -58,7 +62,7 @@ export function holdTableLocks(
     renewals?.stop();
     await stopWatching();
     const releases = held
-      .filter(({ table }) => !lost.has(table))
+      .filter(({ table }) => !lost.has(table) && !handedOver.has(table))
       .map(({ table, token }) =>
         api
           .request(
@@ -77,15 +81,40 @@ export function holdTableLocks(
     if (failed) throw failed.reason;
   };
 
+  const tokenOf = (table: string) => {
+    const token = tokens[table];
+    if (!token || handedOver.has(table)) {
+      throw new Error(`${table} is not held by this lock (${Object.keys(tokens).join(', ')}).`);
+    }
+    return token;
+  };
+
   return {
     lock: {
       tokens,
       signal: stop.signal,
-      async saveRows(table, changes) {
-        const token = tokens[table];
-        if (!token) {
-          throw new Error(`${table} is not held by this lock (${Object.keys(tokens).join(', ')}).`);
+      async submitForApproval(table, request) {
+        const token = tokenOf(table);
+        // From the moment it is sent: a renewal that meets the moved lock is no loss.
+        handedOver.add(table);
+        try {
+          const { submitChangeRequest } = await api.request(
+            submitChangeRequestMutation,
+            { table, token, ...request },
+            // Sent once: sent again after a lost answer, it would find the lock moved.
+            { retryForMs: 0 },
+          );
+          if (submitChangeRequest.submitted) renewals?.forget(table);
+          else handedOver.delete(table);
+          return submitChangeRequest;
+        } catch (error) {
+          handedOver.delete(table);
+          if (isTablelockError(error, 'LOCK_LOST') && !lost.has(table)) lose(table, error);
+          throw error;
         }
+      },
+      async saveRows(table, changes) {
+        const token = tokenOf(table);
         try {
           const saved = await api.request(
             saveRowsMutation,

@@ -6,7 +6,13 @@ export type {
   RowHistoryPage,
   TableChangesPage,
 } from './historyReads';
-export type { RowChanges, SaveResult, TableLock } from './TableLock';
+export type {
+  ApprovalRequest,
+  RowChanges,
+  SaveResult,
+  SubmitResult,
+  TableLock,
+} from './TableLock';
 export {
   isTablelockError,
   TablelockError,
@@ -14,4 +20,5 @@ export {
   type TablelockErrorExtensions,
 } from './TablelockError';
 export type { TablelockClientConfig } from './tablelockApi';
+export type { ChangeRequestDecision, WaitForDecisionOptions } from './waitForDecision';
 export type { WithTableLockOptions } from './withTableLock';

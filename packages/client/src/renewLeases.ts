@@ -11,6 +11,8 @@ export interface HeldTable {
 export interface LeaseRenewals {
   /** Renews every table now (after a break in the live updates, to learn whether a lock survived). */
   renewNow(): void;
+  /** No more renewals of `table` (its lock went to a change request). */
+  forget(table: string): void;
   /** No more renewals; one in flight is abandoned. */
   stop(): void;
 }
@@ -79,6 +81,9 @@ export function renewLeases(
   return {
     renewNow: () => {
       if (!inFlight && !stopped.signal.aborted) void renewAll();
+    },
+    forget: (table) => {
+      renewing.delete(table);
     },
     stop: () => {
       stopped.abort();

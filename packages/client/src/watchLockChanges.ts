@@ -1,8 +1,6 @@
-import { createClient } from 'graphql-ws';
-import WebSocket from 'ws';
 import type { LockChangedSubscription } from './generated/graphql';
+import { openLiveClient } from './liveClient';
 import { lockChangedSubscription } from './lockOperations';
-import { pauseFor } from './retryTransient';
 import type { TablelockApi } from './tablelockApi';
 
 /** A lock change as `lockChanged` announces it. */
@@ -14,8 +12,6 @@ export interface LockChangeHandlers {
   onReconnected(): void;
 }
 
-const LONGEST_RECONNECT_PAUSE_MS = 10_000;
-
 /**
  * Subscribes to `lockChanged` (of `table`, or of every table when null) over graphql-ws until
  * the returned function is called. The connection comes back by itself after any break, for as
@@ -26,21 +22,8 @@ export function watchLockChanges(
   table: string | null,
   handlers: LockChangeHandlers,
 ): () => Promise<void> {
-  const client = createClient({
-    url: api.live.url,
-    webSocketImpl: WebSocket,
-    connectionParams: api.live.connectionParams,
-    retryAttempts: Number.POSITIVE_INFINITY,
-    // Even after a close the protocol calls final (revoked key: 4403): the lease renewals say
-    // whether the lock survived, so trying again costs nothing while the lock is held.
-    shouldRetry: () => true,
-    retryWait: (retries) =>
-      pauseFor(Math.min(LONGEST_RECONNECT_PAUSE_MS, 500 * 2 ** retries) * (0.5 + Math.random())),
-    on: {
-      connected: (_socket, _payload, wasRetry) => {
-        if (wasRetry) handlers.onReconnected();
-      },
-    },
+  const client = openLiveClient(api, (wasRetry) => {
+    if (wasRetry) handlers.onReconnected();
   });
   client.subscribe<LockChangedSubscription>(
     { query: lockChangedSubscription.toString(), variables: { table } },

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClientTestApi, startClientTestApi } from './support/clientTestApi';
+import { fourEyesKeys } from './support/fourEyesKeys';
 import { tablelock } from './support/runTablelock';
 import { acquireTableLockMutation, submitChangeRequestMutation } from './support/testOperations';
 
@@ -9,16 +10,7 @@ let reviewer: { url: string; apiKey: string };
 
 beforeAll(async () => {
   api = await startClientTestApi();
-  author = { url: api.url, apiKey: await api.newKey('importer', 'editor') };
-  reviewer = { url: api.url, apiKey: await api.newKey('reviewer', 'editor') };
-  // Keys stand for the admin who made them: the reviewer's is someone else's than the author's.
-  await api.database.prisma.apiKey.update({
-    where: { name: 'reviewer' },
-    data: { createdBy: 'admin' },
-  });
-  await api.database.prisma.tablePolicy.create({
-    data: { tableName: 'regions', changesNeedApproval: true },
-  });
+  ({ author, reviewer } = await fourEyesKeys(api, 'regions', 'importer'));
 });
 afterAll(() => api?.stop());
 

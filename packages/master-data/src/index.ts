@@ -4,6 +4,12 @@ export type {
   ChangeRequestRecord,
   ChangeRequestRow,
 } from './changeRequests/changeRequestRecord';
+export {
+  checkChangeRequest,
+  MAX_CHECKED_ROWS,
+  type RequestCheck,
+  type RequestRowProblem,
+} from './changeRequests/checkChangeRequest';
 export type { RequestActor } from './changeRequests/core/approverRules';
 export type { ChangeRequestState } from './changeRequests/core/changeRequestState';
 export {

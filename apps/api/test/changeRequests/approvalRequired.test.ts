@@ -13,6 +13,7 @@ import { useSignedInApi } from '../support/signedInApi';
 import { execute } from '../support/testApi';
 import {
   approveChangeRequestMutation,
+  changeRequestCheckQuery,
   changeRequestQuery,
   submitChangeRequestMutation,
 } from './support/changeRequestOperations';
@@ -198,6 +199,14 @@ describe('APPROVAL_REQUIRED', () => {
         newValues: { id: '99', code: 'JP-OKINAWA', name: 'Okinawa' },
       },
     ]);
+
+    // Its check tries the file's rows as approval will: both still apply.
+    const checked = await execute(signedIn.bob, changeRequestCheckQuery, { id });
+    expect(checked.data?.changeRequest?.check).toEqual({
+      applies: true,
+      rowsChecked: 2,
+      problems: [],
+    });
 
     const approved = await execute(signedIn.bob, approveChangeRequestMutation, { id });
     expect(approved.data?.approveChangeRequest.state).toBe('applied');

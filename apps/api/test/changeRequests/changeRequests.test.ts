@@ -341,6 +341,29 @@ describe('change requests', () => {
     expect((await lockRow()).fencingToken?.toString()).toBe(lock.token);
   });
 
+  it('approval hands the lock back to an author who asked to keep editing', async () => {
+    const { request } = await submitRename(signedIn.alice, 9, 'Kept Editing', true);
+    const approved = await execute(signedIn.bob, approveChangeRequestMutation, { id: request.id });
+    expect(approved.data?.approveChangeRequest.state).toBe('applied');
+    expect((await supplier(9)).name).toBe('Kept Editing');
+
+    // Still alice's, under the request's token (hers to read, nobody else's), with a lease again.
+    const held = await lockRow();
+    expect(held).toMatchObject({ status: 'editing', editor: 'alice' });
+    expect(held.leaseExpiresAt).not.toBeNull();
+    const back = await requestAs(signedIn.alice, request.id);
+    expect(back).toMatchObject({ state: 'applied' });
+    expect(back.token).toBe(held.fencingToken?.toString());
+    expect((await requestAs(signedIn.bob, request.id)).token).toBeNull();
+    const bob = await execute(signedIn.bob, acquireTableLockMutation, { table: 'suppliers' });
+    expect(refusal(bob).code).toBe('LOCK_CONFLICT');
+    const renewed = await execute(signedIn.alice, renewTableLockMutation, {
+      table: 'suppliers',
+      token: back.token ?? '',
+    });
+    expect(renewed.errors).toBeUndefined();
+  });
+
   it('the legacy UpdateTableStatusWithLock cannot finish a pending request', async () => {
     const { request } = await submitRename(signedIn.alice, 8, 'Sakura Legacy');
     const legacy = await releaseByLegacyMutation(signedIn.alice, 'suppliers');

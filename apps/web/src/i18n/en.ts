@@ -226,6 +226,7 @@ export const en = {
     submitExplained:
       'Nothing is written yet: another person approves these changes (rows: {{count}}). Until then the table stays locked with them.',
     submitted: 'Submitted for approval as change request #{{id}}.',
+    keepAfterApproval: 'Keep the table after approval, to go on editing',
     continueEditing: 'Go on editing',
     saveRefused_one: 'Nothing was saved: {{count}} row has a problem (marked in the grid).',
     saveRefused_other: 'Nothing was saved: {{count}} rows have problems (marked in the grid).',
@@ -599,6 +600,18 @@ export const en = {
     approve: 'Approve and apply',
     reject: 'Reject',
     sendBack: 'Send back',
+    today: {
+      heading: 'Today',
+      applies: 'Still applies',
+      changed: 'Changed since it was submitted',
+      deleted: 'Deleted since it was submitted',
+      now: '{{column}} now',
+      notChecked: 'Not checked',
+    },
+    wouldRefuse:
+      'Approval would be refused now, and the request sent back to {{author}}. Rows that no longer apply: {{count}} (see "Today").',
+    arrived: '{{author}} asks for approval of {{table}}.',
+    open: 'Open request #{{id}}',
     states: {
       pending: 'Pending approval',
       applied: 'Approved and applied',

@@ -229,6 +229,7 @@ export const ja: TranslationOf<typeof en> = {
     submitExplained:
       'まだ書き込まれません。他の人がこの変更（{{count}} 行）を承認します。それまでテーブルは申請とともにロックされたままです。',
     submitted: '変更申請 #{{id}} として承認を申請しました。',
+    keepAfterApproval: '承認後もテーブルを保持して編集を続ける',
     continueEditing: '編集を続ける',
     saveRefused_other:
       '保存されませんでした：問題のある行が {{count}} 件あります（グリッドに表示）。',
@@ -576,6 +577,18 @@ export const ja: TranslationOf<typeof en> = {
     approve: '承認して反映',
     reject: '却下',
     sendBack: '差し戻し',
+    today: {
+      heading: '現在',
+      applies: 'そのまま反映できます',
+      changed: '申請後に変更されました',
+      deleted: '申請後に削除されました',
+      now: '現在の {{column}}',
+      notChecked: '未確認',
+    },
+    wouldRefuse:
+      '今承認すると拒否され、申請は {{author}} に差し戻されます。反映できなくなった行: {{count}} 行（「現在」を参照）。',
+    arrived: '{{author}} が {{table}} の承認を求めています。',
+    open: '変更申請 #{{id}} を開く',
     states: {
       pending: '承認待ち',
       applied: '承認・反映済み',

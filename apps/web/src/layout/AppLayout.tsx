@@ -2,6 +2,7 @@ import './narrowScreens.css';
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router';
 import { LanguageSwitch } from '../i18n/LanguageSwitch';
+import { RequestArrivalNotices } from '../requests/RequestArrivalNotices';
 import { RequestsNavLink } from '../requests/RequestsNavLink';
 import { roleAtLeast } from '../session/roles';
 import { useSession } from '../session/useSession';
@@ -43,6 +44,7 @@ export function AppLayout() {
         </div>
       </header>
       <NoticeArea />
+      {roleAtLeast(user.role, 'editor') && <RequestArrivalNotices />}
       <main className="app-main">
         <Outlet />
       </main>

@@ -102,6 +102,8 @@ function RequestReview({ id }: { id: string }) {
   }
 
   const commentId = `request-${id}-comment`;
+  const refusalId = `request-${id}-refusal`;
+  const refused = shown.check && !shown.check.applies ? shown.check : null;
   return (
     <article className="request-review" aria-labelledby={`request-${id}-title`}>
       <h2 id={`request-${id}-title`}>
@@ -114,7 +116,7 @@ function RequestReview({ id }: { id: string }) {
         {shown.decidedBy && t('requests.decidedBy', { who: shown.decidedBy })}
       </p>
       {shown.comment && <blockquote>{shown.comment}</blockquote>}
-      <RequestDiff rows={shown.rows} />
+      <RequestDiff request={shown} />
       {shown.canDecide && (
         <div className="request-decision">
           <label htmlFor={commentId}>{t('requests.comment')}</label>
@@ -124,11 +126,20 @@ function RequestReview({ id }: { id: string }) {
             onChange={(event) => setComment(event.target.value)}
             rows={2}
           />
+          {refused && (
+            <p id={refusalId} className="banner banner-warning" data-testid="approval-refusal">
+              {t('requests.wouldRefuse', {
+                author: shown.author,
+                count: refused.problems.length,
+              })}
+            </p>
+          )}
           <div className="button-row">
             <button
               type="button"
               className="button primary"
               disabled={busy}
+              aria-describedby={refused ? refusalId : undefined}
               onClick={() => void decide('approve')}
             >
               {t('requests.approve')}

@@ -21,6 +21,19 @@ export const requestQueueQuery = graphql(`
   }
 `);
 
+export const requestRowProblemFields = graphql(`
+  fragment RequestRowProblemFields on ChangeRequestRowProblem {
+    index
+    code
+    column
+    message
+    details {
+      ...RowErrorDetailsFields
+    }
+    currentValues
+  }
+`);
+
 export const changeRequestDetailQuery = graphql(`
   query ChangeRequestDetail($id: ID!) {
     changeRequest(id: $id) {
@@ -39,6 +52,13 @@ export const changeRequestDetailQuery = graphql(`
         key
         oldValues
         newValues
+      }
+      check {
+        applies
+        rowsChecked
+        problems {
+          ...RequestRowProblemFields
+        }
       }
     }
   }
@@ -81,6 +101,18 @@ export const sendBackRequestMutation = graphql(`
     sendBackChangeRequest(id: $id, comment: $comment) {
       id
       state
+    }
+  }
+`);
+
+export const requestArrivedSubscription = graphql(`
+  subscription RequestArrived {
+    changeRequestChanged {
+      id
+      table
+      author
+      state
+      canDecide
     }
   }
 `);

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { LockBreakDialog } from '../tables/LockBreakDialog';
 import type { TableInfo } from '../tables/useTables';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
-import { SubmitForApprovalDialog } from './changes/SubmitForApprovalDialog';
+import { type Submission, SubmitForApprovalDialog } from './changes/SubmitForApprovalDialog';
 import { StartEditingDialog } from './lock/StartEditingDialog';
 import type { EditDialog } from './useEditActions';
 
@@ -16,7 +16,7 @@ interface EditDialogsProps {
   onTakeLock: (takeOverReason: string | null) => void;
   onFinish: () => void;
   onDiscard: () => void;
-  onSubmit: (comment: string) => void;
+  onSubmit: (submission: Submission) => void;
   onCancel: () => void;
 }
 

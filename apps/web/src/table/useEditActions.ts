@@ -10,6 +10,7 @@ import { describeError } from '../ui/describeError';
 import { useNotify } from '../ui/Notices';
 import type { GridRow } from './changes/gridRow';
 import type { PendingChanges } from './changes/PendingChanges';
+import type { Submission } from './changes/SubmitForApprovalDialog';
 import { saveRowsMutation, submitChangeRequestMutation } from './changes/saveOperations';
 import { startRefusal } from './lock/startRefusal';
 import type { EditSessionHandle } from './lock/useEditSession';
@@ -114,7 +115,7 @@ export function useEditActions({ info, user, pending, lock, edit, grid }: EditAc
    * On a table that needs approval: the pending edits become a change request, which takes
    * the lock with it; this tab no longer edits.
    */
-  async function submit(comment: string) {
+  async function submit({ comment, keepEditing }: Submission) {
     if (!readyToSave() || session.kind !== 'editing') return;
     setBusy(true);
     const { changes, origins } = pending.toRowChanges();
@@ -124,6 +125,7 @@ export function useEditActions({ info, user, pending, lock, edit, grid }: EditAc
         token: session.token,
         changes,
         comment: comment.trim() || null,
+        keepEditing,
       });
       if (result.request) {
         pending.clear();
@@ -173,7 +175,7 @@ export function useEditActions({ info, user, pending, lock, edit, grid }: EditAc
     save: () => void save(),
     /** Save on a table that needs approval: asks for a comment first. */
     askToSubmit: () => readyToSave() && setDialog('submit'),
-    submit: (comment: string) => void submit(comment),
+    submit: (submission: Submission) => void submit(submission),
     /** Goes on editing under a token a change request handed back. */
     continueWith: (token: string) => dispatch({ type: 'acquired', token }),
     finish: () => void finish(),

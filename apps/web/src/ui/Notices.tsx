@@ -1,6 +1,7 @@
 import './Notices.css';
 import { createContext, type ReactNode, useCallback, useContext, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 
 export type NoticeKind = 'success' | 'error' | 'info';
 
@@ -10,6 +11,13 @@ interface Notice {
   text: string;
   /** What the notice is about: a later success about it ends its errors. */
   topic: string;
+  link?: NoticeLink;
+}
+
+/** Where to go about a notice: it then stays until dismissed, as something to act on. */
+export interface NoticeLink {
+  to: string;
+  label: string;
 }
 
 /**
@@ -17,7 +25,7 @@ interface Notice {
  * could not be reached") ties a notice to what it is about: a success or an info on a topic ends
  * the errors shown on it, which it resolves (a save that went through after one that failed).
  */
-type Notify = (kind: NoticeKind, text: string, topic?: string) => void;
+type Notify = (kind: NoticeKind, text: string, topic?: string, link?: NoticeLink) => void;
 
 interface NoticeState {
   notices: readonly Notice[];
@@ -51,7 +59,7 @@ export function NoticeProvider({ children }: { children: ReactNode }) {
     setNotices((current) => current.filter((notice) => notice.id !== id));
   }, []);
   const notify = useCallback<Notify>(
-    (kind, text, given) => {
+    (kind, text, given, link) => {
       const topic = given ?? (text === t('errors.network') ? CONNECTION : window.location.pathname);
       const id = Date.now() + Math.random();
       setNotices((current) => {
@@ -61,9 +69,9 @@ export function NoticeProvider({ children }: { children: ReactNode }) {
             notice.text !== text &&
             !(kind !== 'error' && notice.kind === 'error' && notice.topic === topic),
         );
-        return [...kept, { id, kind, text, topic }].slice(-MOST_SHOWN);
+        return [...kept, { id, kind, text, topic, link }].slice(-MOST_SHOWN);
       });
-      if (kind !== 'error') setTimeout(() => dismiss(id), SUCCESS_DISMISS_MS);
+      if (kind !== 'error' && !link) setTimeout(() => dismiss(id), SUCCESS_DISMISS_MS);
     },
     [dismiss, t],
   );
@@ -90,7 +98,15 @@ export function NoticeArea() {
     <div className="notices" role="status" aria-live="polite" data-testid="notices">
       {notices.map((notice) => (
         <div key={notice.id} className={`notice notice-${notice.kind}`}>
-          <span>{notice.text}</span>
+          <span>
+            {notice.text}
+            {notice.link && (
+              <>
+                {' '}
+                <Link to={notice.link.to}>{notice.link.label}</Link>
+              </>
+            )}
+          </span>
           <button
             type="button"
             className="notice-close"

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { keyText } from './rowKeyText';
 import { type RowOperation, ValueDiff } from './ValueDiff';
@@ -19,10 +20,18 @@ interface RowDiffTableProps {
   testId: string;
   rowTestId: string;
   className?: string;
+  /** A column of the caller's after the values, e.g. how each row stands today. */
+  extraColumn?: { heading: string; cell: (row: RowDiff) => ReactNode };
 }
 
 /** Rows of a change, one a line: which row, what happens to it, old → new per column. */
-export function RowDiffTable({ rows, testId, rowTestId, className = '' }: RowDiffTableProps) {
+export function RowDiffTable({
+  rows,
+  testId,
+  rowTestId,
+  className = '',
+  extraColumn,
+}: RowDiffTableProps) {
   const { t } = useTranslation();
   return (
     <table className={`data-table ${className}`.trim()} data-testid={testId}>
@@ -31,6 +40,7 @@ export function RowDiffTable({ rows, testId, rowTestId, className = '' }: RowDif
           <th scope="col">{t('changeHistory.columns.key')}</th>
           <th scope="col">{t('changeHistory.columns.operation')}</th>
           <th scope="col">{t('changeHistory.columns.values')}</th>
+          {extraColumn && <th scope="col">{extraColumn.heading}</th>}
         </tr>
       </thead>
       <tbody>
@@ -45,6 +55,7 @@ export function RowDiffTable({ rows, testId, rowTestId, className = '' }: RowDif
                 newValues={row.newValues ?? null}
               />
             </td>
+            {extraColumn && <td>{extraColumn.cell(row)}</td>}
           </tr>
         ))}
       </tbody>

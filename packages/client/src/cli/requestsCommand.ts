@@ -1,5 +1,6 @@
 import type { ChangeRequestState } from '../generated/graphql';
 import { connectToApi } from '../tablelockApi';
+import { waitForDecision } from '../waitForDecision';
 import { COMMAND_RETRY_MS, connectionOf, parseCommandLine } from './commandLine';
 import { EXIT } from './exitCodes';
 import {
@@ -19,9 +20,12 @@ const STATES: readonly ChangeRequestState[] = [
 ];
 
 const USAGE =
-  'tablelock requests list [--table <t>] [--state <s>] [--to-decide] [--json] | show <id> [--json] | approve <id> [--comment <text>] | reject <id> --comment <text>';
+  'tablelock requests list [--table <t>] [--state <s>] [--to-decide] [--json] | show <id> [--json] | approve <id> [--comment <text>] | reject <id> --comment <text> | wait <id> [--json]';
 
-/** `tablelock requests …`: four-eyes change requests, listed, shown, approved or rejected. */
+/**
+ * `tablelock requests …`: four-eyes change requests, listed, shown, approved or rejected, or
+ * waited for until decided (status 0 when applied, 1 otherwise).
+ */
 export async function requestsCommand([verb, ...args]: string[]): Promise<number> {
   const { values, positionals } = parseCommandLine(args, {
     table: { type: 'string' },
@@ -93,6 +97,15 @@ export async function requestsCommand([verb, ...args]: string[]): Promise<number
         throw new UsageError('Say why: tablelock requests reject <id> --comment <text>');
       print(decided, `${decided.id}: ${decided.state}\n`);
       return EXIT.ok;
+    }
+    case 'wait': {
+      if (!id || extra.length > 0) throw new UsageError(USAGE);
+      const decision = await waitForDecision(api, id);
+      print(
+        decision,
+        `${decision.id}: ${decision.state}${decision.decidedBy ? ` by ${decision.decidedBy}` : ''}${decision.decisionComment ? `: ${decision.decisionComment}` : ''}\n`,
+      );
+      return decision.state === 'applied' ? EXIT.ok : EXIT.refused;
     }
     default:
       throw new UsageError(USAGE);

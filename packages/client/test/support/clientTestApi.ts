@@ -28,7 +28,9 @@ export interface ClientTestApi {
    */
   liveSubscriptionsReach(count: number): Promise<void>;
   /** Stops the API process, calls `whileDown`, and starts it again on the same port and database. */
-  restart(whileDown: () => void): Promise<void>;
+  restart(whileDown: () => void | Promise<void>): Promise<void>;
+  /** Starts another API process on the same database (stopped by `stop`): its URL. */
+  startAnother(): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -58,8 +60,18 @@ export async function startClientTestApi(): Promise<ClientTestApi> {
     },
     async restart(whileDown) {
       await stopApiProcess(api);
-      whileDown();
+      await whileDown();
       api = await startApiProcess('client-tests', database.url, port, started, API_SETTINGS);
+    },
+    async startAnother() {
+      const another = await startApiProcess(
+        `client-tests-${started.length + 1}`,
+        database.url,
+        await freePort(),
+        started,
+        API_SETTINGS,
+      );
+      return another.url;
     },
     async stop() {
       await Promise.all(started.map(stopApiProcess));

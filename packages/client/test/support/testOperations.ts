@@ -51,3 +51,11 @@ export const submitChangeRequestMutation = graphql(`
     }
   }
 `);
+
+export const approveChangeRequestMutation = graphql(`
+  mutation ReviewerApprove($id: ID!, $comment: String) {
+    approveChangeRequest(id: $id, comment: $comment) {
+      state
+    }
+  }
+`);

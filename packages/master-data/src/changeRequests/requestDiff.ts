@@ -1,9 +1,9 @@
-import { Prisma, type TransactionClient } from '@tablelock/db';
+import type { TransactionClient } from '@tablelock/db';
 import type { RowValues } from '../readRows';
 import type { RowChanges } from '../saveRows';
-import { keyCondition } from '../sqlFragments';
 import type { MasterTable } from '../tableColumns';
 import type { ChangeRequestRow } from './changeRequestRecord';
+import { readRowValues } from './readRowValues';
 
 /**
  * The diff of `changes` as the table is now: each updated or deleted row's old values, read at
@@ -22,13 +22,13 @@ export async function requestDiff(
       action: 'delete' as const,
       key,
       version,
-      oldValues: await rowAt(tx, table, key, version),
+      oldValues: await readRowValues(tx, table, key, version),
       newValues: null,
     })),
   );
   const updates = await Promise.all(
     (changes.updates ?? []).map(async ({ key, version, values }) => {
-      const old = await rowAt(tx, table, key, version);
+      const old = await readRowValues(tx, table, key, version);
       const changed = Object.keys(values);
       return {
         action: 'update' as const,
@@ -47,19 +47,4 @@ export async function requestDiff(
     newValues: values,
   }));
   return [...deletes, ...updates, ...inserts];
-}
-
-/** A row's values as text, if it is still at `version`. */
-async function rowAt(
-  tx: TransactionClient,
-  table: MasterTable,
-  key: RowValues,
-  version: string,
-): Promise<RowValues | null> {
-  const [row] = await tx.$queryRaw<{ values: RowValues }[]>`
-    SELECT (SELECT jsonb_object_agg(e.key, e.value #>> '{}') FROM jsonb_each(to_jsonb(t)) AS e)
-           AS values
-    FROM ${Prisma.raw(table.qualifiedName)} AS t
-    WHERE ${keyCondition(table.primaryKey, key)} AND t.xmin = ${version}::xid`;
-  return row?.values ?? null;
 }

@@ -1,13 +1,13 @@
 import { inTransaction, type Queryable } from '@tablelock/db';
 import { assertHoldsLock, parseFencingToken, recordLockEvent } from '@tablelock/lock';
-import { declareOwnWrite } from '../guard/ownWrite';
 import { readImportReport } from '../import/readImportReport';
 import { MasterDataError } from '../masterDataError';
-import { applyChanges, type RowChanges, type RowError, validRowChanges } from '../saveRows';
+import { type RowChanges, type RowError, validRowChanges } from '../saveRows';
 import { readMasterTable } from '../tableColumns';
 import { type ChangeRequestRecord, changeRequestOf } from './changeRequestRecord';
 import { importDiff } from './importDiff';
 import { requestDiff } from './requestDiff';
+import { trialSave } from './trialSave';
 
 export interface SubmitRequest {
   schema: string;
@@ -98,10 +98,7 @@ export async function submitChangeRequest(
       await tx.$executeRaw`
         UPDATE tablelock.import_dry_run SET token = ${moved.token} WHERE id = ${dryRun.id}::uuid`;
     } else {
-      await declareOwnWrite(tx, { tableName, token: moved.token.toString(), kind: 'save' });
-      await tx.$executeRawUnsafe('SAVEPOINT change_request_check');
-      const check = await applyChanges(tx, table, changes);
-      await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT change_request_check');
+      const check = await trialSave(tx, table, moved.token.toString(), changes);
       if (!check.saved) {
         await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT change_request_submission');
         return { submitted: false, request: null, rowErrors: check.rowErrors };

@@ -1,5 +1,7 @@
+import { DomainError } from '@tablelock/errors';
 import {
   type ChangeRequestRecord,
+  checkChangeRequest,
   decideChangeRequest,
   mayDecideRequest,
   type RequestDecision,
@@ -111,4 +113,16 @@ export const ChangeRequest: ChangeRequestResolvers = {
       request,
       await requestActorOf(context.prisma, callerOf(context)),
     ),
+  check: (request, _args, context, info) => {
+    // A check is a trial save: asked for in a list or on every live step, one query would
+    // run a hundred of them.
+    const field = info.path.prev;
+    if (field?.typename !== 'Query' || field.prev !== undefined) {
+      throw new DomainError(
+        'BAD_USER_INPUT',
+        "A change request's check is read one request at a time: changeRequest(id) { check }.",
+      );
+    }
+    return checkChangeRequest(context.prisma, context.masterSchema, request);
+  },
 };

@@ -119,3 +119,40 @@ export const changeRequestsQuery = graphql(`
     changeRequestsToDecide
   }
 `);
+
+export const changeRequestCheckQuery = graphql(`
+  query ChangeRequestCheck($id: ID!) {
+    changeRequest(id: $id) {
+      id
+      state
+      check {
+        applies
+        rowsChecked
+        problems {
+          index
+          code
+          column
+          message
+          details {
+            kind
+            table
+          }
+          currentValues
+        }
+      }
+    }
+  }
+`);
+
+export const changeRequestChecksQuery = graphql(`
+  query ChangeRequestChecks {
+    changeRequests(filter: { states: [pending] }) {
+      requests {
+        id
+        check {
+          applies
+        }
+      }
+    }
+  }
+`);

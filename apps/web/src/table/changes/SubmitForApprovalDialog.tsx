@@ -2,11 +2,18 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../ui/Dialog';
 
+/** What the author sends with the changes. */
+export interface Submission {
+  comment: string;
+  /** Have the lock back after approval, to go on editing. */
+  keepEditing: boolean;
+}
+
 interface SubmitForApprovalDialogProps {
   open: boolean;
   unsaved: number;
   busy: boolean;
-  onSubmit: (comment: string) => void;
+  onSubmit: (submission: Submission) => void;
   onCancel: () => void;
 }
 
@@ -14,6 +21,7 @@ interface SubmitForApprovalDialogProps {
 export function SubmitForApprovalDialog(props: SubmitForApprovalDialogProps) {
   const { t } = useTranslation();
   const [comment, setComment] = useState('');
+  const [keepEditing, setKeepEditing] = useState(false);
   return (
     <Dialog
       open={props.open}
@@ -28,7 +36,7 @@ export function SubmitForApprovalDialog(props: SubmitForApprovalDialogProps) {
             type="button"
             className="button primary"
             disabled={props.busy}
-            onClick={() => props.onSubmit(comment)}
+            onClick={() => props.onSubmit({ comment, keepEditing })}
           >
             {t('table.submitForApproval')}
           </button>
@@ -43,6 +51,14 @@ export function SubmitForApprovalDialog(props: SubmitForApprovalDialogProps) {
         rows={3}
         onChange={(event) => setComment(event.target.value)}
       />
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={keepEditing}
+          onChange={(event) => setKeepEditing(event.target.checked)}
+        />
+        {t('table.keepAfterApproval')}
+      </label>
     </Dialog>
   );
 }

@@ -39,8 +39,15 @@ export const submitChangeRequestMutation = graphql(`
     $token: String!
     $changes: RowChanges!
     $comment: String
+    $keepEditing: Boolean
   ) {
-    submitChangeRequest(table: $table, token: $token, changes: $changes, comment: $comment) {
+    submitChangeRequest(
+      table: $table
+      token: $token
+      changes: $changes
+      comment: $comment
+      keepEditing: $keepEditing
+    ) {
       submitted
       request {
         id

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { ImportDryRunRowsQuery } from '../../generated/graphql';
-import { saveErrorText } from '../changes/saveErrorText';
+import { saveErrorText } from '../../ui/saveErrorText';
 
 type ImportRow = ImportDryRunRowsQuery['importReport']['rows']['rows'][number];
 

@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import { GraphqlRequestError } from '../../api/GraphqlRequestError';
+import { saveErrorText } from '../../ui/saveErrorText';
 import type { SaveError } from '../changes/PendingChanges';
-import { saveErrorText } from '../changes/saveErrorText';
 
 /** A file row an applied import was refused for, as IMPORT_REJECTED's extensions give it. */
 type RejectedRow = SaveError & { line: number };

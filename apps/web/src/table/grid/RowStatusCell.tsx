@@ -2,9 +2,9 @@ import type { RowPinnedType } from 'ag-grid-community';
 import type { CustomCellRendererProps } from 'ag-grid-react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { saveErrorText } from '../../ui/saveErrorText';
 import type { GridRow } from '../changes/gridRow';
 import type { PendingChanges } from '../changes/PendingChanges';
-import { saveErrorText } from '../changes/saveErrorText';
 import './rowStatus.css';
 
 export interface RowStatusCellParams {

@@ -1,9 +1,9 @@
 import type { ColDef, IFilterOptionDef } from 'ag-grid-community';
 import type { TFunction } from 'i18next';
 import type { Formatters } from '../../i18n/useFormatters';
+import { saveErrorText } from '../../ui/saveErrorText';
 import type { GridRow } from '../changes/gridRow';
 import type { PendingChanges } from '../changes/PendingChanges';
-import { saveErrorText } from '../changes/saveErrorText';
 import type { ValidationIssue } from '../changes/validateValue';
 import { type ReferenceHelp, referenceColumn } from '../reference/referenceColumn';
 import { CellEditor, type CellEditorParams } from './CellEditor';

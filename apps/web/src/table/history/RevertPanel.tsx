@@ -6,7 +6,7 @@ import { graphqlRequest } from '../../api/graphqlRequest';
 import type { RevertChangeMutation } from '../../generated/graphql';
 import { describeError } from '../../ui/describeError';
 import { LoadingState } from '../../ui/LoadingState';
-import { saveErrorText } from '../changes/saveErrorText';
+import { saveErrorText } from '../../ui/saveErrorText';
 import { revertChangeMutation } from './historyOperations';
 import { tableHistoryKey } from './historyQueries';
 import { keyText, type RowValues, writerOf } from './historyTypes';

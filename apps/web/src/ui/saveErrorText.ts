@@ -1,5 +1,12 @@
 import type { TFunction } from 'i18next';
-import type { SaveError } from './PendingChanges';
+import type { RowErrorDetailsFieldsFragment as RowErrorDetails } from '../generated/graphql';
+
+/** A row the API refused: its code, the English sentence, and the facts to say it in words. */
+interface SaveError {
+  code: string;
+  message: string;
+  details: Partial<RowErrorDetails> & Pick<RowErrorDetails, 'kind'>;
+}
 
 const KNOWN_CODES = [
   'ROW_CONFLICT',
