@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { lockInvariantViolations } from '@tablelock/lock';
 import {
   type ApiProcess,
   createTestApiKey,
   type PostgresServer,
   poll,
+  type ReplicaSet,
   type ReplicatedDatabase,
   startApiProcess,
   startReplicatedDatabase,
@@ -12,25 +14,24 @@ import {
 } from '@tablelock/test-support';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import {
+  fallingTokens,
+  lockHistory,
+  lostAcknowledgements,
+  repeatedTokens,
+  savesBehindSupersededTokens,
+} from './support/failoverChecks';
+import { type Acknowledgement, failoverLoad } from './support/failoverLoad';
 import { postOnOwnConnection } from './support/postOnOwnConnection';
+import { readRegistry } from './support/registry';
 
 const CLIENTS = 16;
-const TABLES = ['regions', 'currencies', 'categories', 'suppliers'];
-/** Rounds of load before the kill and after the promotion, per client. */
+/** Turns of load per client before the kill and after the promotion. */
 const ROUNDS = 6;
 const SERVE_AGAIN_WITHIN_MS = 10_000;
-
-const ACQUIRE = `mutation($table: String!, $key: String) {
-  acquireTableLock(table: $table, leaseSeconds: 15, idempotencyKey: $key) { token } }`;
-const RELEASE = `mutation($table: String!, $token: String!, $key: String) {
-  releaseTableLock(table: $table, token: $token, idempotencyKey: $key) { status } }`;
-
-/** What the clients were told, in the order the answers came. */
-interface Acknowledgement {
-  action: 'acquire' | 'release';
-  table: string;
-  token: string;
-}
+const SAMPLE_EVERY_MS = 50;
+/** A run: a replica set and two API processes started, load, a failover, load again. */
+const RUN_TIMEOUT_MS = 150_000;
 
 let replicated: ReplicatedDatabase | undefined;
 const started: ApiProcess[] = [];
@@ -41,67 +42,37 @@ afterEach(async () => {
   replicated = undefined;
 });
 
-/** One run: load, SIGKILL the primary mid-load, promote the standby furthest ahead, load again. */
-async function failoverRun(settings: Record<string, string>) {
+/**
+ * One run: load, the fault (`before`, then the primary SIGKILLed), the standby furthest ahead
+ * promoted and the other following it, load again; the history read from the new primary.
+ */
+async function failoverRun(
+  settings: Record<string, string>,
+  before: (replicas: ReplicaSet, acknowledged: Acknowledgement[]) => Promise<void> = async () => {},
+) {
   replicated = await startReplicatedDatabase(settings);
   const { database, replicas } = replicated;
-  const keys = await Promise.all(
-    Array.from({ length: CLIENTS }, (_, client) =>
-      createTestApiKey(database.prisma, `client-${client}`, 'editor'),
-    ),
-  );
+  // One after another: 16 transactions at once can outwait Prisma's 2 s for a connection.
+  const keys: string[] = [];
+  for (let client = 0; client < CLIENTS; client++) {
+    keys.push(await createTestApiKey(database.prisma, `client-${client}`, 'editor'));
+  }
   const [portA, portB] = await twoPorts();
-  const apis = [
-    await startApiProcess('A', database.url, portA, started),
-    await startApiProcess('B', database.url, portB, started),
-  ];
-  const acknowledged: Acknowledgement[] = [];
-  let outcomeUnknown = 0;
+  // At once: their write guard syncs take turns (an advisory lock).
+  const apis = await Promise.all([
+    startApiProcess('A', database.url, portA, started),
+    startApiProcess('B', database.url, portB, started),
+  ]);
+  const load = failoverLoad(apis, keys);
 
-  /** Sends `query` until it is answered as done or refused: the same key every time. */
-  async function send(client: number, query: string, variables: Record<string, unknown>) {
-    for (let attempt = 0; attempt < 40; attempt++) {
-      const api = apis[(client + attempt) % apis.length] as ApiProcess;
-      const outcome = await postOnOwnConnection(
-        api.url,
-        { authorization: `Bearer ${keys[client]}` },
-        query,
-        variables,
-      );
-      if (outcome.kind !== 'answered') continue;
-      const [error] = outcome.body.errors ?? [];
-      const code = error?.extensions?.code;
-      if (code === 'OUTCOME_UNKNOWN') outcomeUnknown++;
-      if (code === 'OUTCOME_UNKNOWN' || code === 'SERVICE_UNAVAILABLE') {
-        await new Promise((resolve) => setTimeout(resolve, 250));
-        continue;
-      }
-      return error ? undefined : (outcome.body.data as Record<string, { token?: string }>);
-    }
-    return undefined;
-  }
-
-  async function client(index: number, rounds: number) {
-    for (let round = 0; round < rounds; round++) {
-      const table = TABLES[(index + round) % TABLES.length] as string;
-      const granted = await send(index, ACQUIRE, { table, key: randomUUID() });
-      const token = granted?.acquireTableLock?.token;
-      if (!token) continue;
-      acknowledged.push({ action: 'acquire', table, token });
-      if (await send(index, RELEASE, { table, token, key: randomUUID() })) {
-        acknowledged.push({ action: 'release', table, token });
-      }
-    }
-  }
-  const load = (rounds: number) =>
-    Promise.all(Array.from({ length: CLIENTS }, (_, index) => client(index, rounds)));
-
-  const before = load(ROUNDS);
+  const first = load.run(ROUNDS);
   await poll('load under way', 10_000, async () =>
-    acknowledged.length >= CLIENTS ? true : undefined,
+    load.acknowledged.length >= CLIENTS ? true : undefined,
   );
+  await before(replicas, load.acknowledged);
   const [p0, ...standbys] = replicas.servers as PostgresServer[];
   await p0?.kill();
+  for (const standby of standbys) if (!standby.pid()) await standby.start();
   const ahead = await furthestAhead(standbys);
   await replicas.promote(ahead);
   for (const other of standbys) if (other !== ahead) await replicas.follow(other, ahead);
@@ -111,31 +82,46 @@ async function failoverRun(settings: Record<string, string>) {
       return response.ok ? true : undefined;
     });
   }
-  await before;
-  await load(ROUNDS);
+  // The snapshot invariants, sampled while the clients carry on on the new primary.
+  const violations: string[] = [];
+  let samples = 0;
+  let loading = true;
+  const sampler = (async () => {
+    while (loading) {
+      violations.push(...lockInvariantViolations(await readRegistry(database.prisma)));
+      samples++;
+      // A sample every 50 ms: reading without pause would take the CPU from the clients.
+      await new Promise((resolve) => setTimeout(resolve, SAMPLE_EVERY_MS));
+    }
+  })();
+  await first;
+  await load.run(ROUNDS);
+  loading = false;
+  await sampler;
 
-  const recorded = await database.prisma.lockEvent.findMany({
-    where: { action: { in: ['acquire', 'release'] } },
-    select: { action: true, tableName: true, token: true },
-  });
-  const onNewPrimary = new Set(
-    recorded.map((event) => `${event.action} ${event.tableName} ${event.token}`),
-  );
-  const lost = acknowledged.filter(
-    (ack) => !onNewPrimary.has(`${ack.action} ${ack.table} ${ack.token}`),
-  );
-  return { acknowledged, lost, outcomeUnknown, apis, keys, old: p0 as PostgresServer };
+  const history = await lockHistory(database.prisma);
+  return {
+    acknowledged: load.acknowledged,
+    lost: lostAcknowledgements(load.acknowledged, history),
+    outcomeUnknown: load.outcomeUnknown(),
+    history,
+    invariants: { violations, samples },
+    apis,
+    keys,
+    old: p0 as PostgresServer,
+  };
 }
 
-/** The standby that received the most WAL: the one Patroni would promote. */
+/** The standby that received or replayed the most WAL: the one Patroni would promote. */
 async function furthestAhead(standbys: PostgresServer[]): Promise<PostgresServer> {
   const received = await Promise.all(
     standbys.map(async (standby) => {
       const client = new pg.Client({ connectionString: standby.url() });
       await client.connect();
       try {
+        // A standby started again has received nothing yet: what it replayed counts then.
         const { rows } = await client.query<{ lsn: string }>(
-          `SELECT (pg_last_wal_receive_lsn() - '0/0')::text AS lsn`,
+          `SELECT (greatest(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn()) - '0/0')::text AS lsn`,
         );
         return Number(rows[0]?.lsn ?? 0);
       } finally {
@@ -147,51 +133,91 @@ async function furthestAhead(standbys: PostgresServer[]): Promise<PostgresServer
   return standbys[best] as PostgresServer;
 }
 
-/** Per table, the acknowledged grants' tokens in the order they were acknowledged. */
-function tokensByTable(acknowledged: Acknowledgement[]): Map<string, bigint[]> {
-  const tokens = new Map<string, bigint[]>();
-  for (const ack of acknowledged) {
-    if (ack.action !== 'acquire') continue;
-    tokens.set(ack.table, [...(tokens.get(ack.table) ?? []), BigInt(ack.token)]);
+/** Sessions on `primary` whose COMMIT waits for a synchronous standby. */
+async function commitsWaitingForStandby(primary: PostgresServer): Promise<number> {
+  const client = new pg.Client({ connectionString: primary.url() });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM pg_stat_activity WHERE wait_event = 'SyncRep'`,
+    );
+    return rows[0]?.count ?? 0;
+  } finally {
+    await client.end();
   }
-  return tokens;
+}
+
+/** The checks every run with synchronous commit passes. */
+function expectNothingLost(run: Awaited<ReturnType<typeof failoverRun>>) {
+  console.info(`OUTCOME_UNKNOWN answers: ${run.outcomeUnknown}`);
+  const saves = run.acknowledged.filter((ack) => ack.action === 'save');
+  expect(saves.length).toBeGreaterThan(CLIENTS);
+  expect(run.lost).toEqual([]);
+  expect(fallingTokens(run.acknowledged)).toEqual([]);
+  expect(repeatedTokens(run.acknowledged)).toEqual([]);
+  expect(savesBehindSupersededTokens(run.history)).toEqual([]);
+  expect(run.invariants.samples).toBeGreaterThan(0);
+  expect(run.invariants.violations).toEqual([]);
 }
 
 describe('the failover harness: two API processes, 16 clients, the primary killed mid-load', () => {
-  it('loses nothing acknowledged, and tokens rise per table across the promotion', async () => {
-    const run = await failoverRun({});
-    console.info(`OUTCOME_UNKNOWN answers: ${run.outcomeUnknown}`);
-    expect(run.acknowledged.length).toBeGreaterThan(CLIENTS);
-    expect(run.lost).toEqual([]);
-    for (const [table, tokens] of tokensByTable(run.acknowledged)) {
-      const rising = tokens.every((token, i) => i === 0 || token > (tokens[i - 1] as bigint));
-      expect({ table, rising }).toEqual({ table, rising: true });
-    }
+  it(
+    'loses nothing acknowledged, and tokens rise per table across the promotion',
+    async () => {
+      const run = await failoverRun({});
+      expectNothingLost(run);
 
-    // Scenario d: the old primary back alone, every other server down. The APIs still list it,
-    // and refuse it: it is on timeline 1, behind the 2 they have seen.
-    const { replicas } = replicated as ReplicatedDatabase;
-    await Promise.all(replicas.servers.map((server) => server.stop()));
-    await run.old.start();
-    for (const api of run.apis) {
-      await poll(`${api.name} not ready`, SERVE_AGAIN_WITHIN_MS, async () =>
-        (await fetch(`${api.url}/readyz`)).status === 503 ? true : undefined,
+      // Scenario d: the old primary back alone, every other server down. The APIs still list
+      // it, and refuse it: it is on timeline 1, behind the 2 they have seen.
+      const { replicas } = replicated as ReplicatedDatabase;
+      await Promise.all(replicas.servers.map((server) => server.stop()));
+      await run.old.start();
+      for (const api of run.apis) {
+        await poll(`${api.name} not ready`, SERVE_AGAIN_WITHIN_MS, async () =>
+          (await fetch(`${api.url}/readyz`)).status === 503 ? true : undefined,
+        );
+      }
+      const refused = await postOnOwnConnection(
+        (run.apis[0] as ApiProcess).url,
+        { authorization: `Bearer ${run.keys[0]}` },
+        `mutation($key: String) { acquireTableLock(table: "warehouses", idempotencyKey: $key) { token } }`,
+        { key: randomUUID() },
       );
-    }
-    const refused = await postOnOwnConnection(
-      (run.apis[0] as ApiProcess).url,
-      { authorization: `Bearer ${run.keys[0]}` },
-      ACQUIRE,
-      { table: 'warehouses', key: randomUUID() },
-    );
-    expect(refused).toMatchObject({
-      kind: 'answered',
-      body: { errors: [{ extensions: { code: 'SERVICE_UNAVAILABLE' } }] },
-    });
-  });
+      expect(refused).toMatchObject({
+        kind: 'answered',
+        body: { errors: [{ extensions: { code: 'SERVICE_UNAVAILABLE' } }] },
+      });
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it('negative control: with synchronous_commit = off the same check finds acknowledged grants lost', async () => {
-    const run = await failoverRun({ synchronous_commit: 'off', wal_writer_delay: '10s' });
-    expect(run.lost.length).toBeGreaterThan(0);
-  });
+  it(
+    'scenario b: with both standbys stopped no commit is acknowledged; then the primary is lost',
+    async () => {
+      let whileAlone: Acknowledgement[] = [];
+      const run = await failoverRun({}, async (replicas, acknowledged) => {
+        await replicas.server('s1').stop();
+        await replicas.server('s2').stop();
+        const standbysGone = acknowledged.length;
+        // Commits now wait for a standby that does not come: clients are held there.
+        await poll('commits waiting for a standby', 10_000, async () =>
+          (await commitsWaitingForStandby(replicas.server('p0'))) > 0 ? true : undefined,
+        );
+        whileAlone = acknowledged.slice(standbysGone);
+      });
+      // Answers that came meanwhile are of commits a standby had confirmed before it stopped.
+      expect(lostAcknowledgements(whileAlone, run.history)).toEqual([]);
+      expectNothingLost(run);
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
+    'negative control: with synchronous_commit = off the same check finds acknowledged grants lost',
+    async () => {
+      const run = await failoverRun({ synchronous_commit: 'off', wal_writer_delay: '10s' });
+      expect(run.lost.length).toBeGreaterThan(0);
+    },
+    RUN_TIMEOUT_MS,
+  );
 });

@@ -74,12 +74,16 @@ describe('a URL listing several servers, primary only', () => {
   it('waits through a failover: with no primary, it asks again until a standby is promoted', async () => {
     const pool = pooledClient(urlListing(p0, s1, s2));
     expect(await serverPort(pool)).toBe(p0.port);
+    // A process whose every connection to the old primary had ended cleanly: no error told it.
+    const quietUrl = urlListing(p0, s2, s1);
+    expect(await listenerPort(quietUrl)).toBe(p0.port);
     await p0.kill();
     const port = serverPort(pool);
     await replicas.promote(s1);
     await replicas.follow(s2, s1);
     expect(await port).toBe(s1.port);
     expect(notices).toContain(`Database primary is 127.0.0.1:${s1.port} on timeline 2.`);
+    expect(await listenerPort(quietUrl)).toBe(s1.port);
   });
 
   it('refuses an old primary back on an older timeline, and logs that once', async () => {

@@ -6,12 +6,8 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { freePort } from './freePort';
 import { poll } from './poll';
-import {
-  type PostgresServer,
-  postgresOsUser,
-  postgresServer,
-  runPostgresTool,
-} from './postgresServer';
+import { type PostgresServer, postgresOsUser, postgresServer } from './postgresServer';
+import { configLines, type ReplicaTemplate, replicaTemplateDir } from './replicaTemplate';
 
 /**
  * A primary and standbys on one machine, as a failover test needs them: each its own
@@ -45,11 +41,12 @@ export interface ReplicaSetOptions {
   synchronousStandbyNames?: string;
   /** More postgresql.conf settings for every server. */
   settings?: Record<string, string>;
-  /** Run on the primary before the standbys are copied from it: databases, migrations, data. */
-  prepare?: (primary: PostgresServer) => Promise<void>;
+  /** What every server starts from (made once per test run); by default an empty cluster. */
+  template?: ReplicaTemplate;
 }
 
 const PRIMARY_NAME = 'p0';
+const EMPTY_CLUSTER: ReplicaTemplate = { name: 'empty' };
 
 /**
  * Ports this process gave a server of a replica set. A later set gets others: the app's
@@ -70,13 +67,15 @@ async function unusedPort(): Promise<number> {
 
 /**
  * Starts a primary and its standbys. Postgres 18's embedded binaries hold no pg_basebackup, so
- * a standby is a copy of the primary's cleanly stopped data folder with standby.signal and a
- * primary_conninfo. The servers trust every connection from 127.0.0.1: they are throwaway.
+ * every server is a copy of one cleanly stopped primary's data folder (the template), a standby
+ * with standby.signal and a primary_conninfo. The servers trust every connection from
+ * 127.0.0.1: they are throwaway.
  */
 export async function startReplicaSet(options: ReplicaSetOptions = {}): Promise<ReplicaSet> {
   const standbyNames = options.standbys ?? ['s1', 's2'];
   const synchronousStandbyNames =
     options.synchronousStandbyNames ?? `ANY 1 (${standbyNames.join(', ')})`;
+  const template = await replicaTemplateDir(options.template ?? EMPTY_CLUSTER);
   const root = await mkdtemp(join(tmpdir(), 'tablelock-replicas-'));
   const owner = postgresOsUser();
   if (owner) await chown(root, owner.uid, owner.gid);
@@ -89,49 +88,28 @@ export async function startReplicaSet(options: ReplicaSetOptions = {}): Promise<
   try {
     const primary = postgresServer(PRIMARY_NAME, join(root, PRIMARY_NAME), await unusedPort());
     servers.push(primary);
-    await runPostgresTool('initdb', [
-      ...['-D', primary.dataDir, '-U', 'postgres', '--auth=trust', '--no-sync'],
-      ...['-E', 'UTF8', '--no-locale'],
-    ]);
-    const settings: Record<string, string> = {
-      listen_addresses: '127.0.0.1',
-      port: String(primary.port),
-      unix_socket_directories: '',
-      wal_keep_size: '256MB',
-      wal_receiver_status_interval: '1s',
-      shared_buffers: '32MB',
-      fsync: 'off',
-      full_page_writes: 'off',
-      ...options.settings,
-    };
-    await appendFile(join(primary.dataDir, 'postgresql.conf'), configLines(settings));
-    await appendFile(
-      join(primary.dataDir, 'pg_hba.conf'),
-      'host all all 127.0.0.1/32 trust\nhost replication all 127.0.0.1/32 trust\n',
-    );
-    await primary.start();
-    await options.prepare?.(primary);
-    await primary.stop();
-    // Only now: with it, `prepare`'s commits would wait for standbys that do not exist yet.
-    await appendFile(
-      join(primary.dataDir, 'postgresql.conf'),
-      configLines({ synchronous_standby_names: synchronousStandbyNames }),
-    );
-
     for (const name of standbyNames) {
-      const standby = postgresServer(name, join(root, name), await unusedPort());
-      servers.push(standby);
-      await promisify(execFile)('cp', ['-a', primary.dataDir, standby.dataDir]);
-      await writeOwned(join(standby.dataDir, 'standby.signal'), '', owner);
-      await appendFile(
-        join(standby.dataDir, 'postgresql.conf'),
-        configLines({ port: String(standby.port) }),
-      );
-      await appendFile(
-        join(standby.dataDir, 'postgresql.auto.conf'),
-        configLines({ primary_conninfo: conninfo(primary, name) }),
-      );
+      servers.push(postgresServer(name, join(root, name), await unusedPort()));
     }
+    await Promise.all(
+      servers.map(async (server) => {
+        await promisify(execFile)('cp', ['-a', template, server.dataDir]);
+        await appendFile(
+          join(server.dataDir, 'postgresql.conf'),
+          configLines({
+            ...options.settings,
+            port: String(server.port),
+            synchronous_standby_names: synchronousStandbyNames,
+          }),
+        );
+        if (server === primary) return;
+        await writeOwned(join(server.dataDir, 'standby.signal'), '', owner);
+        await appendFile(
+          join(server.dataDir, 'postgresql.auto.conf'),
+          configLines({ primary_conninfo: conninfo(primary, server.name) }),
+        );
+      }),
+    );
     await Promise.all(servers.map((server) => server.start()));
   } catch (error) {
     await close();
@@ -201,12 +179,6 @@ export async function startReplicaSet(options: ReplicaSetOptions = {}): Promise<
 
 function conninfo(primary: PostgresServer, applicationName: string): string {
   return `host=127.0.0.1 port=${primary.port} user=postgres application_name=${applicationName}`;
-}
-
-function configLines(settings: Record<string, string>): string {
-  return `\n${Object.entries(settings)
-    .map(([name, value]) => `${name} = '${value}'`)
-    .join('\n')}\n`;
 }
 
 async function writeOwned(

@@ -1,4 +1,5 @@
 import { type ReplicaSet, startReplicaSet } from './replicaSet';
+import type { ReplicaTemplate } from './replicaTemplate';
 import { prepareTablelockDatabase } from './tablelockDatabase';
 import { openTestDatabase, type TestDatabase } from './testDatabase';
 
@@ -12,16 +13,19 @@ export interface ReplicatedDatabase {
 
 const DATABASE = 'tablelock';
 
+/** A cluster holding the database as the app finds it after its first start. */
+const TABLELOCK_CLUSTER: ReplicaTemplate = {
+  name: 'tablelock',
+  prepare: async (primary) => {
+    await prepareTablelockDatabase(primary.url(), DATABASE);
+  },
+};
+
 /** `settings`: more postgresql.conf settings for every server. */
 export async function startReplicatedDatabase(
   settings: Record<string, string> = {},
 ): Promise<ReplicatedDatabase> {
-  const replicas = await startReplicaSet({
-    settings,
-    prepare: async (primary) => {
-      await prepareTablelockDatabase(primary.url(), DATABASE);
-    },
-  });
+  const replicas = await startReplicaSet({ settings, template: TABLELOCK_CLUSTER });
   const database = openTestDatabase(replicas.multiHostUrl(DATABASE));
   return {
     replicas,

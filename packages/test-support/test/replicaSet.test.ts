@@ -7,11 +7,8 @@ import { type ReplicaSet, startReplicaSet } from '../src/replicaSet';
 let replicas: ReplicaSet;
 
 beforeAll(async () => {
-  replicas = await startReplicaSet({
-    prepare: async (primary) => {
-      await query(primary, 'CREATE TABLE note (text text PRIMARY KEY)');
-    },
-  });
+  replicas = await startReplicaSet();
+  await query(replicas.server('p0'), 'CREATE TABLE note (text text PRIMARY KEY)');
 });
 
 afterAll(async () => {

@@ -1,3 +1,4 @@
+import { isOutcomeUnknown } from '@tablelock/db';
 import { DomainError } from '@tablelock/errors';
 import type { Response } from 'express';
 import type { ApiServices } from '../context';
@@ -19,12 +20,16 @@ const HTTP_STATUS: Record<string, number> = {
   APPROVAL_REQUIRED: 409,
   IMPORT_TOO_LARGE: 413,
   TOO_MANY_REQUESTS: 429,
+  SERVICE_UNAVAILABLE: 503,
 };
+
+const OUTCOME_UNKNOWN_MESSAGE =
+  'The database may not have kept this change. Send it again: what was kept shows as unchanged.';
 
 /**
  * Answers a failed file request (export, import) with a coded JSON error, as GraphQL would:
- * the caller's mistakes with their code and status, an unreachable database as 503, anything
- * else as an opaque 500 (logged). A download already under way can only be cut off.
+ * the caller's mistakes with their code and status, an unreachable database or a commit that
+ * may not be kept as 503, anything else as an opaque 500 (logged). A download already under way can only be cut off.
  */
 export function refuseFileRequest(
   services: ApiServices,
@@ -42,6 +47,15 @@ export function refuseFileRequest(
     const retryAfter = error.details.retryAfterSeconds;
     if (retryAfter !== undefined) response.setHeader('Retry-After', String(retryAfter));
     sendErrorAnswer(response, status, error.code, error.message, error.details);
+    return;
+  }
+  // Before the outage check: a commit whose connection broke wraps that error.
+  if (isOutcomeUnknown(error)) {
+    logger.warn({ err: error }, 'file request: outcome unknown');
+    response.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+    sendErrorAnswer(response, 503, 'OUTCOME_UNKNOWN', OUTCOME_UNKNOWN_MESSAGE, {
+      retryAfterSeconds: RETRY_AFTER_SECONDS,
+    });
     return;
   }
   if (isDatabaseUnreachable(error)) {

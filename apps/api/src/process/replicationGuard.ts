@@ -2,6 +2,10 @@ import { type PrismaClient, readReplicationState } from '@tablelock/db';
 import type { Logger } from 'pino';
 import type { Replication } from '../ports/replication';
 
+/** Why a change is refused while no synchronous standby is attached (SERVICE_UNAVAILABLE). */
+export const NO_SYNCHRONOUS_STANDBY =
+  'No synchronous standby is attached, so changes wait until one is. Reads go on.';
+
 /**
  * With REQUIRE_SYNC_REPLICA, each change first asks the primary whether a synchronous standby
  * is attached and in sync (one read of pg_stat_replication), and is refused while none is: a

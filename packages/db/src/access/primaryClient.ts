@@ -40,7 +40,11 @@ export function primaryClientClass(
       }
       this.on('error', () => locator.lost(server));
       const { rows } = await super.query<ServerRole>(ROLE_QUERY);
-      if (rows[0] && locator.accept(server, rows[0])) return;
+      if (rows[0] && locator.accept(server, rows[0])) {
+        const connection = locator.opened(server);
+        this.once('end', () => connection.closed());
+        return;
+      }
       await this.end();
       throw new NoPrimaryError(
         `Database server ${server.host}:${server.port} is not the primary now.`,

@@ -38,6 +38,10 @@ const MAX_BACKOFF_MS = 2_000;
  */
 export class PrimaryLocator {
   private known: PostgresHost | undefined;
+  /** Connections to `known` open now: while one lives, a break would have told of its loss. */
+  private openToKnown = 0;
+  /** Counts the times `known` was forgotten: a connection opened before counts for no later one. */
+  private forgotten = 0;
   private highestTimeline = 0;
   private search: Promise<PostgresHost> | undefined;
   private readonly logged = new Set<string>();
@@ -76,7 +80,31 @@ export class PrimaryLocator {
 
   /** A connection to `host` failed or broke: the next one looks for the primary again. */
   lost(host: PostgresHost): void {
-    if (sameHost(this.known, host)) this.known = undefined;
+    if (sameHost(this.known, host)) this.forget();
+  }
+
+  /**
+   * A connection to `host`, accepted as the primary, opened; `closed` when it ends. Once none
+   * is left (all ended cleanly: a pool's idle ones, say), nothing would hear the primary go
+   * away, so the next connection looks for the primary again rather than trust the old one.
+   */
+  opened(host: PostgresHost): { closed(): void } {
+    if (!sameHost(this.known, host)) return { closed() {} };
+    this.openToKnown++;
+    const since = this.forgotten;
+    return {
+      closed: () => {
+        if (since !== this.forgotten) return;
+        this.openToKnown--;
+        if (this.openToKnown === 0) this.forget();
+      },
+    };
+  }
+
+  private forget(): void {
+    this.known = undefined;
+    this.openToKnown = 0;
+    this.forgotten++;
   }
 
   private refusal(host: PostgresHost, role: ServerRole): string | undefined {

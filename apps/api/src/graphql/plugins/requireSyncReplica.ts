@@ -1,6 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { Replication } from '../../ports/replication';
 import { serviceUnavailableError } from '../../process/databaseUnreachable';
+import { NO_SYNCHRONOUS_STANDBY } from '../../process/replicationGuard';
 
 /** Mutations that only sign in or out: a session lost in a failover costs a new sign-in. */
 const ALLOWED_WITHOUT_STANDBY = new Set(['login', 'logout']);
@@ -20,9 +21,7 @@ export function requireSyncReplica(replication: Replication): ApolloServerPlugin
           );
           if (fields.every((field) => ALLOWED_WITHOUT_STANDBY.has(field))) return;
           if (await replication.changesAllowed()) return;
-          throw serviceUnavailableError(
-            'No synchronous standby is attached, so changes wait until one is. Reads go on.',
-          );
+          throw serviceUnavailableError(NO_SYNCHRONOUS_STANDBY);
         },
       };
     },

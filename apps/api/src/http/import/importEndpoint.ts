@@ -10,6 +10,8 @@ import { z } from 'zod';
 import { authorizeFileRequest } from '../../auth/authorizeFileRequest';
 import type { ApiServices } from '../../context';
 import { importRows } from '../../imports/importRows';
+import { RETRY_AFTER_SECONDS } from '../../process/databaseUnreachable';
+import { NO_SYNCHRONOUS_STANDBY } from '../../process/replicationGuard';
 import { refuseFileRequest } from '../refuseFileRequest';
 import { requestIdOf } from '../requestId';
 import { createImportSlots } from './importSlots';
@@ -39,6 +41,12 @@ export function importEndpoint(services: ApiServices, slots = createImportSlots(
       const { table, token, fileName, dryRun, format, columnMapping } = parseImportRequest(request);
       if (Number(request.headers['content-length'] ?? 0) > IMPORT_LIMITS.maxBytes) {
         throw bodyTooLarge(IMPORT_LIMITS);
+      }
+      // A dry run is kept in the database too: every import is a change, as importRows is.
+      if (!(await services.replication.changesAllowed())) {
+        throw new DomainError('SERVICE_UNAVAILABLE', NO_SYNCHRONOUS_STANDBY, {
+          retryAfterSeconds: RETRY_AFTER_SECONDS,
+        });
       }
       release = slots.take(caller);
       const importCaller = {
