@@ -1,26 +1,25 @@
+import type { APIRequestContext } from '@playwright/test';
 import { expectAccessible } from '../support/accessibility';
-import { signedInRequest } from '../support/demoUsers';
 import { expect, test } from '../support/fixtures';
 import { graphql } from '../support/graphql';
 import { cell, editCell, expectLive, openTable, rowId, startEditing } from '../support/tablePage';
 
-const setApproval = async (baseURL: string | undefined, on: boolean) => {
-  const admin = await signedInRequest(baseURL, 'admin');
+const setApproval = async (admin: APIRequestContext, on: boolean) => {
   const answer = await graphql(
     admin,
     'mutation($on: Boolean!) { setTablePolicy(table: "suppliers", policy: { changesNeedApproval: $on }) { changesNeedApproval } }',
     { on },
   );
-  await admin.dispose();
   expect(answer.errors).toBeUndefined();
 };
 
 test('alice submits a change to suppliers; bob sees it waiting, approves it; both are in its history', async ({
   signIn,
   snap,
-  baseURL,
+  requestAs,
 }) => {
-  await setApproval(baseURL, true);
+  const admin = await requestAs('admin');
+  await setApproval(admin, true);
   try {
     const alice = await signIn('alice');
     const bob = await signIn('bob');
@@ -72,6 +71,6 @@ test('alice submits a change to suppliers; bob sees it waiting, approves it; bot
     await expectAccessible(alice);
     await snap(alice, 'approved-ja');
   } finally {
-    await setApproval(baseURL, false);
+    await setApproval(admin, false);
   }
 });
