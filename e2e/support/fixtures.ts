@@ -31,7 +31,7 @@ export interface WorkerFixtures {
   appSettings: Record<string, string>;
   /** The app of this worker (support/appUnderTest.ts), on a database of its own. */
   app: RunningApp;
-  /** The demo users' sessions at this worker's app (support/savedSessions.ts). */
+  /** The demo users' sessions of this worker (support/savedSessions.ts). */
   sessions: SavedSessions;
 }
 
@@ -51,7 +51,8 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     { scope: 'worker', timeout: 120_000 },
   ],
 
-  sessions: [async ({ app }, use) => use(savedSessions(app.url)), { scope: 'worker' }],
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures name what they use by destructuring
+  sessions: [async ({}, use) => use(savedSessions()), { scope: 'worker' }],
 
   baseURL: async ({ app }, use) => use(app.url),
 
@@ -70,9 +71,9 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     for (const context of contexts) await context.close();
   },
 
-  signIn: async ({ newBrowser, sessions }, use) => {
+  signIn: async ({ newBrowser, sessions, baseURL }, use) => {
     await use(async (user) => {
-      const page = await newBrowser(await sessions.stateOf(user));
+      const page = await newBrowser(await sessions.stateOf(baseURL, user));
       await page.goto('/tables');
       await expect(page.getByTestId('current-user')).toContainText(user);
       await expect(page.getByRole('table')).toBeVisible();
@@ -85,7 +86,7 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     await use(async (user) => {
       const context = await request.newContext({
         baseURL,
-        storageState: await sessions.stateOf(user),
+        storageState: await sessions.stateOf(baseURL, user),
       });
       contexts.push(context);
       return context;

@@ -5,11 +5,11 @@ import { graphql } from './graphql';
 export type StorageState = Awaited<ReturnType<APIRequestContext['storageState']>>;
 
 export interface SavedSessions {
-  /** `user`'s session cookie, for a browser context or a request context. */
-  stateOf(user: DemoUser): Promise<StorageState>;
+  /** `user`'s session cookie at the app at `baseURL`, for a browser or a request context. */
+  stateOf(baseURL: string | undefined, user: DemoUser): Promise<StorageState>;
 }
 
-async function isStillSignedIn(baseURL: string, state: StorageState, user: DemoUser) {
+async function isStillSignedIn(baseURL: string | undefined, state: StorageState, user: DemoUser) {
   const context = await request.newContext({ baseURL, storageState: state });
   try {
     const answer = await graphql(context, '{ me { name } }');
@@ -20,20 +20,21 @@ async function isStillSignedIn(baseURL: string, state: StorageState, user: DemoU
 }
 
 /**
- * The demo users' sessions at the app at `baseURL`, each made through the real `login` mutation
- * the first time it is asked for and reused after: a sign-in per user, not per page. A session a
- * test ended (signing out ends it on the server) is replaced by a new one.
+ * The demo users' sessions, each made through the real `login` mutation the first time it is
+ * asked for and reused after: a sign-in per user and app, not per page. A session a test ended
+ * (signing out ends it on the server) is replaced by a new one.
  */
-export function savedSessions(baseURL: string): SavedSessions {
-  const sessions = new Map<DemoUser, StorageState>();
+export function savedSessions(): SavedSessions {
+  const sessions = new Map<string, StorageState>();
   return {
-    async stateOf(user) {
-      const saved = sessions.get(user);
+    async stateOf(baseURL, user) {
+      const key = `${user} at ${baseURL}`;
+      const saved = sessions.get(key);
       if (saved && (await isStillSignedIn(baseURL, saved, user))) return saved;
       const context = await signedInRequest(baseURL, user);
       const state = await context.storageState();
       await context.dispose();
-      sessions.set(user, state);
+      sessions.set(key, state);
       return state;
     },
   };
