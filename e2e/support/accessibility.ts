@@ -6,6 +6,9 @@ const WCAG_A_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 // What blocks a user outright; axe's moderate and minor findings are left to review.
 const BLOCKING_IMPACTS = ['serious', 'critical'];
 
+// The states this worker has scanned through expectAccessibleOnce.
+const scannedStates = new Set<string>();
+
 declare global {
   interface Window {
     axe?: typeof axe;
@@ -45,4 +48,24 @@ export async function expectAccessible(page: Page): Promise<void> {
     },
     { box: true },
   );
+}
+
+/**
+ * expectAccessible for a state that a helper brings up alike in many tests (`state`: a table page
+ * as opened, the start-editing dialog, edit mode as started): scanned the first time a test of
+ * this worker reaches it. The same state is the same page, language, user and lock status.
+ */
+export async function expectAccessibleOnce(page: Page, state: string): Promise<void> {
+  const seen = await page.evaluate(() =>
+    [
+      document.documentElement.lang,
+      document.querySelector('[data-testid="current-user"]')?.textContent,
+      document.querySelector('[data-testid="table-status"]')?.textContent,
+      document.querySelector('.block-reason')?.textContent,
+    ].join(' | '),
+  );
+  const key = `${state} at ${new URL(page.url()).pathname}: ${seen}`;
+  if (scannedStates.has(key)) return;
+  await expectAccessible(page);
+  scannedStates.add(key);
 }
