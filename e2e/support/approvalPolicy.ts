@@ -1,19 +1,16 @@
-import { expect } from '@playwright/test';
-import { signedInRequest } from './demoUsers';
+import { type APIRequestContext, expect } from '@playwright/test';
 import { graphql } from './graphql';
 
-/** Turns `table`'s four eyes on or off (its policy's changesNeedApproval), as an admin. */
+/** Turns `table`'s four eyes on or off (its policy's changesNeedApproval), as `admin`. */
 export async function setApproval(
-  baseURL: string | undefined,
+  admin: APIRequestContext,
   table: string,
   on: boolean,
 ): Promise<void> {
-  const admin = await signedInRequest(baseURL, 'admin');
   const answer = await graphql(
     admin,
     'mutation($table: String!, $on: Boolean!) { setTablePolicy(table: $table, policy: { changesNeedApproval: $on }) { changesNeedApproval } }',
     { table, on },
   );
-  await admin.dispose();
   expect(answer.errors).toBeUndefined();
 }

@@ -1,12 +1,11 @@
-import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, test as base, expect, type Page, request } from '@playwright/test';
 import { startAppUnderTest } from './appUnderTest';
-import { type DemoUser, signedInRequest } from './demoUsers';
+import type { DemoUser } from './demoUsers';
 import { graphql } from './graphql';
+import { type SavedSessions, type StorageState, savedSessions } from './savedSessions';
 import type { RunningApp } from './startApp';
 
 export { DEMO_PASSWORD, type DemoUser } from './demoUsers';
-
-type StorageState = Awaited<ReturnType<APIRequestContext['storageState']>>;
 
 interface Fixtures {
   /**
@@ -15,10 +14,12 @@ interface Fixtures {
    */
   newBrowser: (storageState?: StorageState) => Promise<Page>;
   /**
-   * A browser of its own, signed in as `user` through the API (the login page has a spec of
-   * its own: sign-in.spec.ts), on the tables page.
+   * A browser of its own with `user`'s saved session (signed in through the API once per worker;
+   * the login page has specs of its own: sign-in.spec.ts), on the tables page.
    */
   signIn: (user: DemoUser) => Promise<Page>;
+  /** A client of the API with `user`'s saved session, disposed after the test. */
+  requestAs: (user: DemoUser) => Promise<APIRequestContext>;
   /** A screenshot in the test's output folder, attached to its result. */
   snap: (page: Page, name: string) => Promise<void>;
   /** Ends every lock after each test, so a failed test cannot leave tables locked for the next. */
@@ -30,6 +31,8 @@ export interface WorkerFixtures {
   appSettings: Record<string, string>;
   /** The app of this worker (support/appUnderTest.ts), on a database of its own. */
   app: RunningApp;
+  /** The demo users' sessions of this worker (support/savedSessions.ts). */
+  sessions: SavedSessions;
 }
 
 /**
@@ -48,6 +51,9 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     { scope: 'worker', timeout: 120_000 },
   ],
 
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures name what they use by destructuring
+  sessions: [async ({}, use) => use(savedSessions()), { scope: 'worker' }],
+
   baseURL: async ({ app }, use) => use(app.url),
 
   newBrowser: async ({ browser, baseURL }, use) => {
@@ -65,16 +71,27 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     for (const context of contexts) await context.close();
   },
 
-  signIn: async ({ newBrowser, baseURL }, use) => {
+  signIn: async ({ newBrowser, sessions, baseURL }, use) => {
     await use(async (user) => {
-      const session = await signedInRequest(baseURL, user);
-      const page = await newBrowser(await session.storageState());
-      await session.dispose();
+      const page = await newBrowser(await sessions.stateOf(baseURL, user));
       await page.goto('/tables');
       await expect(page.getByTestId('current-user')).toContainText(user);
       await expect(page.getByRole('table')).toBeVisible();
       return page;
     });
+  },
+
+  requestAs: async ({ baseURL, sessions }, use) => {
+    const contexts: APIRequestContext[] = [];
+    await use(async (user) => {
+      const context = await request.newContext({
+        baseURL,
+        storageState: await sessions.stateOf(baseURL, user),
+      });
+      contexts.push(context);
+      return context;
+    });
+    for (const context of contexts) await context.dispose();
   },
 
   // biome-ignore lint/correctness/noEmptyPattern: as above
@@ -87,9 +104,9 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   },
 
   releaseAllLocks: [
-    async ({ baseURL }, use) => {
+    async ({ requestAs }, use) => {
       await use(undefined);
-      const admin = await signedInRequest(baseURL, 'admin');
+      const admin = await requestAs('admin');
       const answer = await graphql(admin, '{ tables(status: editing) { name } }');
       const editing = (answer.data?.tables ?? []) as { name: string }[];
       for (const { name } of editing) {
@@ -101,7 +118,6 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
           },
         );
       }
-      await admin.dispose();
     },
     { auto: true },
   ],

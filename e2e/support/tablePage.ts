@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
-import { expectAccessible } from './accessibility';
+import { expectAccessibleOnce } from './accessibility';
 
 /** The id the app gives a stored row: its primary key values joined by `/`. */
 export const rowId = (...key: string[]) => key.map(encodeURIComponent).join('/');
@@ -16,7 +16,7 @@ export async function openTable(page: Page, table: string): Promise<void> {
   await page.goto(`/tables/${table}`);
   await expect(page.getByTestId('table-title')).toHaveText(table);
   await expect(page.locator('.ag-grid-scrolling-container .ag-row').first()).toBeVisible();
-  await expectAccessible(page);
+  await expectAccessibleOnce(page, 'opened');
 }
 
 /** Start editing, through the dialog that names the tables it will lock. */
@@ -26,10 +26,10 @@ export async function startEditing(page: Page, expectLocked: string[] = []): Pro
   for (const table of expectLocked) {
     await expect(dialog.getByTestId('tables-to-lock')).toContainText(table);
   }
-  await expectAccessible(page);
+  await expectAccessibleOnce(page, 'start-editing dialog');
   await dialog.getByRole('button', { name: 'Start editing' }).click();
   await expect(page.getByTestId('table-status')).toHaveText('Editing (you)');
-  await expectAccessible(page);
+  await expectAccessibleOnce(page, 'edit mode as started');
 }
 
 /** A cell of a stored row (`rowId`) or, with `{ newRow: n }`, of the n-th unsaved new row. */

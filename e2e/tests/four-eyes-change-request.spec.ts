@@ -6,9 +6,10 @@ import { cell, editCell, expectLive, openTable, rowId, startEditing } from '../s
 test('alice submits a change to suppliers; bob sees it waiting, approves it; both are in its history', async ({
   signIn,
   snap,
-  baseURL,
+  requestAs,
 }) => {
-  await setApproval(baseURL, 'suppliers', true);
+  const admin = await requestAs('admin');
+  await setApproval(admin, 'suppliers', true);
   try {
     const alice = await signIn('alice');
     const bob = await signIn('bob');
@@ -65,6 +66,6 @@ test('alice submits a change to suppliers; bob sees it waiting, approves it; bot
     await expectAccessible(alice);
     await snap(alice, 'approved-ja');
   } finally {
-    await setApproval(baseURL, 'suppliers', false);
+    await setApproval(admin, 'suppliers', false);
   }
 });

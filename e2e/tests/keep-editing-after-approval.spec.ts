@@ -1,7 +1,6 @@
 import pg from 'pg';
 import { expectAccessible } from '../support/accessibility';
 import { setApproval } from '../support/approvalPolicy';
-import { signedInRequest } from '../support/demoUsers';
 import { expect, test } from '../support/fixtures';
 import { graphql } from '../support/graphql';
 import { cell, editCell, openTable, rowId, startEditing } from '../support/tablePage';
@@ -10,14 +9,15 @@ test('alice asks to keep customers after approval; once bob approves, she goes o
   app,
   signIn,
   snap,
-  baseURL,
+  requestAs,
 }) => {
   const database = new pg.Client({ connectionString: app.databaseUrl });
   await database.connect();
   const [original] = (
     await database.query<{ note: string | null }>('SELECT note FROM master.customers WHERE id = 3')
   ).rows;
-  await setApproval(baseURL, 'customers', true);
+  const admin = await requestAs('admin');
+  await setApproval(admin, 'customers', true);
   try {
     const alice = await signIn('alice');
     await openTable(alice, 'customers');
@@ -30,7 +30,7 @@ test('alice asks to keep customers after approval; once bob approves, she goes o
     await dialog.getByRole('button', { name: 'Submit for approval' }).click();
     await expect(alice.getByTestId('own-request')).toContainText('Pending approval');
 
-    const bob = await signedInRequest(baseURL, 'bob');
+    const bob = await requestAs('bob');
     const queue = await graphql(
       bob,
       '{ changeRequests(filter: { toDecide: true, table: "customers" }) { requests { id } } }',
@@ -42,7 +42,6 @@ test('alice asks to keep customers after approval; once bob approves, she goes o
       'mutation($id: ID!) { approveChangeRequest(id: $id) { state } }',
       { id: request?.id },
     );
-    await bob.dispose();
     expect(approved.data).toEqual({ approveChangeRequest: { state: 'applied' } });
 
     // The lock came back to alice, not to the pool: she picks it up where she left off.
@@ -57,6 +56,6 @@ test('alice asks to keep customers after approval; once bob approves, she goes o
   } finally {
     await database.query('UPDATE master.customers SET note = $1 WHERE id = 3', [original?.note]);
     await database.end();
-    await setApproval(baseURL, 'customers', false);
+    await setApproval(admin, 'customers', false);
   }
 });

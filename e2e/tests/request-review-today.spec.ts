@@ -1,7 +1,6 @@
 import pg from 'pg';
 import { expectAccessible } from '../support/accessibility';
 import { setApproval } from '../support/approvalPolicy';
-import { signedInRequest } from '../support/demoUsers';
 import { expect, test } from '../support/fixtures';
 import { graphql } from '../support/graphql';
 
@@ -9,7 +8,7 @@ test('bob opens a request some of whose rows no longer apply: the page says whic
   app,
   signIn,
   snap,
-  baseURL,
+  requestAs,
 }) => {
   const database = new pg.Client({ connectionString: app.databaseUrl });
   await database.connect();
@@ -23,12 +22,13 @@ test('bob opens a request some of whose rows no longer apply: the page says whic
   const [original] = (
     await database.query<{ name: string }>('SELECT name FROM master.warehouses WHERE id = 2')
   ).rows;
-  await setApproval(baseURL, 'warehouses', true);
+  const admin = await requestAs('admin');
+  await setApproval(admin, 'warehouses', true);
   try {
     await database.query(
       "INSERT INTO master.regions (id, code, name) VALUES (990, 'R990', 'Review region')",
     );
-    const alice = await signedInRequest(baseURL, 'alice');
+    const alice = await requestAs('alice');
     const lock = await graphql(
       alice,
       'mutation { acquireTableLock(table: "warehouses") { token } }',
@@ -53,7 +53,6 @@ test('bob opens a request some of whose rows no longer apply: the page says whic
         },
       },
     );
-    await alice.dispose();
     const answer = submitted.data?.submitChangeRequest as { request: { id: string } } | undefined;
     const id = answer?.request.id;
     expect(id).toBeDefined();
@@ -92,6 +91,6 @@ test('bob opens a request some of whose rows no longer apply: the page says whic
     await database.query('UPDATE master.warehouses SET name = $1 WHERE id = 2', [original?.name]);
     await database.query('DELETE FROM master.regions WHERE id = 990');
     await database.end();
-    await setApproval(baseURL, 'warehouses', false);
+    await setApproval(admin, 'warehouses', false);
   }
 });
