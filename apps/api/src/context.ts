@@ -1,6 +1,6 @@
 import type { PrismaClient } from '@tablelock/db';
 import type { LoginThrottle, Principal, SignInRateLimit } from '@tablelock/identity';
-import type { WaiterLimit } from '@tablelock/lock';
+import type { UnfinishedLeaves, WaiterLimit } from '@tablelock/lock';
 import type { WriteGuard } from '@tablelock/master-data';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
@@ -21,6 +21,8 @@ export interface LockQueueSettings {
   reservationSeconds: number;
   /** Places in line per user or API key in this process (MAX_WAITERS_PER_PRINCIPAL). */
   waiters: WaiterLimit;
+  /** Places in line this process could not give up yet (the sweeper finishes them). */
+  unfinishedLeaves: UnfinishedLeaves;
 }
 
 /** The shared services of this API process. */

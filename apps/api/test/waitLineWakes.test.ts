@@ -1,14 +1,15 @@
 import {
   acquireTableLock,
-  type LockEventRecord,
   type LockGrant,
   releaseTableLock,
+  UnfinishedLeaves,
   waitForTableLocks,
 } from '@tablelock/lock';
 import { createTestDatabase, type TestDatabase } from '@tablelock/test-support';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LiveFeeds, startLiveFeeds } from '../src/live/liveFeeds';
+import { untilQueued } from './support/untilQueued';
 
 let database: TestDatabase;
 let live: LiveFeeds;
@@ -60,6 +61,7 @@ describe('a release wakes the head of the line, not everyone in it', () => {
               leaseSeconds: null,
               waitSeconds: 60,
               owner: live.queueOwner,
+              unfinishedLeaves: new UnfinishedLeaves(),
               changes: live.lockChanges.changesForWaiter(),
               signal: leave.signal,
             },
@@ -111,14 +113,3 @@ describe('a release wakes the head of the line, not everyone in it', () => {
     }
   });
 });
-
-async function untilQueued(
-  changes: AsyncIterator<LockEventRecord | null>,
-  editor: string,
-): Promise<void> {
-  for (;;) {
-    const next = await changes.next();
-    if (next.done) throw new Error('the lock feed ended');
-    if (next.value?.action === 'queued' && next.value.editor === editor) return;
-  }
-}

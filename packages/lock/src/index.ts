@@ -13,6 +13,7 @@ export type { Waiter } from './core/waiter';
 export type { LockChanges } from './line/lockChangeWatch';
 export { readWaiters, removeGoneWaiters } from './line/lockQueue';
 export { type QueueForTable, type QueuePlace, queueForTable } from './line/queueForTable';
+export { UnfinishedLeaves } from './line/unfinishedLeaves';
 export { type WaiterAdmission, WaiterLimit } from './line/waiterLimit';
 export {
   MAX_WAIT_SECONDS,

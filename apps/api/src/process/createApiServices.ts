@@ -7,7 +7,7 @@ import {
   type LoginThrottleOptions,
   type SignInRateLimitOptions,
 } from '@tablelock/identity';
-import { WaiterLimit } from '@tablelock/lock';
+import { UnfinishedLeaves, WaiterLimit } from '@tablelock/lock';
 import type { WriteGuard } from '@tablelock/master-data';
 import { type DeliverySettings, ROW_BATCH } from '@tablelock/outbox';
 import type { Logger } from 'pino';
@@ -103,6 +103,7 @@ export async function createApiServices(settings: ApiServiceSettings): Promise<R
       owner: live.queueOwner,
       reservationSeconds: settings.queueReservationSeconds,
       waiters: new WaiterLimit(settings.maxWaitersPerPrincipal),
+      unfinishedLeaves: new UnfinishedLeaves(),
     },
     credentialChanges: live.credentialChanges,
     minIdleLimitSeconds: settings.minIdleLimitSeconds,

@@ -1,6 +1,11 @@
 import type { PrismaClient } from '@tablelock/db';
 import { deleteExpiredIdempotencyKeys } from '@tablelock/idempotency';
-import { expireLeases, removeGoneWaiters, thawEndedFreezes } from '@tablelock/lock';
+import {
+  expireLeases,
+  removeGoneWaiters,
+  thawEndedFreezes,
+  type UnfinishedLeaves,
+} from '@tablelock/lock';
 import type { Logger } from 'pino';
 import { isDatabaseUnreachable } from './databaseUnreachable';
 
@@ -15,6 +20,8 @@ export interface LockSweeperOptions {
   intervalMs?: number;
   /** This process's LISTEN connection: whether it is up, and when it last came back. */
   listening?: { isListening(): boolean; reconnectedAt(): number | undefined };
+  /** This process's places in line that it could not give up when their waits ended. */
+  unfinishedLeaves?: UnfinishedLeaves;
 }
 
 const IDEMPOTENCY_SWEEP_EVERY = 600;
@@ -38,6 +45,7 @@ export function startLockSweeper({
   onUnreachable,
   intervalMs = 1000,
   listening = { isListening: () => true, reconnectedAt: () => undefined },
+  unfinishedLeaves,
 }: LockSweeperOptions) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
@@ -45,6 +53,7 @@ export function startLockSweeper({
   const sweep = async () => {
     try {
       const expired = await expireLeases(prisma);
+      await unfinishedLeaves?.finish(prisma);
       // Those behind a waiter whose process is gone, or whose turn went unused, move up.
       const settled = Date.now() >= (listening.reconnectedAt() ?? 0) + RECONNECT_GRACE_MS;
       if (listening.isListening() && settled) {

@@ -68,6 +68,7 @@ export async function startApi(
     onExpired: services.metrics.recordLeaseExpiries,
     onUnreachable: services.databaseAvailability.reportUnreachable,
     listening: running.live,
+    unfinishedLeaves: services.lockQueue.unfinishedLeaves,
   });
   const retention = startRetentionSweeper(prisma, logger, {
     lockHistoryDays: config.LOCK_HISTORY_RETENTION_DAYS,

@@ -11,7 +11,8 @@ import type { LockEventRecord } from '../reads/readLockEvents';
 import { isRegisteredTable } from '../sql/isRegisteredTable';
 import { readLockScope } from '../sql/lockScope';
 import { freesAnyOf, type LockChanges, LockChangeWatch } from './lockChangeWatch';
-import { joinLockQueue, leaveLockQueue, readWaiters, reserveTurn } from './lockQueue';
+import { joinLockQueue, readWaiters, reserveTurn } from './lockQueue';
+import type { UnfinishedLeaves } from './unfinishedLeaves';
 import type { WaiterAdmission } from './waiterLimit';
 import { waitWouldNotEnd } from './waitWouldNotEnd';
 import { wakesWaiter } from './wakesWaiter';
@@ -35,6 +36,8 @@ export interface QueueForTable {
   admission?: WaiterAdmission;
   /** This process's mark on its waiters (see waitForTableLocks). */
   owner: string;
+  /** This process's places in line that it could not give up yet. */
+  unfinishedLeaves: UnfinishedLeaves;
   /** How long the table is held for the person when their turn comes. */
   reservationSeconds: number;
   /** Lock changes as they commit, from before the call on. */
@@ -163,7 +166,7 @@ export async function* queueForTable(
     }
   } finally {
     leaveLimit?.();
-    await leaveLockQueue(db, waiter.id, outcome);
+    await request.unfinishedLeaves.leave(db, waiter.id, outcome);
   }
 }
 

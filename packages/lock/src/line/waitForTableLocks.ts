@@ -6,7 +6,8 @@ import type { Waiter } from '../core/waiter';
 import { type AcquireTableLocks, acquireTableLocks } from '../ops/acquireTableLocks';
 import type { LockGrant } from '../ops/lockGrant';
 import { freesAnyOf, type LockChanges, LockChangeWatch } from './lockChangeWatch';
-import { joinLockQueue, leaveLockQueue } from './lockQueue';
+import { joinLockQueue } from './lockQueue';
+import type { UnfinishedLeaves } from './unfinishedLeaves';
 import type { WaiterAdmission } from './waiterLimit';
 import { waitWouldNotEnd } from './waitWouldNotEnd';
 import { wakesWaiter } from './wakesWaiter';
@@ -18,6 +19,8 @@ export interface WaitForTableLocks extends AcquireTableLocks {
   waitSeconds: number;
   /** This process's mark on its waiters: the application_name of its LISTEN connection. */
   owner: string;
+  /** This process's places in line that it could not give up yet. */
+  unfinishedLeaves: UnfinishedLeaves;
   /** Lock changes as they commit, from before the call on. */
   changes: LockChanges;
   /** The caller went away: it leaves the line at once. */
@@ -107,7 +110,7 @@ export async function waitForTableLocks(
     }
   } finally {
     leaveLimit?.();
-    await leaveLockQueue(db, waiter.id, outcome);
+    await request.unfinishedLeaves.leave(db, waiter.id, outcome);
   }
 }
 

@@ -18,6 +18,7 @@ export const waitForTable: SubscriptionResolvers['waitForTable'] = {
           rights: editorRights(caller),
           admission: waiterAdmission(context, caller),
           owner: context.lockQueue.owner,
+          unfinishedLeaves: context.lockQueue.unfinishedLeaves,
           reservationSeconds: context.lockQueue.reservationSeconds,
           changes,
           signal,

@@ -28,6 +28,7 @@ export async function waitInLine(
       {
         ...request,
         owner: context.lockQueue.owner,
+        unfinishedLeaves: context.lockQueue.unfinishedLeaves,
         changes,
         ...(context.principal ? { admission: waiterAdmission(context, context.principal) } : {}),
         ...(signal ? { signal } : {}),
