@@ -12,6 +12,11 @@ const MESSAGES_PER_ROUND = 200;
  */
 const SENDERS = 2;
 /**
+ * The least time between two rounds: commits that come meanwhile are sent together, a claim
+ * taking many messages at once instead of a claim (a transaction) for each.
+ */
+const ROUND_GAP_MS = 50;
+/**
  * Delivers the outbox's events to the webhooks: when a commit announces new events (while any
  * endpoint is enabled: without one, a commit costs this process nothing), when an endpoint
  * changes, when the soonest retry comes due, and at least every `settings.longestWaitMs`. Every
@@ -31,6 +36,7 @@ export function startWebhookDelivery(
   let running: Promise<void> | undefined;
   let announced = false;
   let endpoints = true;
+  let timerAt = Number.POSITIVE_INFINITY;
   /** Runs one round, then waits for what comes first: an announcement or the next due time. */
   const round = async (): Promise<number> => {
     try {
@@ -75,20 +81,26 @@ export function startWebhookDelivery(
     }
     return sent;
   };
-  const run = () => {
+  /** Runs a round in `waitMs` (no sooner than ROUND_GAP_MS), unless one is due sooner. */
+  const runIn = (waitMs: number) => {
+    const at = Date.now() + Math.max(waitMs, ROUND_GAP_MS);
+    if (at >= timerAt) return;
     clearTimeout(timer);
+    timerAt = at;
+    timer = setTimeout(run, at - Date.now());
+  };
+  const run = () => {
+    timerAt = Number.POSITIVE_INFINITY;
     announced = false;
     running = round().then((waitMs) => {
       running = undefined;
-      if (stopped) return;
-      if (announced) run();
-      else timer = setTimeout(run, waitMs);
+      if (!stopped) runIn(announced ? 0 : waitMs);
     });
   };
   commits.onAnnounced((announcement) => {
     if (stopped || (announcement === 'events' && !endpoints)) return;
     if (running) announced = true;
-    else run();
+    else runIn(0);
   });
   run();
   return async () => {

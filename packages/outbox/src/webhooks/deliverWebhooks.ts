@@ -75,7 +75,11 @@ export async function webhooksDue(db: Queryable): Promise<WebhooksDue> {
       SELECT w.id, s.table_name, w.after_position
       FROM tablelock.webhook AS w CROSS JOIN tablelock.outbox_stream AS s
       WHERE w.disabled_at IS NULL AND (cardinality(w.tables) = 0 OR s.table_name = ANY (w.tables))
+        AND NOT EXISTS (SELECT 1 FROM tablelock.webhook_stream AS o
+                        WHERE o.webhook_id = w.id AND o.table_name = s.table_name)
       -- Not for an endpoint being deleted meanwhile (its streams would break the foreign key).
+      -- Only rows with a stream to open are locked: a lock writes to the endpoint's row, and
+      -- this runs after every commit.
       FOR KEY SHARE OF w SKIP LOCKED
       ON CONFLICT DO NOTHING
       RETURNING 1
