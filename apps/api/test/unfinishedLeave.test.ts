@@ -5,27 +5,15 @@ import {
   UnfinishedLeaves,
   waitForTableLocks,
 } from '@tablelock/lock';
-import { createTestDatabase, type TestDatabase } from '@tablelock/test-support';
-import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LiveFeeds, startLiveFeeds } from '../src/live/liveFeeds';
+import { describe, expect, it } from 'vitest';
+import { useLiveDatabase } from './support/liveDatabase';
 import { untilQueued } from './support/untilQueued';
 
-let database: TestDatabase;
-let live: LiveFeeds;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  live = await startLiveFeeds(database.url, pino({ level: 'silent' }));
-});
-
-afterAll(async () => {
-  await live?.close();
-  await database?.close();
-});
+const fixture = useLiveDatabase();
 
 describe('a place in line this process could not give up', () => {
   it('holds up nobody once the database answers again: the next sweep gives it up', async () => {
+    const { database, live } = fixture;
     const prisma = database.prisma;
     const holder = await acquireTableLock(prisma, {
       tableName: 'products',

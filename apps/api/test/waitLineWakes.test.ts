@@ -5,30 +5,18 @@ import {
   UnfinishedLeaves,
   waitForTableLocks,
 } from '@tablelock/lock';
-import { createTestDatabase, type TestDatabase } from '@tablelock/test-support';
-import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LiveFeeds, startLiveFeeds } from '../src/live/liveFeeds';
+import { describe, expect, it } from 'vitest';
+import { useLiveDatabase } from './support/liveDatabase';
 import { untilQueued } from './support/untilQueued';
 
-let database: TestDatabase;
-let live: LiveFeeds;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  live = await startLiveFeeds(database.url, pino({ level: 'silent' }));
-});
-
-afterAll(async () => {
-  await live?.close();
-  await database?.close();
-});
+const fixture = useLiveDatabase();
 
 const WAITERS = 8;
 const RELEASES = 3;
 
 describe('a release wakes the head of the line, not everyone in it', () => {
   it(`with ${WAITERS} in line, each hand-over costs two tries: the new holder's and the next one's`, async () => {
+    const { database, live } = fixture;
     const prisma = database.prisma;
     const first = await acquireTableLock(prisma, {
       tableName: 'products',
