@@ -48,7 +48,7 @@ describe('a primary and two synchronous standbys', () => {
     // With `ANY 1`, one standby may not have replayed even the table yet: not there yet.
     for (const standby of [s1, s2]) {
       await poll(`${standby.name} has the row`, 10_000, async () =>
-        (await notes(standby).catch(() => [])).includes('first') ? true : undefined,
+        (await notes(standby).catch((): string[] => [])).includes('first') ? true : undefined,
       );
     }
   });
