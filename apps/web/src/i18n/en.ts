@@ -596,6 +596,8 @@ export const en = {
     notFound: 'No change request has that number.',
     heading: 'Change request #{{id}}: {{table}}, by {{author}}',
     decidedBy: 'by {{who}}',
+    authorComment: '{{author}} wrote:',
+    rows: 'The rows of change request #{{id}}',
     comment: 'Comment (needed to reject or send back)',
     approve: 'Approve and apply',
     reject: 'Reject',

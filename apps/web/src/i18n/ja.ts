@@ -573,6 +573,8 @@ export const ja: TranslationOf<typeof en> = {
     notFound: 'その番号の変更申請はありません。',
     heading: '変更申請 #{{id}}: {{table}}（申請者 {{author}}）',
     decidedBy: '（{{who}}）',
+    authorComment: '{{author}} のコメント:',
+    rows: '変更申請 #{{id}} の行',
     comment: 'コメント（却下・差し戻しには必須）',
     approve: '承認して反映',
     reject: '却下',

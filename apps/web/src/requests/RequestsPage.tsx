@@ -110,13 +110,22 @@ function RequestReview({ id }: { id: string }) {
         {t('requests.heading', { id, table: shown.table, author: shown.author })}
       </h2>
       <p>
-        <span className="status-badge" data-testid="request-state">
+        <span className={`status-badge request-${shown.state}`} data-testid="request-state">
           {t(`requests.states.${shown.state}`)}
         </span>{' '}
         {shown.decidedBy && t('requests.decidedBy', { who: shown.decidedBy })}
       </p>
-      {shown.comment && <blockquote>{shown.comment}</blockquote>}
-      <RequestDiff request={shown} />
+      {shown.comment && (
+        <figure className="request-comment">
+          <figcaption>{t('requests.authorComment', { author: shown.author })}</figcaption>
+          <blockquote className="quoted-reason">{shown.comment}</blockquote>
+        </figure>
+      )}
+      {/* A narrow screen scrolls the diff sideways rather than squeezing a column to a letter. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the keyboard scrolls a region that has focus */}
+      <section className="table-scroll" aria-label={t('requests.rows', { id })} tabIndex={0}>
+        <RequestDiff request={shown} />
+      </section>
       {shown.canDecide && (
         <div className="request-decision">
           <label htmlFor={commentId}>{t('requests.comment')}</label>

@@ -47,7 +47,7 @@ export function RowDiffTable({
         {rows.map((row) => (
           <tr key={row.id} data-testid={rowTestId} data-operation={row.operation}>
             <td className="nowrap">{keyText(row.key ?? {})}</td>
-            <td>{t(`changeHistory.operations.${row.operation}`)}</td>
+            <td className="nowrap">{t(`changeHistory.operations.${row.operation}`)}</td>
             <td>
               <ValueDiff
                 operation={row.operation}
