@@ -3,7 +3,7 @@ import type { ApiProcess } from '@tablelock/test-support';
 import { postOnOwnConnection } from './postOnOwnConnection';
 
 /** The load's tables; the line's (failoverLine.ts) is none of them nor one they lock. */
-export const HARNESS_TABLES = ['regions', 'currencies', 'suppliers'];
+export const HARNESS_TABLES = ['regions', 'currencies', 'suppliers', 'customers'];
 
 const ACQUIRE = `mutation($table: String!, $key: String) {
   acquireTableLock(table: $table, leaseSeconds: 15, idempotencyKey: $key) { token } }`;
@@ -129,6 +129,8 @@ function newRow(table: string, n: number): Record<string, string> {
       return { code: String(n % 1000).padStart(3, '0'), name: 'harness', minor_units: '2' };
     case 'categories':
       return { id, name: 'harness' };
+    case 'customers':
+      return { id, name: 'harness', region_id: '1', registered_on: '2025-01-01' };
     default:
       return {
         ...{ id, name: 'harness', region_id: '1', currency_code: 'EUR' },
