@@ -39,6 +39,7 @@ const TIMING_SENSITIVE = [
   'apps/api/test/failoverReconnect.test.ts',
   'apps/api/test/reconnectingWaiter.test.ts',
   'apps/api/test/failoverHarness.test.ts',
+  'apps/api/test/lostJoin.test.ts',
 ];
 
 /**

@@ -16,16 +16,21 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   fallingTokens,
+  lineBreaches,
   lockHistory,
   lostAcknowledgements,
   repeatedTokens,
   savesBehindSupersededTokens,
 } from './support/failoverChecks';
+import { failoverLine, LINE_TABLE, type LineClient } from './support/failoverLine';
 import { type Acknowledgement, failoverLoad } from './support/failoverLoad';
 import { postOnOwnConnection } from './support/postOnOwnConnection';
 import { readRegistry } from './support/registry';
 
 const CLIENTS = 16;
+/** Clients in the line for one table; the first two go through before the primary is killed. */
+const WAITERS = 5;
+const WAITERS_THROUGH_BEFORE = 2;
 /** Turns of load per client before the kill and after the promotion. */
 const ROUNDS = 6;
 const SERVE_AGAIN_WITHIN_MS = 10_000;
@@ -43,12 +48,14 @@ afterEach(async () => {
 });
 
 /**
- * One run: load, the fault (`before`, then the primary SIGKILLed), the standby furthest ahead
- * promoted and the other following it, load again; the history read from the new primary.
+ * One run: load and the line, the fault (`before`, then the primary SIGKILLed while one waiter
+ * holds the line's table and the rest wait), the standby furthest ahead promoted and the other
+ * following it, load again and the line going on; the history read from the new primary.
  */
 async function failoverRun(
   settings: Record<string, string>,
   before: (replicas: ReplicaSet, acknowledged: Acknowledgement[]) => Promise<void> = async () => {},
+  waiterCount = WAITERS,
 ) {
   replicated = await startReplicatedDatabase(settings);
   const { database, replicas } = replicated;
@@ -57,6 +64,14 @@ async function failoverRun(
   for (let client = 0; client < CLIENTS; client++) {
     keys.push(await createTestApiKey(database.prisma, `client-${client}`, 'editor'));
   }
+  const lineClient = async (name: string): Promise<LineClient> => ({
+    editor: `key:${name}`,
+    key: await createTestApiKey(database.prisma, name, 'editor'),
+  });
+  const holder = await lineClient('line-holder');
+  const waiters: LineClient[] = [];
+  for (let waiter = 0; waiter < waiterCount; waiter++)
+    waiters.push(await lineClient(`waiter-${waiter}`));
   const [portA, portB] = await twoPorts();
   // At once: their write guard syncs take turns (an advisory lock).
   const apis = await Promise.all([
@@ -64,7 +79,10 @@ async function failoverRun(
     startApiProcess('B', database.url, portB, started),
   ]);
   const load = failoverLoad(apis, keys);
+  const line = failoverLine(apis, load, holder, waiters, WAITERS_THROUGH_BEFORE);
 
+  // The line first: the load's first rounds must still run when the primary is killed.
+  await Promise.race([line.holding, line.done]);
   const first = load.run(ROUNDS);
   await poll('load under way', 10_000, async () =>
     load.acknowledged.length >= CLIENTS ? true : undefined,
@@ -94,8 +112,9 @@ async function failoverRun(
       await new Promise((resolve) => setTimeout(resolve, SAMPLE_EVERY_MS));
     }
   })();
+  line.resume();
   await first;
-  await load.run(ROUNDS);
+  await Promise.all([load.run(ROUNDS), line.done]);
   loading = false;
   await sampler;
 
@@ -104,6 +123,7 @@ async function failoverRun(
     acknowledged: load.acknowledged,
     lost: lostAcknowledgements(load.acknowledged, history),
     outcomeUnknown: load.outcomeUnknown(),
+    line: line.acknowledged,
     history,
     invariants: { violations, samples },
     apis,
@@ -158,6 +178,11 @@ function expectNothingLost(run: Awaited<ReturnType<typeof failoverRun>>) {
   expect(savesBehindSupersededTokens(run.history)).toEqual([]);
   expect(run.invariants.samples).toBeGreaterThan(0);
   expect(run.invariants.violations).toEqual([]);
+  const granted = run.line.filter((ack) => ack.event === 'granted');
+  console.info(`waiters in line: ${WAITERS}, granted: ${granted.length}`);
+  expect(run.line.filter((ack) => ack.event === 'inLine')).toHaveLength(WAITERS);
+  expect(lineBreaches(run.line, run.history, LINE_TABLE)).toEqual([]);
+  expect(granted).toHaveLength(WAITERS);
 }
 
 describe('the failover harness: two API processes, 16 clients, the primary killed mid-load', () => {
@@ -215,7 +240,12 @@ describe('the failover harness: two API processes, 16 clients, the primary kille
   it(
     'negative control: with synchronous_commit = off the same check finds acknowledged grants lost',
     async () => {
-      const run = await failoverRun({ synchronous_commit: 'off', wal_writer_delay: '10s' });
+      // Without the line: with commits lost, a waiter may wait out its whole wait.
+      const run = await failoverRun(
+        { synchronous_commit: 'off', wal_writer_delay: '10s' },
+        async () => {},
+        0,
+      );
       expect(run.lost.length).toBeGreaterThan(0);
     },
     RUN_TIMEOUT_MS,

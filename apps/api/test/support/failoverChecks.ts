@@ -1,11 +1,12 @@
 import type { PrismaClient } from '@tablelock/db';
+import type { LineAcknowledgement } from './failoverLine';
 import type { Acknowledgement } from './failoverLoad';
 
 /** The lock history on the database now (the new primary), in the order it was written. */
 export async function lockHistory(prisma: PrismaClient) {
   const events = await prisma.lockEvent.findMany({
     orderBy: { id: 'asc' },
-    select: { id: true, action: true, tableName: true, token: true, editor: true },
+    select: { id: true, action: true, tableName: true, token: true, editor: true, reason: true },
   });
   return events.map((event) => ({ ...event, token: event.token?.toString() ?? null }));
 }
@@ -59,4 +60,47 @@ export function savesBehindSupersededTokens(history: LockHistory): string[] {
     }
   }
   return stale;
+}
+
+/**
+ * Where the line for `table` broke its promise: a waiter granted before one that joined before
+ * it; a waiter acknowledged in line that was neither granted nor refused with a code (lost); one
+ * granted twice (two grants in the history); one the history shows dropped as `gone` (the run's
+ * processes all live, so each was at most reconnecting).
+ */
+export function lineBreaches(
+  line: LineAcknowledgement[],
+  history: LockHistory,
+  table: string,
+): string[] {
+  const breaches: string[] = [];
+  const joined = line.filter((ack) => ack.event === 'inLine').map((ack) => ack.waiter);
+  let lastGranted: { waiter: string; place: number } | undefined;
+  for (const ack of line) {
+    if (ack.event !== 'granted') continue;
+    const place = joined.indexOf(ack.waiter);
+    if (place < 0) continue;
+    if (lastGranted && place < lastGranted.place) {
+      breaches.push(`${ack.waiter} granted after ${lastGranted.waiter}, who joined later`);
+    }
+    lastGranted = { waiter: ack.waiter, place };
+  }
+  for (const waiter of joined) {
+    if (!line.some((ack) => ack.waiter === waiter && ack.event !== 'inLine')) {
+      breaches.push(`${waiter} was in line, then neither granted nor refused`);
+    }
+    const grants = history.filter(
+      (event) => event.action === 'acquire' && event.tableName === table && event.editor === waiter,
+    );
+    if (grants.length > 1) breaches.push(`${waiter} granted ${grants.length} times`);
+    const dropped = history.some(
+      (event) =>
+        event.action === 'dequeued' &&
+        event.tableName === table &&
+        event.editor === waiter &&
+        event.reason === 'gone',
+    );
+    if (dropped) breaches.push(`${waiter} dropped from the line as gone`);
+  }
+  return breaches;
 }

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { ApiProcess } from '@tablelock/test-support';
 import { postOnOwnConnection } from './postOnOwnConnection';
 
-export const HARNESS_TABLES = ['regions', 'currencies', 'categories', 'suppliers'];
+/** The load's tables; the line's (failoverLine.ts) is none of them nor one they lock. */
+export const HARNESS_TABLES = ['regions', 'currencies', 'suppliers', 'customers'];
 
 const ACQUIRE = `mutation($table: String!, $key: String) {
   acquireTableLock(table: $table, leaseSeconds: 15, idempotencyKey: $key) { token } }`;
@@ -18,10 +19,23 @@ export interface Acknowledgement {
   token: string;
 }
 
+/** A request's answer when done; its error's code when refused (not retried); none when never answered. */
+export type Answer = { data: Record<string, { token?: string }> } | { code: string } | undefined;
+
 export interface FailoverLoad {
   readonly acknowledged: Acknowledgement[];
   /** OUTCOME_UNKNOWN answers so far (each retried with its key). */
   outcomeUnknown(): number;
+  /** Sends until answered as done or refused, as the clients do; `turn` picks the API first asked. */
+  send(
+    key: string,
+    turn: number,
+    query: string,
+    variables: Record<string, unknown>,
+  ): Promise<Answer>;
+  /** Saves a new row behind `token`, then (`release`) releases it; each acknowledged as done. */
+  save(key: string, turn: number, table: string, token: string): Promise<void>;
+  release(key: string, turn: number, table: string, token: string): Promise<void>;
   /** Every client takes `rounds` turns: take a table if free, save a row into it, release it. */
   run(rounds: number): Promise<void>;
 }
@@ -37,12 +51,17 @@ export function failoverLoad(apis: ApiProcess[], keys: string[]): FailoverLoad {
   let outcomeUnknown = 0;
   let rowsSaved = 0;
 
-  async function send(client: number, query: string, variables: Record<string, unknown>) {
+  async function send(
+    key: string,
+    turn: number,
+    query: string,
+    variables: Record<string, unknown>,
+  ): Promise<Answer> {
     for (let attempt = 0; attempt < 60; attempt++) {
-      const api = apis[(client + attempt) % apis.length] as ApiProcess;
+      const api = apis[(turn + attempt) % apis.length] as ApiProcess;
       const outcome = await postOnOwnConnection(
         api.url,
-        { authorization: `Bearer ${keys[client]}` },
+        { authorization: `Bearer ${key}` },
         query,
         variables,
       );
@@ -54,31 +73,46 @@ export function failoverLoad(apis: ApiProcess[], keys: string[]): FailoverLoad {
         await new Promise((resolve) => setTimeout(resolve, 250));
         continue;
       }
-      return error ? undefined : (outcome.body.data as Record<string, { token?: string }>);
+      if (error) return { code: String(code) };
+      return { data: outcome.body.data as Record<string, { token?: string }> };
     }
     return undefined;
   }
 
+  const done = (answer: Answer) => (answer && 'data' in answer ? answer.data : undefined);
+
   async function client(index: number, rounds: number) {
+    const key = keys[index] as string;
     for (let round = 0; round < rounds; round++) {
       const table = HARNESS_TABLES[(index + round) % HARNESS_TABLES.length] as string;
-      const granted = await send(index, ACQUIRE, { table, key: randomUUID() });
+      const granted = done(await send(key, index, ACQUIRE, { table, key: randomUUID() }));
       const token = granted?.acquireTableLock?.token;
       if (!token) continue;
       acknowledged.push({ action: 'acquire', table, token });
-      const changes = { inserts: [{ values: newRow(table, rowsSaved++) }] };
-      if (await send(index, SAVE, { table, token, changes, key: randomUUID() })) {
-        acknowledged.push({ action: 'save', table, token });
-      }
-      if (await send(index, RELEASE, { table, token, key: randomUUID() })) {
-        acknowledged.push({ action: 'release', table, token });
-      }
+      await save(key, index, table, token);
+      await release(key, index, table, token);
+    }
+  }
+
+  async function save(key: string, turn: number, table: string, token: string) {
+    const changes = { inserts: [{ values: newRow(table, rowsSaved++) }] };
+    if (done(await send(key, turn, SAVE, { table, token, changes, key: randomUUID() }))) {
+      acknowledged.push({ action: 'save', table, token });
+    }
+  }
+
+  async function release(key: string, turn: number, table: string, token: string) {
+    if (done(await send(key, turn, RELEASE, { table, token, key: randomUUID() }))) {
+      acknowledged.push({ action: 'release', table, token });
     }
   }
 
   return {
     acknowledged,
     outcomeUnknown: () => outcomeUnknown,
+    send,
+    save,
+    release,
     run: async (rounds) => {
       await Promise.all(keys.map((_, index) => client(index, rounds)));
     },
@@ -95,6 +129,8 @@ function newRow(table: string, n: number): Record<string, string> {
       return { code: String(n % 1000).padStart(3, '0'), name: 'harness', minor_units: '2' };
     case 'categories':
       return { id, name: 'harness' };
+    case 'customers':
+      return { id, name: 'harness', region_id: '1', registered_on: '2025-01-01' };
     default:
       return {
         ...{ id, name: 'harness', region_id: '1', currency_code: 'EUR' },

@@ -5,7 +5,7 @@ import {
   type LoginThrottleOptions,
   type SignInRateLimitOptions,
 } from '@tablelock/identity';
-import { MIN_IDLE_LIMIT_SECONDS, MIN_LEASE_SECONDS } from '@tablelock/lock';
+import { MIN_IDLE_LIMIT_SECONDS, MIN_LEASE_SECONDS, type UnfinishedLeaves } from '@tablelock/lock';
 import type { DeliverySettings } from '@tablelock/outbox';
 import { TEST_AUDIT, type TestDatabase } from '@tablelock/test-support';
 import { type Logger, pino } from 'pino';
@@ -63,6 +63,8 @@ export interface TestApi {
    * credential cache has forgotten them by then): call it before making the change.
    */
   credentialChangeOf(principal: CredentialChange): Promise<void>;
+  /** This API's places in line it could not give up yet: its sweeper's to finish (none runs here). */
+  unfinishedLeaves: UnfinishedLeaves;
   stop(): Promise<void>;
 }
 
@@ -172,6 +174,7 @@ export async function startTestApi(
       return client(`key:${name}`, { authorization: `Bearer ${secret}` });
     },
     withSession: (name, token) => client(name, { cookie: `tablelock_session=${token}` }),
+    unfinishedLeaves: running.services.lockQueue.unfinishedLeaves,
     credentialChangeOf: (principal) =>
       new Promise((resolve) => {
         // The cache subscribed when the API started, so it has heard the change first.

@@ -21,6 +21,19 @@ export interface JoinLockQueue {
   owner: string;
   /** The editor's role and groups, for the table policy of who may edit; none: a trusted caller. */
   rights?: EditorRights;
+  /**
+   * Names the join, chosen before it is sent: the same for a retry of one request (its
+   * idempotency key), so that a retry after a lost answer takes up the place the first made.
+   */
+  joinKey: string;
+  /** Names this request's hold on the place: it leaves by it (see leaveLockQueue). */
+  attempt: string;
+}
+
+/** A place in line: a new one, or one a retry of the same join took up (`adopted`). */
+export interface LinePlace {
+  waiter: Waiter;
+  adopted: boolean;
 }
 
 /**
@@ -65,17 +78,21 @@ const recordLineEvents = (action: 'queued' | 'dequeued', reason: string | null) 
  * waits for one of `tables` already (two places would take two turns, keeping the table from
  * everyone else twice as long). The waiter claims its places in the statement that adds it, so
  * two joins at once, in any API processes, cannot both get one; a place left by a waiter that no
- * longer counts (its process died) is cleared and the join tried once more.
+ * longer counts (its process died) is cleared and the join tried once more. A place made by an
+ * earlier try of the same join (`joinKey`, same editor and tables) is taken up as it is, where
+ * it stands in line: its answer was lost, so nobody else waits in it.
  */
-export async function joinLockQueue(db: Queryable, request: JoinLockQueue): Promise<Waiter> {
+export async function joinLockQueue(db: Queryable, request: JoinLockQueue): Promise<LinePlace> {
   const tables = [...new Set(request.tables)].sort();
+  const adopted = await adoptWaiter(db, request, tables);
+  if (adopted) return { waiter: adopted, adopted: true };
   try {
-    return await insertWaiter(db, request, tables);
+    return { waiter: await insertWaiter(db, request, tables), adopted: false };
   } catch (error) {
     if (postgresErrorCode(error) !== UNIQUE_VIOLATION) throw error;
     if ((await removeGoneWaiters(db)) > 0) {
       try {
-        return await insertWaiter(db, request, tables);
+        return { waiter: await insertWaiter(db, request, tables), adopted: false };
       } catch (again) {
         if (postgresErrorCode(again) !== UNIQUE_VIOLATION) throw again;
       }
@@ -90,6 +107,20 @@ export async function joinLockQueue(db: Queryable, request: JoinLockQueue): Prom
 
 const UNIQUE_VIOLATION = '23505';
 
+/** Takes up the place of an earlier try of the same join, for this process and request. */
+async function adoptWaiter(
+  db: Queryable,
+  request: JoinLockQueue,
+  tables: string[],
+): Promise<Waiter | undefined> {
+  const [waiter] = await db.$queryRaw<Waiter[]>`
+    UPDATE ${LOCK_WAITER} AS w SET owner = ${request.owner}, attempt = ${request.attempt}
+    WHERE w.join_key = ${request.joinKey} AND w.editor = ${request.editor}
+      AND w.tables = ${tables}::text[]
+    RETURNING ${WAITER_COLUMNS}`;
+  return waiter;
+}
+
 async function insertWaiter(
   db: Queryable,
   request: JoinLockQueue,
@@ -97,11 +128,13 @@ async function insertWaiter(
 ): Promise<Waiter> {
   const [waiter] = await db.$queryRaw<Waiter[]>`
     WITH waiter AS (
-      INSERT INTO ${LOCK_WAITER} AS w (tables, "references", editor, actor, owner, role, groups)
+      INSERT INTO ${LOCK_WAITER} AS w
+        (tables, "references", editor, actor, owner, role, groups, join_key, attempt)
       SELECT ${tables}::text[],
              coalesce(array_agg(DISTINCT ref ORDER BY ref) FILTER (WHERE ref <> ALL(${tables}::text[])), '{}'),
              ${request.editor}, ${request.actor}, ${request.owner},
-             ${request.rights?.role ?? null}::${ROLE_TYPE}, ${[...(request.rights?.groups ?? [])]}::text[]
+             ${request.rights?.role ?? null}::${ROLE_TYPE}, ${[...(request.rights?.groups ?? [])]}::text[],
+             ${request.joinKey}, ${request.attempt}
       FROM ${TABLE_LOCK} LEFT JOIN LATERAL unnest("references") AS ref ON true
       WHERE table_name = ANY(${tables}::text[])
       RETURNING *
@@ -117,17 +150,26 @@ async function insertWaiter(
 }
 
 /**
- * Leaves the line (recorded and announced as `dequeued`, per table, with `reason`); false when
- * the waiter had left already.
+ * Gives up the place `attempt` holds (recorded and announced as `dequeued`, per table, with
+ * `reason`); false when it holds none: it left already, its join never committed, or a retry of
+ * the same join took the place up since.
  */
-export async function leaveLockQueue(
-  db: Queryable,
-  waiterId: string,
-  reason: string,
-): Promise<boolean> {
+export function leaveLockQueue(db: Queryable, attempt: string, reason: string): Promise<boolean> {
+  return leaveWhere(db, Prisma.sql`attempt = ${attempt}`, reason);
+}
+
+/**
+ * Gives up the place an earlier try of join `joinKey` left, if any: a retry that got the tables
+ * at once (on that place, its editor's own) needs it no more.
+ */
+export function leaveEarlierJoin(db: Queryable, joinKey: string, reason: string): Promise<boolean> {
+  return leaveWhere(db, Prisma.sql`join_key = ${joinKey}`, reason);
+}
+
+async function leaveWhere(db: Queryable, which: Prisma.Sql, reason: string): Promise<boolean> {
   const [left] = await db.$queryRaw<{ left: number }[]>`
     WITH waiter AS (
-      DELETE FROM ${LOCK_WAITER} WHERE id = ${waiterId}::bigint RETURNING *
+      DELETE FROM ${LOCK_WAITER} WHERE ${which} RETURNING *
     ), ${recordLineEvents('dequeued', reason)}
     SELECT (SELECT count(*) FROM waiter)::int AS left, (SELECT count(*) FROM announced)::int AS n`;
   return (left?.left ?? 0) > 0;

@@ -10,8 +10,9 @@ import { withHolderEditors } from '../ops/acquireTableLock';
 import type { LockEventRecord } from '../reads/readLockEvents';
 import { isRegisteredTable } from '../sql/isRegisteredTable';
 import { readLockScope } from '../sql/lockScope';
+import { type JoinedPlace, joinLine } from './joinLine';
 import { freesAnyOf, type LockChanges, LockChangeWatch } from './lockChangeWatch';
-import { joinLockQueue, readWaiters, reserveTurn } from './lockQueue';
+import { readWaiters, reserveTurn } from './lockQueue';
 import type { UnfinishedLeaves } from './unfinishedLeaves';
 import type { WaiterAdmission } from './waiterLimit';
 import { waitWouldNotEnd } from './waitWouldNotEnd';
@@ -84,19 +85,18 @@ export async function* queueForTable(
   const hopeless = await hopelessRefusal(db, (await plan()).plan, tableName, editor);
   if (hopeless) throw hopeless;
   const leaveLimit = request.admission?.limit.enter(request.admission.principal);
-  let waiter: Waiter;
+  let place: JoinedPlace;
   try {
-    waiter = await joinLockQueue(db, {
-      tables: [tableName],
-      editor,
-      actor: editor,
-      owner: request.owner,
-      rights: request.rights,
-    });
+    place = await joinLine(
+      db,
+      { tables: [tableName], editor, actor: editor, owner: request.owner, rights: request.rights },
+      request.unfinishedLeaves,
+    );
   } catch (error) {
     leaveLimit?.();
     throw error;
   }
+  const { waiter } = place;
   let outcome = 'left';
   try {
     let announced: string | undefined;
@@ -166,7 +166,7 @@ export async function* queueForTable(
     }
   } finally {
     leaveLimit?.();
-    await request.unfinishedLeaves.leave(db, waiter.id, outcome);
+    await request.unfinishedLeaves.leave(db, place.attempt, outcome);
   }
 }
 

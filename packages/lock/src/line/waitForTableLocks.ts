@@ -2,11 +2,11 @@ import type { Queryable } from '@tablelock/db';
 import { isGranted, type LockAnswer, refusalDetails } from '../core/lockAnswer';
 import { LockError } from '../core/lockError';
 import { blockingTables, describeLockRefusal, type LockRefusal } from '../core/lockRefusal';
-import type { Waiter } from '../core/waiter';
 import { type AcquireTableLocks, acquireTableLocks } from '../ops/acquireTableLocks';
 import type { LockGrant } from '../ops/lockGrant';
+import { type JoinedPlace, joinLine } from './joinLine';
 import { freesAnyOf, type LockChanges, LockChangeWatch } from './lockChangeWatch';
-import { joinLockQueue } from './lockQueue';
+import { leaveEarlierJoin } from './lockQueue';
 import type { UnfinishedLeaves } from './unfinishedLeaves';
 import type { WaiterAdmission } from './waiterLimit';
 import { waitWouldNotEnd } from './waitWouldNotEnd';
@@ -21,6 +21,8 @@ export interface WaitForTableLocks extends AcquireTableLocks {
   owner: string;
   /** This process's places in line that it could not give up yet. */
   unfinishedLeaves: UnfinishedLeaves;
+  /** The same for every retry of one request (from its idempotency key): see joinLockQueue. */
+  joinKey?: string;
   /** Lock changes as they commit, from before the call on. */
   changes: LockChanges;
   /** The caller went away: it leaves the line at once. */
@@ -54,29 +56,41 @@ export async function waitForTableLocks(
   const deadline = Date.now() + request.waitSeconds * 1000;
   const watch = new LockChangeWatch(request.changes);
   const first = await attempt((tx) => acquireTableLocks(tx, { ...request, recordDenial: false }));
-  if (isGranted(first)) return first.granted;
+  if (isGranted(first)) {
+    if (request.joinKey) await leaveEarlierJoin(db, request.joinKey, 'acquired');
+    return first.granted;
+  }
   const hopeless = waitWouldNotEnd(first, request.editor);
   if (hopeless) throw hopeless;
   const leaveLimit = request.admission?.limit.enter(request.admission.principal);
-  let waiter: Waiter;
+  let place: JoinedPlace;
   try {
-    waiter = await joinLockQueue(db, {
-      tables: request.tableNames,
-      editor: request.editor,
-      actor: request.actor ?? request.editor,
-      owner: request.owner,
-      ...(request.rights ? { rights: request.rights } : {}),
-    });
+    place = await joinLine(
+      db,
+      {
+        tables: request.tableNames,
+        editor: request.editor,
+        actor: request.actor ?? request.editor,
+        owner: request.owner,
+        ...(request.rights ? { rights: request.rights } : {}),
+        ...(request.joinKey ? { joinKey: request.joinKey } : {}),
+      },
+      request.unfinishedLeaves,
+    );
   } catch (error) {
     leaveLimit?.();
     throw error;
   }
+  const { waiter } = place;
   let outcome = 'left';
   try {
     let refusal = first;
+    // A place taken up again may be first in line already, with nothing left to change: the
+    // first look was refused for the place itself.
+    let lookNow = place.adopted;
     for (;;) {
       // A contended attempt met another change in flight: it waits for its rows next time.
-      if (refusal.refused.kind !== 'contended') {
+      if (!lookNow && refusal.refused.kind !== 'contended') {
         const wakes = await wakesWaiter(
           db,
           waiter.id,
@@ -89,6 +103,7 @@ export async function waitForTableLocks(
         }
         if (woke !== 'changed') throw new Error('The waiter left the line.');
       }
+      lookNow = false;
       const answer = await attempt((tx) =>
         acquireTableLocks(tx, {
           ...request,
@@ -110,7 +125,7 @@ export async function waitForTableLocks(
     }
   } finally {
     leaveLimit?.();
-    await request.unfinishedLeaves.leave(db, waiter.id, outcome);
+    await request.unfinishedLeaves.leave(db, place.attempt, outcome);
   }
 }
 

@@ -29,6 +29,8 @@ export async function waitInLine(
         ...request,
         owner: context.lockQueue.owner,
         unfinishedLeaves: context.lockQueue.unfinishedLeaves,
+        // A retry of the request (its idempotency key) takes up the place a lost answer left.
+        ...(idempotency ? { joinKey: `${idempotency.principal} ${idempotency.key}` } : {}),
         changes,
         ...(context.principal ? { admission: waiterAdmission(context, context.principal) } : {}),
         ...(signal ? { signal } : {}),
