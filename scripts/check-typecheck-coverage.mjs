@@ -1,4 +1,4 @@
-// `pnpm typecheck` is `tsc -b` on the root tsconfig.json: it checks the projects that file
+// `pnpm typecheck` is `tsgo -b` on the root tsconfig.json: it checks the projects that file
 // references, and theirs, and nothing else. A new package, test folder or config file that no
 // project includes would go unchecked without a word: this fails `pnpm lint` on any TypeScript
 // file in git that no referenced project includes.
