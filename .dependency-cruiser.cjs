@@ -138,7 +138,8 @@ module.exports = {
     // dependencies, so the rules apply to them, but not cruised inside. Workspace packages
     // resolve to their sources (packages/*/src) and are cruised.
     doNotFollow: { path: ['(^|/)node_modules/', '(^|/)generated/'] },
-    exclude: { path: '(^|/)dist/' },
+    // Build output: the apps' bundles and tsc -b's declaration files.
+    exclude: { path: '(^|/)(dist|\\.tsbuild)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.base.json' },
     enhancedResolveOptions: {

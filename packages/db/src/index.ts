@@ -32,7 +32,7 @@ export {
   readReplicationState,
   type SynchronousStandby,
 } from './access/replicationState';
-export type { ChangeRequest } from './generated/prisma/client';
+export type { ChangeRequest, LockSettings } from './generated/prisma/client';
 export { Prisma } from './generated/prisma/client';
 export {
   LockAction,
