@@ -44,6 +44,12 @@ export interface LockChangeOptions {
    * than answering `contended`: for one that waits in line anyway.
    */
   waitForRows?: boolean;
+  /**
+   * Leaves the table's lock as it is when it waits with a change request: answered
+   * `changeRequestPending` and not recorded, as nothing was attempted on it. For callers that
+   * could end it without its token (the legacy contract's release).
+   */
+  sparesChangeRequests?: boolean;
 }
 
 // Ending or taking over a lock may wait (briefly, in name order, so never in a deadlock) for a
@@ -97,7 +103,12 @@ export async function changeTableLock(
   if (result.contended && (WAITS[intent.kind] || options.waitForRows)) {
     result = await waitingForLocks(db, (tx) => planAndWrite(tx, intent, options, true));
   }
-  if (!result.written && RECORDS_DENIAL[intent.kind] && options.recordDenial !== false) {
+  if (
+    !result.written &&
+    RECORDS_DENIAL[intent.kind] &&
+    options.recordDenial !== false &&
+    result.refusal.kind !== 'changeRequestPending'
+  ) {
     await recordDenial(db, intent, options.actor, result.refusal);
   }
   return result;
@@ -145,6 +156,15 @@ async function planAndWrite(
         ? { editor: intent.editor, ...(intent.waiterId ? { waiterId: intent.waiterId } : {}) }
         : undefined,
     );
+    if (options.sparesChangeRequests && rows.get(intent.tableName)?.carriesChangeRequest) {
+      return {
+        written: false,
+        contended: false,
+        rows,
+        refusal: { kind: 'changeRequestPending' },
+        ...NOTHING_WRITTEN,
+      };
+    }
     const plan = planLockChange(intent, rows);
     if (!plan.granted) {
       // Each round clears a dead layer (the table's holders, then the tables it references) and
