@@ -113,4 +113,19 @@ describe('statements of the lock path', () => {
       await database.prisma.$executeRaw`DELETE FROM tablelock.change_request`;
     }
   });
+
+  it('acquisitions racing for a table in one process: one writes, the others are refused at their read', async () => {
+    const racers = Array.from({ length: 20 }, (_, i) => `racer-${i}`);
+    const race = await counted(() =>
+      Promise.all(racers.map((editor) => acquire('products', editor))),
+    );
+    const granted = race.answer.filter((answer) => 'granted' in answer);
+    expect(granted).toHaveLength(1);
+    const refusals = race.answer.flatMap((answer) => ('refused' in answer ? [answer.refused] : []));
+    expect(refusals.map((refusal) => refusal.kind)).toEqual(
+      racers.slice(1).map(() => 'beingEdited'),
+    );
+    // The winner's read and write, each loser's read, and their denials' INSERTs (shared).
+    expect(race.statements).toBeLessThanOrEqual(2 + 19 + 19);
+  });
 });

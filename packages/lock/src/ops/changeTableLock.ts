@@ -9,6 +9,7 @@ import { recordDeniedAttempt } from '../sql/deniedAttemptLog';
 import { IDLE_REASON, LEASE_EXPIRED_REASON } from '../sql/idleLimitSql';
 import { readLockScope } from '../sql/lockScope';
 import { waitingForLocks } from '../sql/waitingForLocks';
+import { inAcquisitionTurn } from './acquisitionTurns';
 
 interface LockChangeOutcome {
   /** Not written because another transaction held or changed one of the rows meanwhile. */
@@ -92,14 +93,18 @@ const RECORDS_DENIAL: Record<LockIntent['kind'], boolean> = {
  * blocked by editing whose lease has run out first expires it (as the sweeper would) and tries
  * again, so a dead lock never stands in the way. An intent that may wait and found its
  * rows contended locks them in name order, waiting for their holders, and decides again on
- * what it finds then. A refused acquisition or release is recorded as `denied`.
+ * what it finds then. Acquisitions of one table take turns in the process (inAcquisitionTurn).
+ * A refused acquisition or release is recorded as `denied`.
  */
 export async function changeTableLock(
   db: Queryable,
   intent: LockIntent,
   options: LockChangeOptions,
 ): Promise<LockChangeResult> {
-  let result = await planAndWrite(db, intent, options, false);
+  const attempt = () => planAndWrite(db, intent, options, false);
+  let result = await (intent.kind === 'acquire'
+    ? inAcquisitionTurn(db, intent.tableName, attempt)
+    : attempt());
   if (result.contended && (WAITS[intent.kind] || options.waitForRows)) {
     result = await waitingForLocks(db, (tx) => planAndWrite(tx, intent, options, true));
   }
