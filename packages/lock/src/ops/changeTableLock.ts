@@ -138,12 +138,22 @@ export function recordDenial(
   });
 }
 
-const NOTHING_WRITTEN = {
-  fencingToken: null,
-  leaseExpiresAt: null,
-  lastActiveAt: null,
-  idleLimitSeconds: null,
-} as const;
+/** An outcome that wrote nothing: why not, and the rows as they are. */
+function notWritten(
+  rows: Map<string, LockRow>,
+  refusal: LockRefusal,
+): Extract<LockChangeResult, { written: false }> {
+  return {
+    written: false,
+    contended: false,
+    rows,
+    refusal,
+    fencingToken: null,
+    leaseExpiresAt: null,
+    lastActiveAt: null,
+    idleLimitSeconds: null,
+  };
+}
 
 async function planAndWrite(
   db: Queryable,
@@ -162,13 +172,7 @@ async function planAndWrite(
         : undefined,
     );
     if (options.sparesChangeRequests && rows.get(intent.tableName)?.carriesChangeRequest) {
-      return {
-        written: false,
-        contended: false,
-        rows,
-        refusal: { kind: 'changeRequestPending' },
-        ...NOTHING_WRITTEN,
-      };
+      return notWritten(rows, { kind: 'changeRequestPending' });
     }
     const plan = planLockChange(intent, rows);
     if (!plan.granted) {
@@ -176,13 +180,7 @@ async function planAndWrite(
       // decides again; it ends when nothing dead stands in the way.
       const dead = possiblyDead(blockingTables(plan.refusal), rows);
       if ((await expireDeadLocks(db, dead)).length > 0) continue;
-      return {
-        written: false,
-        contended: false,
-        rows,
-        refusal: plan.refusal,
-        ...NOTHING_WRITTEN,
-      };
+      return notWritten(rows, plan.refusal);
     }
     const main = rows.get(intent.tableName);
     const action = EVENT_ACTION[intent.kind];
@@ -216,13 +214,7 @@ async function planAndWrite(
       const row = rows.get(name);
       if (row) rows.set(name, { ...row, status });
     }
-    return {
-      written: false,
-      contended: true,
-      rows,
-      refusal: { kind: 'contended' },
-      ...NOTHING_WRITTEN,
-    };
+    return { ...notWritten(rows, { kind: 'contended' }), contended: true };
   }
 }
 
