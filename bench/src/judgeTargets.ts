@@ -1,9 +1,9 @@
 import type { BenchReport, Target } from './report';
 
 /** GraphQL's acquire+release throughput as a share of the raw SQL floor, per client level. */
-const RAW_SQL_SHARE: Record<number, number> = { 1: 0.35, 8: 0.6, 32: 0.75 };
-const CONTENTION_P50_MS = 120;
-const CONTENTION_MAX_MS = 200;
+const RAW_SQL_SHARE: Record<number, number> = { 1: 0.7, 8: 0.9, 32: 0.9 };
+const CONTENTION_P50_MS = 60;
+const CONTENTION_MAX_MS = 120;
 const FAN_OUT_P99_MS = 500;
 /** Per change, whatever the number of subscribers: the change itself and a little background work. */
 const FAN_OUT_TRANSACTIONS_PER_CHANGE = 10;
@@ -54,7 +54,7 @@ export function judgeTargets(report: Omit<BenchReport, 'targets'>): Target[] {
   const firstDryRun = importSteps[0];
   return [
     ...report.lockCycle.map((level) => {
-      const share = RAW_SQL_SHARE[level.clients] ?? 0.75;
+      const share = RAW_SQL_SHARE[level.clients] ?? 0.9;
       const ratio = level.graphqlVs.rawSql.throughput.median;
       return {
         name: `GraphQL ≥ ${share * 100}% of raw SQL at ${level.clients} client(s)`,

@@ -1,7 +1,12 @@
 import { statementsSent } from '@tablelock/db';
 import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { acquireTableLock, grantedOrConflict, releaseTableLock } from '../src';
+import {
+  acquireTableLock,
+  grantedOrConflict,
+  releaseTableLock,
+  updateTableStatusWithLock,
+} from '../src';
 
 // The lock path's cost in round trips to Postgres: each statement sent is one.
 
@@ -47,5 +52,80 @@ describe('statements of the lock path', () => {
     const refused = await counted(() => acquire('products', 'bob'));
     expect(refused.answer).toMatchObject({ refused: { kind: 'referenceBeingEdited' } });
     expect(refused.statements).toBe(2);
+  });
+
+  it('a legacy acquisition and release: a read and a conditional write each', async () => {
+    const legacy = (currentStatus: 'normal' | 'editing', targetStatus: 'normal' | 'editing') =>
+      counted(() =>
+        updateTableStatusWithLock(database.prisma, {
+          tableName: 'currencies',
+          currentStatus,
+          targetStatus,
+          editor: 'alice',
+        }),
+      );
+    const acquired = await legacy('normal', 'editing');
+    expect(acquired.answer.lockResult).toBe(true);
+    expect(acquired.statements).toBe(2);
+    const released = await legacy('editing', 'normal');
+    expect(released.answer.lockResult).toBe(true);
+    expect(released.statements).toBe(2);
+  });
+
+  it('a legacy release of a lock that waits with a change request: its read alone, nothing ended', async () => {
+    const { fencingToken } = grantedOrConflict(await acquire('suppliers', 'alice'));
+    // What submitting a change request does to the lock: the token is the request's, no lease.
+    await database.prisma.$executeRaw`
+      UPDATE tablelock.table_lock SET lease_expires_at = NULL, version = version + 1
+      WHERE table_name = 'suppliers'`;
+    await database.prisma.$executeRaw`
+      INSERT INTO tablelock.change_request
+        (table_name, author, submitted_by, submitters, token, changes, rows, row_count)
+      VALUES ('suppliers', 'alice', 'alice', ARRAY['alice'], ${fencingToken}::bigint,
+              '{}'::jsonb, '[]'::jsonb, 0)`;
+    try {
+      const released = await counted(() =>
+        updateTableStatusWithLock(database.prisma, {
+          tableName: 'suppliers',
+          currentStatus: 'editing',
+          targetStatus: 'normal',
+          editor: 'alice',
+        }),
+      );
+      expect(released.answer).toEqual({
+        lockResult: false,
+        currentStatus: 'editing',
+        fkCurrentStatus: [],
+      });
+      expect(released.statements).toBe(1);
+      const [lock] = await database.prisma.$queryRaw<{ status: string; editor: string }[]>`
+        SELECT status::text AS status, editor FROM tablelock.table_lock
+        WHERE table_name = 'suppliers'`;
+      expect(lock).toEqual({ status: 'editing', editor: 'alice' });
+      const [request] = await database.prisma.$queryRaw<{ state: string }[]>`
+        SELECT state::text AS state FROM tablelock.change_request WHERE table_name = 'suppliers'`;
+      expect(request?.state).toBe('pending');
+      const [denials] = await database.prisma.$queryRaw<{ count: number }[]>`
+        SELECT count(*)::int AS count FROM tablelock.lock_event
+        WHERE table_name = 'suppliers' AND action = 'denied'`;
+      expect(denials?.count).toBe(0);
+    } finally {
+      await database.prisma.$executeRaw`DELETE FROM tablelock.change_request`;
+    }
+  });
+
+  it('acquisitions racing for a table in one process: one writes, the others are refused at their read', async () => {
+    const racers = Array.from({ length: 20 }, (_, i) => `racer-${i}`);
+    const race = await counted(() =>
+      Promise.all(racers.map((editor) => acquire('products', editor))),
+    );
+    const granted = race.answer.filter((answer) => 'granted' in answer);
+    expect(granted).toHaveLength(1);
+    const refusals = race.answer.flatMap((answer) => ('refused' in answer ? [answer.refused] : []));
+    expect(refusals.map((refusal) => refusal.kind)).toEqual(
+      racers.slice(1).map(() => 'beingEdited'),
+    );
+    // The winner's read and write, each loser's read, and their denials' INSERTs (shared).
+    expect(race.statements).toBeLessThanOrEqual(2 + 19 + 19);
   });
 });

@@ -25,7 +25,6 @@ export {
   type ChangeRequestPage,
   readChangeRequest,
   readChangeRequests,
-  readPendingRequest,
   readRequestByToken,
   readRequestsToDecide,
 } from './changeRequests/readChangeRequests';

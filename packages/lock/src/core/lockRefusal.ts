@@ -13,7 +13,9 @@ export type LockRefusal =
   /** An expiry of a lock whose lease is still running. */
   | { kind: 'leaseRunning' }
   /** Another change of the same rows was in progress. */
-  | { kind: 'contended' };
+  | { kind: 'contended' }
+  /** A lock that waits with a change request, which a caller without its token cannot end. */
+  | { kind: 'changeRequestPending' };
 
 /** The tables whose editing is in the way: if their leases ran out, expiring them frees it. */
 export function blockingTables(refusal: LockRefusal): string[] {
@@ -56,6 +58,8 @@ export function describeLockRefusal(tableName: string, refusal: LockRefusal): st
       return `${tableName}'s lease is not over`;
     case 'contended':
       return 'another change to these tables was in progress; try again';
+    case 'changeRequestPending':
+      return `${tableName}'s lock waits with a change request`;
   }
 }
 

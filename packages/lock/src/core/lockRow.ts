@@ -31,6 +31,8 @@ export interface LockRow {
   rules?: TableRules;
   /** While `editing`: for how many seconds the holder has shown no activity (database clock). */
   idleSeconds?: number | null;
+  /** Its lock waits with a pending change request, which ends it by its decision. */
+  carriesChangeRequest?: boolean;
 }
 
 /**

@@ -9,6 +9,7 @@ import { recordDeniedAttempt } from '../sql/deniedAttemptLog';
 import { IDLE_REASON, LEASE_EXPIRED_REASON } from '../sql/idleLimitSql';
 import { readLockScope } from '../sql/lockScope';
 import { waitingForLocks } from '../sql/waitingForLocks';
+import { inAcquisitionTurn } from './acquisitionTurns';
 
 interface LockChangeOutcome {
   /** Not written because another transaction held or changed one of the rows meanwhile. */
@@ -44,6 +45,12 @@ export interface LockChangeOptions {
    * than answering `contended`: for one that waits in line anyway.
    */
   waitForRows?: boolean;
+  /**
+   * Leaves the table's lock as it is when it waits with a change request: answered
+   * `changeRequestPending` and not recorded, as nothing was attempted on it. For callers that
+   * could end it without its token (the legacy contract's release).
+   */
+  sparesChangeRequests?: boolean;
 }
 
 // Ending or taking over a lock may wait (briefly, in name order, so never in a deadlock) for a
@@ -86,18 +93,27 @@ const RECORDS_DENIAL: Record<LockIntent['kind'], boolean> = {
  * blocked by editing whose lease has run out first expires it (as the sweeper would) and tries
  * again, so a dead lock never stands in the way. An intent that may wait and found its
  * rows contended locks them in name order, waiting for their holders, and decides again on
- * what it finds then. A refused acquisition or release is recorded as `denied`.
+ * what it finds then. Acquisitions of one table take turns in the process (inAcquisitionTurn).
+ * A refused acquisition or release is recorded as `denied`.
  */
 export async function changeTableLock(
   db: Queryable,
   intent: LockIntent,
   options: LockChangeOptions,
 ): Promise<LockChangeResult> {
-  let result = await planAndWrite(db, intent, options, false);
+  const attempt = () => planAndWrite(db, intent, options, false);
+  let result = await (intent.kind === 'acquire'
+    ? inAcquisitionTurn(db, intent.tableName, attempt)
+    : attempt());
   if (result.contended && (WAITS[intent.kind] || options.waitForRows)) {
     result = await waitingForLocks(db, (tx) => planAndWrite(tx, intent, options, true));
   }
-  if (!result.written && RECORDS_DENIAL[intent.kind] && options.recordDenial !== false) {
+  if (
+    !result.written &&
+    RECORDS_DENIAL[intent.kind] &&
+    options.recordDenial !== false &&
+    result.refusal.kind !== 'changeRequestPending'
+  ) {
     await recordDenial(db, intent, options.actor, result.refusal);
   }
   return result;
@@ -122,12 +138,22 @@ export function recordDenial(
   });
 }
 
-const NOTHING_WRITTEN = {
-  fencingToken: null,
-  leaseExpiresAt: null,
-  lastActiveAt: null,
-  idleLimitSeconds: null,
-} as const;
+/** An outcome that wrote nothing: why not, and the rows as they are. */
+function notWritten(
+  rows: Map<string, LockRow>,
+  refusal: LockRefusal,
+): Extract<LockChangeResult, { written: false }> {
+  return {
+    written: false,
+    contended: false,
+    rows,
+    refusal,
+    fencingToken: null,
+    leaseExpiresAt: null,
+    lastActiveAt: null,
+    idleLimitSeconds: null,
+  };
+}
 
 async function planAndWrite(
   db: Queryable,
@@ -145,19 +171,16 @@ async function planAndWrite(
         ? { editor: intent.editor, ...(intent.waiterId ? { waiterId: intent.waiterId } : {}) }
         : undefined,
     );
+    if (options.sparesChangeRequests && rows.get(intent.tableName)?.carriesChangeRequest) {
+      return notWritten(rows, { kind: 'changeRequestPending' });
+    }
     const plan = planLockChange(intent, rows);
     if (!plan.granted) {
       // Each round clears a dead layer (the table's holders, then the tables it references) and
       // decides again; it ends when nothing dead stands in the way.
       const dead = possiblyDead(blockingTables(plan.refusal), rows);
       if ((await expireDeadLocks(db, dead)).length > 0) continue;
-      return {
-        written: false,
-        contended: false,
-        rows,
-        refusal: plan.refusal,
-        ...NOTHING_WRITTEN,
-      };
+      return notWritten(rows, plan.refusal);
     }
     const main = rows.get(intent.tableName);
     const action = EVENT_ACTION[intent.kind];
@@ -191,13 +214,7 @@ async function planAndWrite(
       const row = rows.get(name);
       if (row) rows.set(name, { ...row, status });
     }
-    return {
-      written: false,
-      contended: true,
-      rows,
-      refusal: { kind: 'contended' },
-      ...NOTHING_WRITTEN,
-    };
+    return { ...notWritten(rows, { kind: 'contended' }), contended: true };
   }
 }
 

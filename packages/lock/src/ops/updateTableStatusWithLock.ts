@@ -29,7 +29,9 @@ export interface LockOutcome {
  * transition, releasing someone else's lock) throw a LockError. `actor` is who asks, when not
  * the editor itself (an admin key acting for a user); `rights` are the caller's role and groups,
  * for the table's policy of who may edit. A table's policy or freeze refusing an acquisition is
- * `lockResult: false`, like anyone in the way.
+ * `lockResult: false`, like anyone in the way. A lock that waits with a change request ends by
+ * its decision or an admin's force release; the legacy contract has no way to say either, so
+ * finishing it loses like a busy table (`lockResult: false`, still `editing`, not recorded).
  */
 export async function updateTableStatusWithLock(
   prisma: PrismaClient,
@@ -44,7 +46,13 @@ export async function updateTableStatusWithLock(
       ? { kind, ...request, leaseSeconds: DEFAULT_LEASE_SECONDS, ...(rights ? { rights } : {}) }
       : { kind, ...request };
   const asker = actor ?? legacy.editor;
-  const result = await changeTableLock(prisma, intent, { actor: asker });
+  const result = await changeTableLock(prisma, intent, {
+    actor: asker,
+    sparesChangeRequests: kind === 'release',
+  });
+  if (!result.written && result.refusal.kind === 'changeRequestPending') {
+    return { lockResult: false, currentStatus: 'editing', fkCurrentStatus: [] };
+  }
   return outcome(result.written, intent, result.rows);
 }
 

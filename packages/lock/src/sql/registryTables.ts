@@ -15,6 +15,8 @@ export const LOCK_SETTINGS = qualified('lock_settings');
 export const LOCK_EVENT = qualified('lock_event');
 /** The line of those waiting for tables to be free. */
 export const LOCK_WAITER = qualified('lock_waiter');
+/** Changes waiting for another person's approval; a pending one carries its table's lock. */
+export const CHANGE_REQUEST = qualified('change_request');
 /** One place in line per editor and table, claimed by a waiter. */
 export const LOCK_WAITER_PLACE = qualified('lock_waiter_place');
 export const TABLE_STATUS_TYPE = qualified('"TableStatus"');

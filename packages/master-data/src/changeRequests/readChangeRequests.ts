@@ -70,15 +70,6 @@ export async function readRequestByToken(
   return stored ? changeRequestOf(stored) : null;
 }
 
-/** The request waiting with `tableName`'s lock, if one is. */
-export async function readPendingRequest(
-  db: Queryable,
-  tableName: string,
-): Promise<ChangeRequestRecord | null> {
-  const stored = await db.changeRequest.findFirst({ where: { tableName, state: 'pending' } });
-  return stored ? changeRequestOf(stored) : null;
-}
-
 /** The pending requests `actor` may approve: what an approver's queue counts. */
 export async function readRequestsToDecide(
   db: Queryable,

@@ -1,5 +1,4 @@
 import { updateTableStatusWithLock } from '@tablelock/lock';
-import { readPendingRequest } from '@tablelock/master-data';
 import { editorRights } from '../../auth/editorRights';
 import { lockEditor } from '../../auth/lockEditor';
 import type { MutationResolvers } from '../generated/graphql';
@@ -11,14 +10,6 @@ export const UpdateTableStatusWithLock: MutationResolvers['UpdateTableStatusWith
   context,
 ) => {
   const caller = callerOf(context);
-  // A lock waiting with a change request ends by its decision or an admin's force release;
-  // the legacy contract has no way to say either, so finishing it loses like a busy table.
-  if (
-    input.target_status === 'normal' &&
-    (await readPendingRequest(context.prisma, input.table_name))
-  ) {
-    return { lockResult: false, currentStatus: 'editing', fkCurrentStatus: [] };
-  }
   return updateTableStatusWithLock(
     context.prisma,
     {
