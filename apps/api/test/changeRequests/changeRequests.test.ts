@@ -90,6 +90,9 @@ describe('change requests', () => {
     const held = await lockRow();
     expect(held).toMatchObject({ status: 'editing', editor: 'alice', leaseExpiresAt: null });
     expect(held.fencingToken?.toString()).not.toBe(lock.token);
+    // A token drawn as every grant's is (next_fencing_token, on the database's timeline): it
+    // rises past the acquisition's, across a failover too.
+    expect(held.fencingToken).toBeGreaterThan(BigInt(lock.token));
     const bob = await execute(signedIn.bob, acquireTableLockMutation, { table: 'suppliers' });
     expect(refusal(bob).code).toBe('LOCK_CONFLICT');
     const renewed = await execute(signedIn.alice, renewTableLockMutation, {

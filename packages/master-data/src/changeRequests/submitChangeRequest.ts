@@ -73,7 +73,7 @@ export async function submitChangeRequest(
     await tx.$executeRawUnsafe('SAVEPOINT change_request_submission');
     const [moved] = await tx.$queryRaw<{ token: bigint }[]>`
       UPDATE tablelock.table_lock
-      SET fencing_token = nextval('tablelock.fencing_token_seq'), lease_expires_at = NULL,
+      SET fencing_token = tablelock.next_fencing_token(), lease_expires_at = NULL,
           version = version + 1, updated_at = now()
       WHERE table_name = ${tableName} AND fencing_token = ${token}::bigint
       RETURNING fencing_token AS token`;
