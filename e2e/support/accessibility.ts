@@ -1,13 +1,11 @@
 import { expect, type Page, test } from '@playwright/test';
 import axe from 'axe-core';
+import { passedBefore, recordPassed } from './scanRecord';
 
 // The levels the app is held to: WCAG 2.0 and 2.1, A and AA.
 const WCAG_A_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 // What blocks a user outright; axe's moderate and minor findings are left to review.
 const BLOCKING_IMPACTS = ['serious', 'critical'];
-
-// The states this worker has scanned through expectAccessibleOnce.
-const scannedStates = new Set<string>();
 
 declare global {
   interface Window {
@@ -53,7 +51,8 @@ export async function expectAccessible(page: Page): Promise<void> {
 /**
  * expectAccessible for a state that a helper brings up alike in many tests (`state`: a table page
  * as opened, the start-editing dialog, edit mode as started): scanned the first time a test of
- * this worker reaches it. The same state is the same page, language, user and lock status.
+ * this run reaches it, on any worker of the project (their apps run alike). The same state is
+ * the same page, language, user and lock status.
  */
 export async function expectAccessibleOnce(page: Page, state: string): Promise<void> {
   const seen = await page.evaluate(() =>
@@ -64,8 +63,8 @@ export async function expectAccessibleOnce(page: Page, state: string): Promise<v
       document.querySelector('.block-reason')?.textContent,
     ].join(' | '),
   );
-  const key = `${state} at ${new URL(page.url()).pathname}: ${seen}`;
-  if (scannedStates.has(key)) return;
+  const key = `${test.info().project.name}: ${state} at ${new URL(page.url()).pathname}: ${seen}`;
+  if (passedBefore(key)) return;
   await expectAccessible(page);
-  scannedStates.add(key);
+  recordPassed(key);
 }

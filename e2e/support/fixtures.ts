@@ -4,8 +4,11 @@ import type { DemoUser } from './demoUsers';
 import { graphql } from './graphql';
 import { type SavedSessions, type StorageState, savedSessions } from './savedSessions';
 import type { RunningApp } from './startApp';
+import { expectTableOpened, tablePath } from './tablePage';
 
 export { DEMO_PASSWORD, type DemoUser } from './demoUsers';
+
+const TABLES_PATH = '/tables';
 
 interface Fixtures {
   /**
@@ -15,9 +18,12 @@ interface Fixtures {
   newBrowser: (storageState?: StorageState) => Promise<Page>;
   /**
    * A browser of its own with `user`'s saved session (signed in through the API once per worker;
-   * the login page has specs of its own: sign-in.spec.ts), on the tables page.
+   * the login page has specs of its own: sign-in.spec.ts), on the tables page or straight on
+   * `path`: one page load, not a detour through the tables page.
    */
-  signIn: (user: DemoUser) => Promise<Page>;
+  signIn: (user: DemoUser, path?: string) => Promise<Page>;
+  /** signIn straight on `table`'s page, opened as openTable opens it. */
+  openTableAs: (user: DemoUser, table: string) => Promise<Page>;
   /** A client of the API with `user`'s saved session, disposed after the test. */
   requestAs: (user: DemoUser) => Promise<APIRequestContext>;
   /** A screenshot in the test's output folder, attached to its result. */
@@ -72,11 +78,19 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   },
 
   signIn: async ({ newBrowser, sessions, baseURL }, use) => {
-    await use(async (user) => {
+    await use(async (user, path = TABLES_PATH) => {
       const page = await newBrowser(await sessions.stateOf(baseURL, user));
-      await page.goto('/tables');
+      await page.goto(path);
       await expect(page.getByTestId('current-user')).toContainText(user);
-      await expect(page.getByRole('table')).toBeVisible();
+      if (path === TABLES_PATH) await expect(page.getByRole('table')).toBeVisible();
+      return page;
+    });
+  },
+
+  openTableAs: async ({ signIn }, use) => {
+    await use(async (user, table) => {
+      const page = await signIn(user, tablePath(table));
+      await expectTableOpened(page, table);
       return page;
     });
   },

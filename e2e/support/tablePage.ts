@@ -12,8 +12,16 @@ export async function expectLive(page: Page): Promise<void> {
   await expect(page.getByTestId('live-status')).toHaveAttribute('data-status', 'live');
 }
 
+/** The address of `table`'s page. */
+export const tablePath = (table: string) => `/tables/${table}`;
+
 export async function openTable(page: Page, table: string): Promise<void> {
-  await page.goto(`/tables/${table}`);
+  await page.goto(tablePath(table));
+  await expectTableOpened(page, table);
+}
+
+/** Waits until the page shows `table` with its rows, and checks it as opened. */
+export async function expectTableOpened(page: Page, table: string): Promise<void> {
   await expect(page.getByTestId('table-title')).toHaveText(table);
   await expect(page.locator('.ag-grid-scrolling-container .ag-row').first()).toBeVisible();
   await expectAccessibleOnce(page, 'opened');

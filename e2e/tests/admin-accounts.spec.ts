@@ -8,8 +8,7 @@ test('an admin creates, re-roles and disables a user, and creates an API key sho
   signIn,
   snap,
 }) => {
-  const admin = await signIn('admin');
-  await admin.goto('/admin/users');
+  const admin = await signIn('admin', '/admin/users');
   const create = admin.getByRole('form', { name: 'Create user' });
   await create.getByLabel('User name').fill('e2e-newcomer');
   await create.getByLabel('First password').fill('newcomer-passphrase');

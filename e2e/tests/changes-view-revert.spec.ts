@@ -1,13 +1,12 @@
 import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
-import { cell, editCell, openTable, rowId, startEditing } from '../support/tablePage';
+import { cell, editCell, rowId, startEditing } from '../support/tablePage';
 
 test('the Changes view and a row history show alice’s saves; a revert leaves the row changed since alone', async ({
-  signIn,
+  openTableAs,
   snap,
 }) => {
-  const alice = await signIn('alice');
-  await openTable(alice, 'regions');
+  const alice = await openTableAs('alice', 'regions');
   await startEditing(alice);
   const save = async () => {
     await alice.getByRole('button', { name: 'Save', exact: true }).click();

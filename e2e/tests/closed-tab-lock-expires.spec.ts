@@ -2,13 +2,14 @@ import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
 import { graphql } from '../support/graphql';
 import { SHORT_PAGE_LEASE_SECONDS } from '../support/shortClocks';
-import { expectLive, openTable, startEditing, tableRow } from '../support/tablePage';
+import { expectLive, startEditing, tableRow } from '../support/tablePage';
 
 // The lease the app's pages ask for (10 s on the short-clocks app this spec runs against; 30 s
 // in production); the server's sweeper releases an expired lock within about a second.
 const LEASE_MS = SHORT_PAGE_LEASE_SECONDS * 1000;
 
 test('a lock whose tab was closed expires with its lease; bob sees it free without reloading', async ({
+  openTableAs,
   signIn,
   snap,
 }) => {
@@ -16,8 +17,7 @@ test('a lock whose tab was closed expires with its lease; bob sees it free witho
   test.setTimeout(test.info().timeout + LEASE_MS);
   const bob = await signIn('bob');
   await expectLive(bob);
-  const alice = await signIn('alice');
-  await openTable(alice, 'categories');
+  const alice = await openTableAs('alice', 'categories');
   await startEditing(alice);
 
   const lease = await graphql(

@@ -3,11 +3,10 @@ import { expect, test } from '../support/fixtures';
 import { cell, editCell, expectLive, openTable, rowId, startEditing } from '../support/tablePage';
 
 test('alice moves her editing to a second tab and back; the first keeps its edits meanwhile', async ({
-  signIn,
+  openTableAs,
   snap,
 }) => {
-  const first = await signIn('alice');
-  await openTable(first, 'price_list_items');
+  const first = await openTableAs('alice', 'price_list_items');
   await startEditing(first, ['price_lists', 'products']);
   await expectLive(first);
   const edited = cell(first, rowId('1', '1'), 'min_quantity');

@@ -1,14 +1,13 @@
 import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
 import { storedRows } from '../support/graphql';
-import { cell, editCell, openTable, rowId, startEditing } from '../support/tablePage';
+import { cell, editCell, rowId, startEditing } from '../support/tablePage';
 
 test('a changed cell, a new row and a deleted row are saved together and stay saved', async ({
-  signIn,
+  openTableAs,
   snap,
 }) => {
-  const alice = await signIn('alice');
-  await openTable(alice, 'customers');
+  const alice = await openTableAs('alice', 'customers');
   await startEditing(alice, ['regions']);
 
   await editCell(cell(alice, rowId('1'), 'name'), 'Renamed Trading Co., Ltd.');
@@ -45,8 +44,7 @@ test('a changed cell, a new row and a deleted row are saved together and stay sa
   await expectAccessible(alice);
   await snap(alice, 'after-reload');
 
-  const bob = await signIn('bob');
-  await openTable(bob, 'customers');
+  const bob = await openTableAs('bob', 'customers');
   await expect(cell(bob, rowId('1'), 'name')).toHaveText('Renamed Trading Co., Ltd.');
   await expect(cell(bob, rowId('2'), 'name')).toHaveCount(0);
   // The grid filters on the server: the new row is found by its id.

@@ -3,7 +3,6 @@ import type { Request } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
 import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
-import { openTable } from '../support/tablePage';
 
 interface RowSort {
   column: string;
@@ -11,11 +10,10 @@ interface RowSort {
 }
 
 test('a viewer exports the filtered, sorted grid as CSV: every matching row, in the grid’s order', async ({
-  signIn,
+  openTableAs,
   snap,
 }) => {
-  const carol = await signIn('carol');
-  await openTable(carol, 'products');
+  const carol = await openTableAs('carol', 'products');
   await carol.getByLabel('name Filter Input', { exact: true }).fill('green tea');
   await expect(carol.getByTestId('row-count')).toHaveText('10,000 rows');
   const priceHeader = carol.getByRole('columnheader', { name: 'unit_price', exact: true });
@@ -41,10 +39,9 @@ test('a viewer exports the filtered, sorted grid as CSV: every matching row, in 
 });
 
 test('scrolling the sorted grid reads the next block after the last one’s cursor', async ({
-  signIn,
+  openTableAs,
 }) => {
-  const carol = await signIn('carol');
-  await openTable(carol, 'products');
+  const carol = await openTableAs('carol', 'products');
   const nameHeader = carol.getByRole('columnheader', { name: 'name', exact: true });
   await nameHeader.click();
   await expect(nameHeader).toHaveAttribute('aria-sort', 'ascending');
@@ -61,10 +58,9 @@ test('scrolling the sorted grid reads the next block after the last one’s curs
 });
 
 test('a late answer for the sort before does not take the export link back to it', async ({
-  signIn,
+  openTableAs,
 }) => {
-  const carol = await signIn('carol');
-  await openTable(carol, 'products');
+  const carol = await openTableAs('carol', 'products');
   const priceSortOf = (request: Request) =>
     (request.postDataJSON() as { variables?: { sort?: RowSort[] } } | null)?.variables?.sort?.find(
       (sort) => sort.column === 'unit_price',

@@ -1,23 +1,15 @@
 import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
-import {
-  cell,
-  editCell,
-  expectLive,
-  openTable,
-  rowId,
-  startEditing,
-  tableRow,
-} from '../support/tablePage';
+import { cell, editCell, expectLive, rowId, startEditing, tableRow } from '../support/tablePage';
 
 const REASON = 'alice is on holiday; the stock import needs the table';
 
 test('an admin’s force release is shown to alice at once; she keeps her edits but cannot save', async ({
+  openTableAs,
   signIn,
   snap,
 }) => {
-  const alice = await signIn('alice');
-  await openTable(alice, 'warehouses');
+  const alice = await openTableAs('alice', 'warehouses');
   await startEditing(alice, ['regions']);
   await expectLive(alice);
   const edited = cell(alice, rowId('1'), 'name');

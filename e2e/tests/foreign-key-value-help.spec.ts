@@ -1,13 +1,12 @@
 import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
-import { cell, openTable, rowId, startEditing } from '../support/tablePage';
+import { cell, rowId, startEditing } from '../support/tablePage';
 
 test('a foreign-key cell offers the referenced rows by search; the picked key lands in the cell', async ({
-  signIn,
+  openTableAs,
   snap,
 }) => {
-  const alice = await signIn('alice');
-  await openTable(alice, 'price_list_items');
+  const alice = await openTableAs('alice', 'price_list_items');
   // The database's comments name the table and a column; the technical names stay beside them.
   await expect(alice.locator('.table-caption')).toHaveText('Price list items');
   await expect(alice.locator("[role='columnheader'][col-id='price'] .column-header")).toHaveText(

@@ -3,15 +3,7 @@ import { expectAccessible } from '../support/accessibility';
 import { SHORTEST_IDLE_LIMIT_SECONDS } from '../support/appUnderTest';
 import { test as base, expect } from '../support/fixtures';
 import { graphql, storedRows } from '../support/graphql';
-import {
-  cell,
-  editCell,
-  expectLive,
-  openTable,
-  rowId,
-  rowStatus,
-  startEditing,
-} from '../support/tablePage';
+import { cell, editCell, expectLive, rowId, rowStatus, startEditing } from '../support/tablePage';
 
 // warehouses gets the shortest idle limit the app under test allows (10 s; 60 s in production)
 // for these tests: the countdown starts halfway, after 5 s without activity, and the server
@@ -51,9 +43,8 @@ const test = base.extend<{ admin: Page; alice: Page }>({
     await setIdleLimit(admin.request, null);
   },
   /** alice, editing warehouses under that limit. */
-  alice: async ({ admin: _limitSet, signIn }, use) => {
-    const alice = await signIn('alice');
-    await openTable(alice, TABLE);
+  alice: async ({ admin: _limitSet, openTableAs }, use) => {
+    const alice = await openTableAs('alice', TABLE);
     await startEditing(alice, ['regions']);
     await use(alice);
   },
@@ -68,7 +59,7 @@ test.describe('idle release', () => {
   test('an idle holder is counted down, then released; the edits stay, and starting again flags the row bob changed meanwhile', async ({
     admin,
     alice,
-    signIn,
+    openTableAs,
     snap,
   }) => {
     const started = new Date();
@@ -102,8 +93,7 @@ test.describe('idle release', () => {
     ]);
 
     // Meanwhile bob changes one of the rows alice had edited, and finishes.
-    const bob = await signIn('bob');
-    await openTable(bob, TABLE);
+    const bob = await openTableAs('bob', TABLE);
     await startEditing(bob, ['regions']);
     await editCell(cell(bob, rowId('4'), 'name'), 'Rotterdam (bob)');
     await bob.getByRole('button', { name: 'Save', exact: true }).click();

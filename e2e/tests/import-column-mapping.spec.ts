@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
-import { openTable, startEditing } from '../support/tablePage';
+import { startEditing } from '../support/tablePage';
 
 const FILE = {
   name: 'customers-from-crm.csv',
@@ -20,11 +20,10 @@ async function chooseFile(page: Page, dryRunLabel: string) {
 }
 
 test('a file with other column names is imported through a column-mapping step, in en and ja', async ({
-  signIn,
+  openTableAs,
   snap,
 }) => {
-  const alice = await signIn('alice');
-  await openTable(alice, 'customers');
+  const alice = await openTableAs('alice', 'customers');
   await startEditing(alice);
 
   await alice.getByRole('button', { name: 'Import CSV/XLSX' }).click();

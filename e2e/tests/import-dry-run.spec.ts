@@ -6,7 +6,7 @@ import * as XLSX from 'xlsx';
 import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
 import { storedRows } from '../support/graphql';
-import { cell, editCell, openTable, rowId, startEditing } from '../support/tablePage';
+import { cell, editCell, rowId, startEditing } from '../support/tablePage';
 
 // Products of their own, far from the rows other tests look at.
 const FIRST = 99_001;
@@ -43,9 +43,10 @@ async function dryRun(page: Page, lines: string[]) {
 }
 
 /** alice, editing products. */
-async function editProducts(signIn: (user: 'alice') => Promise<Page>): Promise<Page> {
-  const alice = await signIn('alice');
-  await openTable(alice, 'products');
+async function editProducts(
+  openTableAs: (user: 'alice', table: string) => Promise<Page>,
+): Promise<Page> {
+  const alice = await openTableAs('alice', 'products');
   await startEditing(alice);
   return alice;
 }
@@ -58,10 +59,10 @@ async function storedName(page: Page, id: number) {
 }
 
 test('alice imports a file into products: the dry run shows what it does, apply writes it', async ({
-  signIn,
+  openTableAs,
   snap,
 }) => {
-  const alice = await editProducts(signIn);
+  const alice = await editProducts(openTableAs);
   const [header, first, second, third] = await exportedLines(alice);
   const created = `${LAST + 1000},SKU-IMPORT-1,Imported kettle,32,5,12.50,JPY,1.2,2026-11-01,false,`;
 
@@ -98,10 +99,10 @@ test('alice imports a file into products: the dry run shows what it does, apply 
 });
 
 test('a dry run with errors offers them as a file, and applies only the valid rows when asked', async ({
-  signIn,
+  openTableAs,
   snap,
 }) => {
-  const alice = await editProducts(signIn);
+  const alice = await editProducts(openTableAs);
   const [header, first] = await exportedLines(alice);
   // With unsaved edits in the grid, the import waits until they are saved or discarded.
   await editCell(cell(alice, rowId('1'), 'name'), 'Unsaved name');
@@ -158,10 +159,10 @@ test('a dry run with errors offers them as a file, and applies only the valid ro
 
 test('a row changed by someone else after the dry run is named, and nothing is written', async ({
   app,
-  signIn,
+  openTableAs,
   snap,
 }) => {
-  const alice = await editProducts(signIn);
+  const alice = await editProducts(openTableAs);
   const [header, first, second] = await exportedLines(alice);
   await alice.getByRole('button', { name: 'Import CSV/XLSX' }).click();
   const dialog = await dryRun(alice, [
@@ -195,9 +196,9 @@ test('a row changed by someone else after the dry run is named, and nothing is w
 });
 
 test('an XLSX written by SheetJS (its default output, uncompressed) imports: dry run, apply, the rows stored', async ({
-  signIn,
+  openTableAs,
 }) => {
-  const alice = await editProducts(signIn);
+  const alice = await editProducts(openTableAs);
   // The columns as the export names them: id, sku, name, category_id, supplier_id, unit_price,
   // currency_code, weight_kg, launched_on, discontinued, description.
   const header = ((await exportedLines(alice))[0] as string).split(',');

@@ -1,14 +1,13 @@
 import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
 import { storedRows } from '../support/graphql';
-import { cell, editCell, openTable, rowId, rowStatus, startEditing } from '../support/tablePage';
+import { cell, editCell, rowId, rowStatus, startEditing } from '../support/tablePage';
 
 test('a save with one invalid row changes nothing and marks that row, in en and ja', async ({
-  signIn,
+  openTableAs,
   snap,
 }) => {
-  const alice = await signIn('alice');
-  await openTable(alice, 'suppliers');
+  const alice = await openTableAs('alice', 'suppliers');
   const originalName = await cell(alice, rowId('1'), 'name').textContent();
   await startEditing(alice, ['currencies', 'regions']);
 

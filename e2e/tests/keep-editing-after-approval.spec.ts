@@ -3,11 +3,11 @@ import { expectAccessible } from '../support/accessibility';
 import { setApproval } from '../support/approvalPolicy';
 import { expect, test } from '../support/fixtures';
 import { graphql } from '../support/graphql';
-import { cell, editCell, openTable, rowId, startEditing } from '../support/tablePage';
+import { cell, editCell, rowId, startEditing } from '../support/tablePage';
 
 test('alice asks to keep customers after approval; once bob approves, she goes on editing', async ({
   app,
-  signIn,
+  openTableAs,
   snap,
   requestAs,
 }) => {
@@ -19,8 +19,7 @@ test('alice asks to keep customers after approval; once bob approves, she goes o
   const admin = await requestAs('admin');
   await setApproval(admin, 'customers', true);
   try {
-    const alice = await signIn('alice');
-    await openTable(alice, 'customers');
+    const alice = await openTableAs('alice', 'customers');
     await startEditing(alice, ['regions']);
     await editCell(cell(alice, rowId('3'), 'note'), 'Kept after approval');
     await alice.getByRole('button', { name: 'Submit for approval' }).click();

@@ -3,7 +3,7 @@ import { DEMO_PASSWORD, expect, test } from '../support/fixtures';
 import { storedRows } from '../support/graphql';
 import { pressUntilFocused } from '../support/keyboard';
 import { SSO_PROVIDER_NAME } from '../support/singleSignOn';
-import { cell, openTable, rowId, startEditing, tableRow } from '../support/tablePage';
+import { cell, rowId, startEditing, tableRow } from '../support/tablePage';
 
 test('alice opens a table, edits two cells, saves and finishes with the keyboard alone', async ({
   newBrowser,
@@ -118,10 +118,9 @@ test('alice opens a table, edits two cells, saves and finishes with the keyboard
 });
 
 test('alice adds and removes a row, deletes a row and undoes it, with the keyboard', async ({
-  signIn,
+  openTableAs,
 }) => {
-  const alice = await signIn('alice');
-  await openTable(alice, 'categories');
+  const alice = await openTableAs('alice', 'categories');
   await startEditing(alice);
   const { keyboard } = alice;
 

@@ -1,13 +1,12 @@
 import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
-import { cell, editCell, expectLive, openTable, rowId, startEditing } from '../support/tablePage';
+import { cell, editCell, expectLive, rowId, startEditing } from '../support/tablePage';
 
 test('a row alice saves appears in bob’s open table page without a reload', async ({
-  signIn,
+  openTableAs,
   snap,
 }) => {
-  const bob = await signIn('bob');
-  await openTable(bob, 'currencies');
+  const bob = await openTableAs('bob', 'currencies');
   await expectLive(bob);
   // Gone after a reload: proves that bob's page is the same one throughout.
   await bob.evaluate(() => {
@@ -16,8 +15,7 @@ test('a row alice saves appears in bob’s open table page without a reload', as
   const yen = cell(bob, rowId('JPY'), 'name');
   await expect(yen).toHaveText('Japanese yen');
 
-  const alice = await signIn('alice');
-  await openTable(alice, 'currencies');
+  const alice = await openTableAs('alice', 'currencies');
   await startEditing(alice);
   await expect(bob.getByTestId('table-status')).toHaveText('Editing');
   await expect(bob.getByTestId('lock-summary')).toContainText('Being edited by alice');

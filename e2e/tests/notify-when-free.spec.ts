@@ -6,19 +6,17 @@ import { expectLive, openTable, startEditing, tableRow } from '../support/tableP
 const FK_TARGETS = ['categories', 'currencies', 'suppliers'];
 
 /** Bob edits products; alice opens it and joins the line for it. */
-async function aliceWaitsForBob(signIn: (user: DemoUser) => Promise<Page>) {
-  const bob = await signIn('bob');
-  await openTable(bob, 'products');
+async function aliceWaitsForBob(openTableAs: (user: DemoUser, table: string) => Promise<Page>) {
+  const bob = await openTableAs('bob', 'products');
   await startEditing(bob, FK_TARGETS);
   await expectLive(bob);
-  const alice = await signIn('alice');
+  const alice = await openTableAs('alice', 'products');
   await joinLineForProducts(alice);
   return { alice, bob };
 }
 
-/** The page opens products, which bob is editing, and joins the line for it. */
+/** The page, on products, which bob is editing, joins the line for it. */
 async function joinLineForProducts(page: Page): Promise<void> {
-  await openTable(page, 'products');
   await expectLive(page);
   await expect(page.locator('.block-reason')).toHaveText('Being edited by bob');
   await page.getByRole('button', { name: 'Notify me when free' }).click();
@@ -26,10 +24,11 @@ async function joinLineForProducts(page: Page): Promise<void> {
 }
 
 test('alice waits for products while bob edits it, and starts editing when her turn comes', async ({
+  openTableAs,
   signIn,
   snap,
 }) => {
-  const { alice, bob } = await aliceWaitsForBob(signIn);
+  const { alice, bob } = await aliceWaitsForBob(openTableAs);
   // Waiting, she cannot start: her turn's prompt will offer it.
   await expect(alice.getByRole('button', { name: 'Start editing' })).toHaveCount(0);
   await expect(alice.getByRole('button', { name: 'Leave the line' })).toBeVisible();
@@ -68,14 +67,15 @@ test('alice waits for products while bob edits it, and starts editing when her t
 });
 
 test('leaving the page or saying "Not now" takes alice out of the line at once', async ({
-  signIn,
+  openTableAs,
   snap,
 }) => {
-  const { alice, bob } = await aliceWaitsForBob(signIn);
+  const { alice, bob } = await aliceWaitsForBob(openTableAs);
   await expect(bob.getByTestId('waiting-line')).toHaveText('1 waiting: alice');
   await alice.getByRole('link', { name: 'Tables', exact: true }).click();
   await expect(bob.getByTestId('waiting-line')).toHaveCount(0);
 
+  await openTable(alice, 'products');
   await joinLineForProducts(alice);
   await expect(bob.getByTestId('waiting-line')).toHaveText('1 waiting: alice');
   await bob.getByRole('button', { name: 'Finish editing' }).click();

@@ -35,8 +35,7 @@ test('a company account signs in through the OpenID provider with its mapped rol
   await expectAccessible(page);
   await snap(page, 'signed-in-through-provider');
 
-  const admin = await signIn('admin');
-  await admin.goto('/admin/users');
+  const admin = await signIn('admin', '/admin/users');
   const erika = admin.locator('[data-testid="user-row"][data-username="erika"]');
   await expect(erika).toContainText('Company account groups');
   await expect(erika).toContainText('tablelock-editors, staff');

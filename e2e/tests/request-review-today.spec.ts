@@ -61,8 +61,7 @@ test('bob opens a request some of whose rows no longer apply: the page says whic
     await database.query('DELETE FROM master.regions WHERE id = 990');
     await database.query("UPDATE master.warehouses SET name = 'Renamed outside' WHERE id = 2");
 
-    const bob = await signIn('bob');
-    await bob.goto(`/requests/${id}`);
+    const bob = await signIn('bob', `/requests/${id}`);
     const rows = bob.getByTestId('request-diff-row');
     await expect(rows).toHaveCount(3);
     const today = (index: number) => rows.nth(index).getByTestId('request-row-today');

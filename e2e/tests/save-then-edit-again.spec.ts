@@ -1,12 +1,15 @@
 import type { Page, Route } from '@playwright/test';
 import { expect, test } from '../support/fixtures';
 import { storedRows } from '../support/graphql';
-import { cell, editCell, openTable, rowId, startEditing } from '../support/tablePage';
+import { cell, editCell, rowId, startEditing } from '../support/tablePage';
 
 /** alice, editing warehouses, with one cell changed. */
-async function editWarehouses(signIn: (user: 'alice') => Promise<Page>, row: string, name: string) {
-  const alice = await signIn('alice');
-  await openTable(alice, 'warehouses');
+async function editWarehouses(
+  openTableAs: (user: 'alice', table: string) => Promise<Page>,
+  row: string,
+  name: string,
+) {
+  const alice = await openTableAs('alice', 'warehouses');
   await startEditing(alice, ['regions']);
   await editCell(cell(alice, rowId(row), 'name'), name);
   return alice;
@@ -43,9 +46,9 @@ async function saveTheRest(alice: Page) {
 const saved = (alice: Page) => alice.getByText('Saved: 0 added, 1 changed, 0 deleted.');
 
 test('a row edited again right after its save, before the grid has read it again, saves without a false conflict', async ({
-  signIn,
+  openTableAs,
 }) => {
-  const alice = await editWarehouses(signIn, '3', 'Fukuoka, checked');
+  const alice = await editWarehouses(openTableAs, '3', 'Fukuoka, checked');
   const reads = await holdRequests(alice, 'query RowPage(');
   await alice.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(saved(alice)).toBeVisible();
@@ -62,9 +65,9 @@ test('a row edited again right after its save, before the grid has read it again
 });
 
 test('an edit made while a save is on its way stays unsaved after it, and saves next', async ({
-  signIn,
+  openTableAs,
 }) => {
-  const alice = await editWarehouses(signIn, '4', 'Rotterdam, checked');
+  const alice = await editWarehouses(openTableAs, '4', 'Rotterdam, checked');
   const saves = await holdRequests(alice, 'mutation SaveRows(');
   await alice.getByRole('button', { name: 'Save', exact: true }).click();
   await expect.poll(() => saves.held.length).toBe(1);

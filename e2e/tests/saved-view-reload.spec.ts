@@ -1,13 +1,12 @@
 import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
-import { openTable } from '../support/tablePage';
 
 test('column widths, hidden columns, the sort and a saved view stay after a reload and travel by URL', async ({
+  openTableAs,
   signIn,
   snap,
 }) => {
-  const carol = await signIn('carol');
-  await openTable(carol, 'warehouses');
+  const carol = await openTableAs('carol', 'warehouses');
   const header = (column: string) => carol.locator(`[role='columnheader'][col-id='${column}']`);
   const firstName = carol.locator(
     ".ag-grid-scrolling-container .ag-row[row-index='0'] [col-id='name']",
@@ -48,8 +47,7 @@ test('column widths, hidden columns, the sort and a saved view stay after a relo
   await snap(carol, 'saved-view');
   const link = carol.url();
 
-  const bob = await signIn('bob');
-  await bob.goto(link);
+  const bob = await signIn('bob', link);
   await expect(bob.getByTestId('table-title')).toHaveText('warehouses');
   await expect(
     bob.locator(".ag-grid-scrolling-container .ag-row[row-index='0'] [col-id='name']"),

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
-import { cell, openTable, rowId, startEditing } from '../support/tablePage';
+import { cell, rowId, startEditing } from '../support/tablePage';
 
 /** The page's clipboard API (the tests' own types leave the browser's out). */
 interface BrowserClipboard {
@@ -30,11 +30,10 @@ const writeClipboard = (page: Page, text: string) =>
   );
 
 test('a viewer copies a cell and a range chosen with the mouse or the keyboard', async ({
-  signIn,
+  openTableAs,
 }) => {
-  const carol = await signIn('carol');
+  const carol = await openTableAs('carol', 'products');
   await grantClipboard(carol);
-  await openTable(carol, 'products');
   const sku1 = cell(carol, rowId('1'), 'sku');
   const name2 = cell(carol, rowId('2'), 'name');
   const texts = await Promise.all(
@@ -67,12 +66,11 @@ test('a viewer copies a cell and a range chosen with the mouse or the keyboard',
 });
 
 test('alice pastes a 3×2 block from Excel: three rows change, a bad value is marked', async ({
-  signIn,
+  openTableAs,
   snap,
 }) => {
-  const alice = await signIn('alice');
+  const alice = await openTableAs('alice', 'products');
   await grantClipboard(alice);
-  await openTable(alice, 'products');
   await startEditing(alice);
 
   await cell(alice, rowId('1'), 'name').click();
@@ -109,11 +107,10 @@ test('alice pastes a 3×2 block from Excel: three rows change, a bad value is ma
 });
 
 test('alice undoes and redoes her edits, and fills down with Ctrl+D and the fill handle', async ({
-  signIn,
+  openTableAs,
   snap,
 }) => {
-  const alice = await signIn('alice');
-  await openTable(alice, 'products');
+  const alice = await openTableAs('alice', 'products');
   await startEditing(alice);
   const price = (id: string) => cell(alice, rowId(id), 'unit_price');
   const before = await Promise.all(
@@ -169,11 +166,10 @@ test('alice undoes and redoes her edits, and fills down with Ctrl+D and the fill
 });
 
 test('alice sets one value on the selected rows, then deletes them with a count', async ({
-  signIn,
+  openTableAs,
   snap,
 }) => {
-  const alice = await signIn('alice');
-  await openTable(alice, 'products');
+  const alice = await openTableAs('alice', 'products');
   await startEditing(alice);
   const check = (id: string) =>
     alice.locator(`[row-id='${rowId(id)}'] .ag-selection-checkbox input`).check();

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
 import { graphql } from '../support/graphql';
-import { expectLive, openTable, startEditing } from '../support/tablePage';
+import { expectLive, startEditing } from '../support/tablePage';
 
 const REASON = 'alice left for the day';
 
@@ -28,6 +28,7 @@ async function idleAMinute(databaseUrl: string): Promise<void> {
 // clock (its record of the holder's last activity): the test moves that record a minute back.
 test('with the idle rule, an editor takes over the lock of a holder idle long enough; the holder is told', async ({
   app,
+  openTableAs,
   signIn,
   snap,
 }) => {
@@ -43,8 +44,7 @@ test('with the idle rule, an editor takes over the lock of a holder idle long en
     await expect(admin.getByText('Take-over rule saved.')).toBeVisible();
     await expectAccessible(admin);
 
-    const alice = await signIn('alice');
-    await openTable(alice, 'warehouses');
+    const alice = await openTableAs('alice', 'warehouses');
     // The first renewal tells the server of her last activity (starting to edit); she shows
     // none after it.
     const renewed = alice.waitForResponse(
@@ -55,8 +55,7 @@ test('with the idle rule, an editor takes over the lock of a holder idle long en
     await startEditing(alice, ['regions']);
     await expectLive(alice);
 
-    const bob = await signIn('bob');
-    await openTable(bob, 'warehouses');
+    const bob = await openTableAs('bob', 'warehouses');
     await expect(bob.getByRole('button', { name: 'Take over' })).toHaveCount(0);
 
     await renewed;

@@ -1,15 +1,15 @@
 import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
-import { cell, editCell, expectLive, openTable, rowId, startEditing } from '../support/tablePage';
+import { cell, editCell, expectLive, rowId, startEditing } from '../support/tablePage';
 
 const REASON = 'Stocktake corrections must go in before 18:00';
 
 test('an admin takes over alice’s lock; alice is told who and why and keeps her edits', async ({
+  openTableAs,
   signIn,
   snap,
 }) => {
-  const alice = await signIn('alice');
-  await openTable(alice, 'stock_levels');
+  const alice = await openTableAs('alice', 'stock_levels');
   await startEditing(alice, ['products', 'warehouses']);
   await expectLive(alice);
   const edited = cell(alice, rowId('1', '1'), 'quantity');

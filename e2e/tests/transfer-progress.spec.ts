@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
-import { openTable, startEditing } from '../support/tablePage';
+import { startEditing } from '../support/tablePage';
 
 // Products of their own, away from the rows other tests look at.
 const FIRST = 90_001;
@@ -122,11 +122,10 @@ for (const [language, words] of [
   ['ja', JAPANESE],
 ] as const) {
   test(`a slow upload, dry run, apply and export show their progress (${language})`, async ({
-    signIn,
+    openTableAs,
     snap,
   }) => {
-    const alice = await signIn('alice');
-    await openTable(alice, 'products');
+    const alice = await openTableAs('alice', 'products');
     await startEditing(alice);
     if (language === 'ja') await alice.getByRole('button', { name: '日本語' }).click();
     // The export at the end: 10,000 rows.

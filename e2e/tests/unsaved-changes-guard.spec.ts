@@ -1,13 +1,13 @@
 import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
-import { cell, editCell, openTable, rowId, startEditing, tableRow } from '../support/tablePage';
+import { cell, editCell, rowId, startEditing, tableRow } from '../support/tablePage';
 
 test('leaving with unsaved edits asks first; signing out ends the lock', async ({
+  openTableAs,
   signIn,
   snap,
 }) => {
-  const alice = await signIn('alice');
-  await openTable(alice, 'regions');
+  const alice = await openTableAs('alice', 'regions');
   await startEditing(alice);
   await editCell(cell(alice, rowId('10'), 'name'), 'Kanto area');
 

@@ -13,8 +13,7 @@ test('an admin adds a webhook endpoint, sees its secret once, its empty delivery
   await once(receiver, 'listening');
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/e2e-hooks`;
   try {
-    const admin = await signIn('admin');
-    await admin.goto('/admin');
+    const admin = await signIn('admin', '/admin');
     await admin.getByRole('link', { name: 'Webhooks' }).click();
     await expect(admin).toHaveURL(/\/admin\/webhooks$/);
     const form = admin.getByRole('form', { name: 'Add endpoint' });
