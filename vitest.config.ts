@@ -27,6 +27,8 @@ const TIMING_SENSITIVE = [
   'apps/api/test/pgbouncer.test.ts',
   'apps/api/test/races.test.ts',
   'apps/api/test/lockQueueFairness.test.ts',
+  // Compares the durations of two kinds of login.
+  'apps/api/test/loginTiming.test.ts',
   // Failover files: each kills, stops or promotes servers and then expects the processes to
   // have heard of it; starved by the parallel run, two of them failed that way.
   'packages/db/test/primaryOnlyConnections.test.ts',
