@@ -14,8 +14,7 @@ const TEST_FILES = '{apps,packages}/*/test/**/*.test.ts';
 /**
  * Files whose outcome depends on getting the machine's time when they ask for it: a process
  * stopped or killed within a bound, Postgres stopped under load, many parallel clients racing
- * whose rounds must interleave. Starved by other files, they would measure the other files:
- * `pnpm test:all` gives the rest of the run a lower CPU priority than them.
+ * whose rounds must interleave. Starved by other files, they would measure the other files.
  */
 const TIMING_SENSITIVE = [
   'apps/api/test/processLifecycle.test.ts',
@@ -86,7 +85,7 @@ export default defineConfig({
         { include: [TEST_FILES], exclude: [...configDefaults.exclude, ...TIMING_SENSITIVE] },
         { maxWorkers: PARALLEL_WORKERS, groupOrder: 0 },
       ),
-      // One file at a time; `pnpm test:all` runs it beside the rest, which runs under `nice`.
+      // After the others, one file at a time.
       project('timing', { include: TIMING_SENSITIVE }, { maxWorkers: 1, groupOrder: 1 }),
     ],
   },
