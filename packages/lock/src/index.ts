@@ -26,6 +26,7 @@ export {
   acquireTableLocks,
   MAX_TABLES_AT_ONCE,
 } from './ops/acquireTableLocks';
+export { handLockBack, moveLockToChangeRequest } from './ops/changeRequestLock';
 export { expireLeases } from './ops/expireLeases';
 export { forceReleaseTableLock } from './ops/forceReleaseTableLock';
 export { type LockGrant, reviveGrant, reviveGrants } from './ops/lockGrant';

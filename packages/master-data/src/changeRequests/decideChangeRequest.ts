@@ -1,5 +1,5 @@
 import { inTransaction, type Queryable, type TransactionClient } from '@tablelock/db';
-import { recordLockEvent, releaseTableLock } from '@tablelock/lock';
+import { handLockBack, recordLockEvent, releaseTableLock } from '@tablelock/lock';
 import { fencedSave } from '../fencedSave';
 import { applyImport } from '../import/applyImport';
 import { MasterDataError } from '../masterDataError';
@@ -216,16 +216,7 @@ async function close(
       );
     }
   } else {
-    await handBack(tx, request);
+    await handLockBack(tx, request.tableName, request.token, HANDED_BACK_LEASE_SECONDS);
   }
   return changeRequestOf(stored);
-}
-
-/** The lock goes back to the author under the request's token, with a lease again. */
-async function handBack(tx: TransactionClient, request: ChangeRequestRecord): Promise<void> {
-  await tx.$executeRaw`
-    UPDATE tablelock.table_lock
-    SET lease_expires_at = now() + make_interval(secs => ${HANDED_BACK_LEASE_SECONDS}),
-        last_active_at = now(), version = version + 1, updated_at = now()
-    WHERE table_name = ${request.tableName} AND fencing_token = ${request.token}::bigint`;
 }

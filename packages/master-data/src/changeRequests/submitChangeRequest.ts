@@ -1,5 +1,10 @@
 import { inTransaction, type Queryable } from '@tablelock/db';
-import { assertHoldsLock, parseFencingToken, recordLockEvent } from '@tablelock/lock';
+import {
+  assertHoldsLock,
+  moveLockToChangeRequest,
+  parseFencingToken,
+  recordLockEvent,
+} from '@tablelock/lock';
 import { readImportReport } from '../import/readImportReport';
 import { MasterDataError } from '../masterDataError';
 import { type RowChanges, type RowError, validRowChanges } from '../saveRows';
@@ -71,20 +76,15 @@ export async function submitChangeRequest(
     // The lock moves to the request first: on a table that needs approval, only a pending
     // request's token may write (use_lock), and the check below writes under it.
     await tx.$executeRawUnsafe('SAVEPOINT change_request_submission');
-    const [moved] = await tx.$queryRaw<{ token: bigint }[]>`
-      UPDATE tablelock.table_lock
-      SET fencing_token = tablelock.next_fencing_token(), lease_expires_at = NULL,
-          version = version + 1, updated_at = now()
-      WHERE table_name = ${tableName} AND fencing_token = ${token}::bigint
-      RETURNING fencing_token AS token`;
-    if (!moved) throw new Error(`the lock on ${tableName} moved under its share lock`);
+    const movedToken = await moveLockToChangeRequest(tx, tableName, token);
+    if (movedToken === null) throw new Error(`the lock on ${tableName} moved under its share lock`);
     const stored = await tx.changeRequest.create({
       data: {
         tableName,
         author,
         submittedBy: request.submittedBy,
         submitters: [...new Set([author, ...request.submitters])],
-        token: moved.token,
+        token: movedToken,
         comment,
         changes: changes as object,
         rows: rows as object[],
@@ -96,9 +96,9 @@ export async function submitChangeRequest(
     if (dryRun) {
       // The dry run follows the lock: only the request's token applies it.
       await tx.$executeRaw`
-        UPDATE tablelock.import_dry_run SET token = ${moved.token} WHERE id = ${dryRun.id}::uuid`;
+        UPDATE tablelock.import_dry_run SET token = ${movedToken} WHERE id = ${dryRun.id}::uuid`;
     } else {
-      const check = await trialSave(tx, table, moved.token.toString(), changes);
+      const check = await trialSave(tx, table, movedToken.toString(), changes);
       if (!check.saved) {
         await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT change_request_submission');
         return { submitted: false, request: null, rowErrors: check.rowErrors };
@@ -109,7 +109,7 @@ export async function submitChangeRequest(
       tableName,
       actor: request.submittedBy,
       editor: author,
-      token: moved.token.toString(),
+      token: movedToken.toString(),
       reason: comment,
       rowsChanged: rows.length,
       details: { changeRequestId: stored.id.toString() },
