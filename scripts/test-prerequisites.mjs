@@ -6,10 +6,19 @@ import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const SYSTEM_BROWSERS = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
+// Chromium's headless shell first: the browser without its windowing and compositing layers,
+// which Playwright itself drives in headless mode. On the 2-core machine it ran the browser
+// tests in 3.5 minutes instead of 4.3 with the full browser (same tests, nothing else running).
+const SYSTEM_BROWSERS = [
+  'chromium-headless-shell',
+  'chromium',
+  'chromium-browser',
+  'google-chrome',
+  'google-chrome-stable',
+];
 
 export const NO_BROWSER =
-  'The browser tests need Chromium or Chrome and found none: install it (Debian/Ubuntu: `sudo apt-get install chromium`) or set CHROMIUM_PATH to a Chromium/Chrome executable.';
+  'The browser tests need Chromium or Chrome and found none: install it (Debian/Ubuntu: `sudo apt-get install chromium-headless-shell`, or `chromium`) or set CHROMIUM_PATH to a Chromium/Chrome executable.';
 
 export const NO_PGBOUNCER =
   'The tests behind a connection pooler need PgBouncer and found none: install it (Debian/Ubuntu: `sudo apt-get install pgbouncer`).';
@@ -30,7 +39,8 @@ const onPath = (command, extraDirectories = []) =>
     .find(isExecutable);
 
 /**
- * The system browser the tests drive: CHROMIUM_PATH when set, else Chromium or Chrome on PATH.
+ * The system browser the tests drive: CHROMIUM_PATH when set, else Chromium's headless shell,
+ * Chromium or Chrome on PATH.
  * Undefined when there is none (the browser tests then try one Playwright has installed).
  */
 export function findSystemChromium() {

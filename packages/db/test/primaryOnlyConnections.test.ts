@@ -50,11 +50,16 @@ async function listenerPort(url: string): Promise<number> {
   }
 }
 
-/** Ends every session of clients on `server`: the connections a process holds there break. */
+/**
+ * Ends every session of clients on `server`: the connections a process holds there break. Waits
+ * until each session's backend has exited, so its last word (57P01) has reached the client and
+ * its pool has dropped the connection: sent a query before, the connection would answer that
+ * error instead.
+ */
 async function breakConnections(server: PostgresServer): Promise<void> {
   const client = databaseClient(server.url());
   await client.connect();
-  await client.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+  await client.query(`SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity
     WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()`);
   await client.end();
 }
