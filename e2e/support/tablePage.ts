@@ -37,6 +37,9 @@ export async function startEditing(page: Page, expectLocked: string[] = []): Pro
   await expectAccessibleOnce(page, 'start-editing dialog');
   await dialog.getByRole('button', { name: 'Start editing' }).click();
   await expect(page.getByTestId('table-status')).toHaveText('Editing (you)');
+  // Edit mode adds the grid's Changes column, and with it the grid builds its columns anew:
+  // a filter typed before that is lost with the input it was typed into.
+  await expect(page.getByRole('columnheader', { name: 'Changes', exact: true })).toBeVisible();
   await expectAccessibleOnce(page, 'edit mode as started');
 }
 

@@ -127,7 +127,11 @@ for (const [language, words] of [
   }) => {
     const alice = await openTableAs('alice', 'products');
     await startEditing(alice);
-    if (language === 'ja') await alice.getByRole('button', { name: '日本語' }).click();
+    if (language === 'ja') {
+      await alice.getByRole('button', { name: '日本語' }).click();
+      // The grid builds its columns anew with their Japanese captions (see startEditing).
+      await expect(alice.getByRole('columnheader', { name: '変更', exact: true })).toBeVisible();
+    }
     // The export at the end: 10,000 rows.
     await alice.getByLabel(words.nameFilter, { exact: true }).fill('green tea');
     await expect(alice.getByRole('link', { name: words.exportCsv })).toHaveAttribute(
