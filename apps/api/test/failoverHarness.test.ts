@@ -96,7 +96,13 @@ async function failoverRun(
   for (const other of standbys) if (other !== ahead) await replicas.follow(other, ahead);
   for (const api of apis) {
     await poll(`${api.name} serves again`, SERVE_AGAIN_WITHIN_MS, async () => {
-      const response = await fetch(`${api.url}/readyz`);
+      // Refused or gone, the process's own log says why.
+      const response = await fetch(`${api.url}/readyz`).catch((error: Error) => {
+        const { exitCode, signalCode } = api.child;
+        throw new Error(
+          `API ${api.name} (exit: ${exitCode ?? signalCode ?? 'none'}): ${error.message}: ${api.output.join('')}`,
+        );
+      });
       return response.ok ? true : undefined;
     });
   }
