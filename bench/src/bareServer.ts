@@ -68,7 +68,11 @@ function decide(
     return [
       { row: { ...main, status: 'editing', editor }, grant: true, leaseSeconds: LEASE_SECONDS },
       ...fkRows.map((row) => ({
-        row: { ...row, status: 'locked' as const, lockedBy: [...row.lockedBy, main.tableName].sort() },
+        row: {
+          ...row,
+          status: 'locked' as const,
+          lockedBy: [...row.lockedBy, main.tableName].sort(),
+        },
       })),
     ];
   }

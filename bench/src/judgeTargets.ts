@@ -26,7 +26,8 @@ export function judgeTargets(report: Omit<BenchReport, 'targets'>): Target[] {
   const speed = (met: boolean) => (report.mode === 'full' ? met : null);
   const { contention, bareContention, fanOut } = report;
   // What the bare server reached: whether a target is within reach of the API's parts at all.
-  const ceiling = (figure: string | undefined) => (figure ? `; ceiling: bare server ${figure}` : '');
+  const ceiling = (figure: string | undefined) =>
+    figure ? `; ceiling: bare server ${figure}` : '';
   const bareRounds = bareContention?.roundMs;
   const errors =
     report.lockCycle.reduce(

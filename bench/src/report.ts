@@ -136,7 +136,10 @@ export function formatReport(report: BenchReport): string {
     );
   }
   if (report.lockCycle.some((level) => level.bareVs)) {
-    lines.push('', 'the ceiling: the bare server (Express + Apollo + the floor) over the floor; tablelock over it:');
+    lines.push(
+      '',
+      'the ceiling: the bare server (Express + Apollo + the floor) over the floor; tablelock over it:',
+    );
     for (const level of report.lockCycle) {
       if (!level.bareVs || !level.graphqlVs.bare) continue;
       lines.push(
