@@ -75,12 +75,9 @@ export async function transition(
     rows.map((row): [string, LockRow] => [
       row.table_name,
       {
+        ...row,
         tableName: row.table_name,
-        status: row.status,
-        editor: row.editor,
         lockedBy: row.locked_by,
-        references: row.references,
-        version: row.version,
         fencingToken: row.fencing_token,
         leaseExpired: false,
       },
