@@ -40,7 +40,7 @@ const pool = new pg.Pool({
   max: Number(process.env.DB_POOL_SIZE ?? 10),
 });
 
-/** The editor: the one named, else one per bearer token, without a lookup (no authentication). */
+/** The editor: the one named, else one per bearer token (hashed: no key lands in the history), never looked up. */
 function editorOf(input: LockInput, authorization: string | undefined): string {
   if (input.editor) return input.editor;
   return `bearer:${createHash('sha256')
