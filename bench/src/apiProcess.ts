@@ -28,22 +28,38 @@ export async function startApiProcess(
   databaseUrl: string,
   options: ApiProcessOptions,
 ): Promise<ApiProcess> {
-  const port = await freePort();
   const inspect = options.inspectPort ? [`--inspect=127.0.0.1:${options.inspectPort}`] : [];
-  const child = spawn(process.execPath, [...inspect, '--enable-source-maps', 'dist/main.js'], {
-    cwd: apiDir,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DB_POOL_SIZE: String(options.poolSize),
-      // As on the embedded database: sorting a large table builds the index its pages need.
-      SORT_INDEXES: 'auto',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-      ...options.settings,
-    },
+  return startServerProcess([...inspect, '--enable-source-maps', 'dist/main.js'], apiDir, {
+    DATABASE_URL: databaseUrl,
+    HOST: '127.0.0.1',
+    DB_POOL_SIZE: String(options.poolSize),
+    // As on the embedded database: sorting a large table builds the index its pages need.
+    SORT_INDEXES: 'auto',
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    ...options.settings,
+  });
+}
+
+/** Starts the bare GraphQL server (bareServer.ts) against `databaseUrl` and waits until it serves. */
+export function startBareServerProcess(databaseUrl: string, poolSize: number): Promise<ApiProcess> {
+  return startServerProcess(
+    ['--import', 'tsx', new URL('bareServer.ts', import.meta.url).pathname],
+    new URL('..', import.meta.url).pathname,
+    { DATABASE_URL: databaseUrl, DB_POOL_SIZE: String(poolSize), NODE_ENV: 'production' },
+  );
+}
+
+/** Runs `node args` in `cwd` with `env` and a free PORT, until it answers `/healthz`. */
+async function startServerProcess(
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<ApiProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -62,7 +78,7 @@ export async function startApiProcess(
 async function waitUntilHealthy(url: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`API exited with code ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
     try {
       if ((await fetch(`${url}/healthz`)).ok) return;
     } catch {
@@ -70,5 +86,5 @@ async function waitUntilHealthy(url: string, child: ChildProcess): Promise<void>
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error('API did not become healthy within 60 s');
+  throw new Error('server did not become healthy within 60 s');
 }

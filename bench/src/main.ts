@@ -4,7 +4,7 @@ import { freePort } from '@tablelock/test-support';
 import type { Etcd3 } from 'etcd3';
 import pg from 'pg';
 import type { RedisClientType } from 'redis';
-import { startApiProcess } from './apiProcess';
+import { startApiProcess, startBareServerProcess } from './apiProcess';
 import { connectApiProfiler } from './apiProfiler';
 import { createBenchCredentials, createFanOutSubscribers } from './benchCredentials';
 import { openBenchDatabase } from './benchDatabase';
@@ -97,6 +97,8 @@ const api = await startApiProcess(database.url, {
   settings: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' },
   ...(inspectPort ? { inspectPort } : {}),
 });
+// The ceiling: the API's parts without the API (bareServer.ts), on a pool of the same size.
+const bare = await startBareServerProcess(database.url, API_POOL_SIZE);
 const profiler = inspectPort ? await connectApiProfiler(inspectPort) : undefined;
 const profiles: { name: string; profile: CpuProfile }[] = [];
 
@@ -132,6 +134,11 @@ const lockSubjects = {
   rawSql: subject(pgPool, rawSqlLockCycle, (pool) => pool.end()),
   graphql: subject(
     graphqlClient,
+    (client) => graphqlLockCycle(client, credentials.editors),
+    (client) => client.close(),
+  ),
+  bare: subject(
+    (clients) => Promise.resolve(createGraphQLClient(bare.url, clients)),
     (client) => graphqlLockCycle(client, credentials.editors),
     (client) => client.close(),
   ),
@@ -182,11 +189,14 @@ try {
         clients,
         rawSql: summarizeWindows(of('rawSql')),
         graphql: summarizeWindows(of('graphql')),
+        bare: summarizeWindows(of('bare')),
         advisoryLock: summarizeWindows(of('advisoryLock')),
         redis: measured.redis ? summarizeWindows(measured.redis) : null,
         etcd: measured.etcd ? summarizeWindows(measured.etcd) : null,
+        bareVs: { rawSql: ratioOf(of('bare'), of('rawSql')) },
         graphqlVs: {
           rawSql: ratioOf(of('graphql'), of('rawSql')),
+          bare: ratioOf(of('graphql'), of('bare')),
           advisoryLock: ratioOf(of('graphql'), of('advisoryLock')),
           redis: measured.redis ? ratioOf(of('graphql'), measured.redis) : null,
           etcd: measured.etcd ? ratioOf(of('graphql'), measured.etcd) : null,
@@ -220,6 +230,8 @@ try {
   const contention = await profiled('contention', () =>
     runContention(api.url, credentials.racers, CONTENTION.rounds),
   );
+  console.log('contention on the bare server…');
+  const bareContention = await runContention(bare.url, credentials.racers, CONTENTION.rounds);
   console.log(`fan-out to ${FAN_OUT.subscribers} subscriptions over two API processes…`);
   const secondApi = await startApiProcess(database.url, { poolSize: API_POOL_SIZE });
   const fanOut = await measureFanOut(
@@ -292,6 +304,7 @@ try {
     roundTrips,
     reads,
     contention,
+    bareContention,
     fanOut,
     deepPages,
     exports,
@@ -306,6 +319,7 @@ try {
 } finally {
   profiler?.close();
   await api.stop();
+  await bare.stop();
   if (!('skipped' in redis)) await redis.stop();
   if (!('skipped' in etcd)) await etcd.stop();
   await database.close();

@@ -33,6 +33,13 @@ export function readmeTable(report: BenchReport): string {
       row('tablelock GraphQL / raw SQL floor', (l) =>
         formatSpread(l.graphqlVs.rawSql.throughput, percent),
       ),
+      row('bare Express + Apollo (ceiling), ops/s', (l) => ops(l.bare ?? null)),
+      row('bare server / raw SQL floor', (l) =>
+        l.bareVs ? formatSpread(l.bareVs.rawSql.throughput, percent) : 'not measured',
+      ),
+      row('tablelock GraphQL / bare server', (l) =>
+        l.graphqlVs.bare ? formatSpread(l.graphqlVs.bare.throughput, percent) : 'not measured',
+      ),
       row('peer: advisory lock, ops/s', (l) => ops(l.advisoryLock)),
       row('tablelock GraphQL / advisory lock', (l) =>
         formatSpread(l.graphqlVs.advisoryLock.throughput, percent),
@@ -69,7 +76,11 @@ export function readmeTable(report: BenchReport): string {
     '',
     `Contention: ${c.clients} clients race for one table, ${c.rounds} rounds; winners per round: ` +
       `${[...new Set(c.winnersPerRound)].join('/')}; every client answered after ${c.roundMs.p50.toFixed(0)} ms ` +
-      `(p50 of rounds), ${c.roundMs.max.toFixed(0)} ms at worst; ${c.errors} errors.`,
+      `(p50 of rounds), ${c.roundMs.max.toFixed(0)} ms at worst; ${c.errors} errors.` +
+      (report.bareContention
+        ? ` On the bare server: ${report.bareContention.roundMs.p50.toFixed(0)} ms (p50), ` +
+          `${report.bareContention.roundMs.max.toFixed(0)} ms at worst.`
+        : ''),
     '',
     `Fan-out: one lock change reaches ${f.subscribers} subscriptions over ${f.apiProcesses ?? 1} API process(es) (${f.sessionSubscribers} on sessions, ` +
       `the rest on API keys) in ${f.latencyMs.p50.toFixed(0)} ms (p50), ${f.latencyMs.p99.toFixed(0)} ms ` +

@@ -21,6 +21,13 @@ export interface LockCycleLevel {
   rawSql: ThroughputResult;
   /** tablelock: `UpdateTableStatusWithLock` over HTTP. */
   graphql: ThroughputResult;
+  /**
+   * The ceiling: the same mutation on the bare server (bareServer.ts: Express, Apollo Server and
+   * the floor's statements, nothing else). Absent from runs before it.
+   */
+  bare?: ThroughputResult;
+  /** The bare server's figures over the floor's, window by window. */
+  bareVs?: { rawSql: Ratio };
   /** Peer: pg_try_advisory_lock / pg_advisory_unlock. */
   advisoryLock: ThroughputResult;
   /** Peer: Redis SET NX PX + compare-and-delete; null when skipped (see `peers`). */
@@ -28,7 +35,13 @@ export interface LockCycleLevel {
   /** Durable peer: etcd's lock (lease + transaction, etcd3's Lock); null when skipped. */
   etcd?: ThroughputResult | null;
   /** tablelock's figures over each other subject's, window by window of the same round. */
-  graphqlVs: { rawSql: Ratio; advisoryLock: Ratio; redis: Ratio | null; etcd?: Ratio | null };
+  graphqlVs: {
+    rawSql: Ratio;
+    bare?: Ratio;
+    advisoryLock: Ratio;
+    redis: Ratio | null;
+    etcd?: Ratio | null;
+  };
 }
 
 export interface Target {
@@ -57,6 +70,8 @@ export interface BenchReport {
   roundTrips: RoundTripsResult | null;
   reads: ThroughputResult[];
   contention: ContentionResult;
+  /** The same race on the bare server. Absent from runs before it. */
+  bareContention?: ContentionResult;
   fanOut: FanOutResult;
   deepPages: DeepPagesResult;
   exports: ExportsResult;
@@ -100,6 +115,7 @@ export function formatReport(report: BenchReport): string {
   for (const level of report.lockCycle) {
     lines.push(row('raw SQL floor', level.rawSql));
     lines.push(row('tablelock GraphQL', level.graphql));
+    if (level.bare) lines.push(row('bare Express + Apollo', level.bare));
     lines.push(row('peer: advisory lock', level.advisoryLock));
     if (level.redis) lines.push(row('peer: Redis SET NX', level.redis));
     if (level.etcd) lines.push(row('peer: etcd lock', level.etcd));
@@ -119,7 +135,21 @@ export function formatReport(report: BenchReport): string {
         `${vs('etcd', level.graphqlVs.etcd ?? null)}`,
     );
   }
+  if (report.lockCycle.some((level) => level.bareVs)) {
+    lines.push(
+      '',
+      'the ceiling: the bare server (Express + Apollo + the floor) over the floor; tablelock over it:',
+    );
+    for (const level of report.lockCycle) {
+      if (!level.bareVs || !level.graphqlVs.bare) continue;
+      lines.push(
+        `  ${String(level.clients).padStart(2)} clients: bare / raw SQL ${formatSpread(level.bareVs.rawSql.throughput, percent)} | ` +
+          `tablelock / bare ${formatSpread(level.graphqlVs.bare.throughput, percent)}`,
+      );
+    }
+  }
   const c = report.contention;
+  const b = report.bareContention;
   const f = report.fanOut;
   lines.push(
     '',
@@ -131,6 +161,12 @@ export function formatReport(report: BenchReport): string {
     `contention: ${c.clients} clients race for one table, ${c.rounds} rounds: ` +
       `winners per round ${[...new Set(c.winnersPerRound)].join('/')}, ` +
       `all answered in p50 ${fixed(c.roundMs.p50)} ms / max ${fixed(c.roundMs.max)} ms, errors ${c.errors}`,
+    ...(b
+      ? [
+          `  on the bare server: winners per round ${[...new Set(b.winnersPerRound)].join('/')}, ` +
+            `p50 ${fixed(b.roundMs.p50)} ms / max ${fixed(b.roundMs.max)} ms, errors ${b.errors}`,
+        ]
+      : []),
     `fan-out: ${f.subscribers} subscriptions over ${f.apiProcesses ?? 1} API process(es) (${f.sessionSubscribers} on sessions, the rest on API keys, ` +
       `${f.selectionSets} selection sets), ${f.changes} changes: p50 ${fixed(f.latencyMs.p50)} ms, ` +
       `p99 ${fixed(f.latencyMs.p99)} ms, max ${fixed(f.latencyMs.max)} ms, missed ${f.missed}, ` +
@@ -186,12 +222,14 @@ export function formatReport(report: BenchReport): string {
     ...report.lockCycle.flatMap((level) => [
       level.rawSql,
       level.graphql,
+      level.bare ?? null,
       level.advisoryLock,
       level.redis,
       level.etcd ?? null,
     ]),
     ...report.reads,
     c,
+    b ?? null,
     f,
     report.deepPages,
     ...(report.historyPages ? [report.historyPages] : []),

@@ -22,29 +22,27 @@ export function rawSqlLockCycle(pool: pg.Pool): Operation {
   return async (client) => {
     const { child, parent } = benchPair(client);
     const editor = `key:bench-${client}`;
-    const acquired = await transition(
-      pool,
-      child,
-      parent,
-      'acquire',
-      editor,
-      (childRow, parentRow) =>
-        childRow.status === 'normal' && parentRow.status !== 'editing'
-          ? [
-              { row: { ...childRow, status: 'editing', editor }, grant: true, leaseSeconds: 60 },
-              { row: { ...parentRow, status: 'locked', lockedBy: [child] } },
-            ]
-          : undefined,
-    );
+    const acquired = await transition(pool, child, [parent], 'acquire', editor, (rows) => {
+      const childRow = rows.get(child);
+      const parentRow = rows.get(parent);
+      return childRow?.status === 'normal' && parentRow && parentRow.status !== 'editing'
+        ? [
+            { row: { ...childRow, status: 'editing', editor }, grant: true, leaseSeconds: 60 },
+            { row: { ...parentRow, status: 'locked', lockedBy: [child] } },
+          ]
+        : undefined;
+    });
     if (!acquired) return false;
-    return transition(pool, child, parent, 'release', editor, (childRow, parentRow) =>
-      childRow.status === 'editing' && childRow.editor === editor
+    return transition(pool, child, [parent], 'release', editor, (rows) => {
+      const childRow = rows.get(child);
+      const parentRow = rows.get(parent);
+      return childRow?.status === 'editing' && childRow.editor === editor && parentRow
         ? [
             { row: { ...childRow, status: 'normal', editor: null } },
             { row: { ...parentRow, status: 'normal', lockedBy: [] } },
           ]
-        : undefined,
-    );
+        : undefined;
+    });
   };
 }
 
@@ -52,37 +50,44 @@ type RawRow = {
   table_name: string;
   status: TableStatus;
   editor: string | null;
+  locked_by: string[];
+  references: string[];
   version: number;
   fencing_token: string | null;
 };
 
-async function transition(
+/**
+ * The floor's two statements for one lock change of `tableName`: the scope read (the table,
+ * `fkTables` and whatever else the lock path reads with them), then, if `decide` wants changes
+ * of the rows read, the one conditional write, expecting every row read at its version.
+ * Answers whether the write was granted. The bare GraphQL server's resolver runs it too.
+ */
+export async function transition(
   pool: pg.Pool,
-  child: string,
-  parent: string,
+  tableName: string,
+  fkTables: string[],
   action: 'acquire' | 'release',
   editor: string,
-  decide: (childRow: LockRow, parentRow: LockRow) => LockRowChange[] | undefined,
+  decide: (rows: ReadonlyMap<string, LockRow>) => LockRowChange[] | undefined,
 ): Promise<boolean> {
-  const { rows } = await pool.query<RawRow>(prepared(lockScopeQuery(child, [parent])));
-  const row = (name: string): LockRow => {
-    const found = rows.find((candidate) => candidate.table_name === name);
-    if (!found) throw new Error(`no registry row for ${name}`);
-    return {
-      ...found,
-      tableName: name,
-      fencingToken: found.fencing_token,
-      leaseExpired: false,
-      lockedBy: [],
-      references: [],
-    };
-  };
-  const expected = [row(child), row(parent)];
-  const changes = decide(expected[0] as LockRow, expected[1] as LockRow);
+  const { rows } = await pool.query<RawRow>(prepared(lockScopeQuery(tableName, fkTables)));
+  const read = new Map(
+    rows.map((row): [string, LockRow] => [
+      row.table_name,
+      {
+        ...row,
+        tableName: row.table_name,
+        lockedBy: row.locked_by,
+        fencingToken: row.fencing_token,
+        leaseExpired: false,
+      },
+    ]),
+  );
+  const changes = decide(read);
   if (!changes) return false;
-  const event = { action, tableName: child, actor: editor, editor };
+  const event = { action, tableName, actor: editor, editor };
   const result = await pool.query<{ granted: boolean }>(
-    prepared(compareAndSetQuery(expected, changes, event)),
+    prepared(compareAndSetQuery([...read.values()], changes, event)),
   );
   return result.rows[0]?.granted === true;
 }
