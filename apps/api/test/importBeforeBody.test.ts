@@ -87,11 +87,6 @@ function openUpload(client: TestClient, query: Record<string, string> = {}, type
   return { upload, answered };
 }
 
-/**
- * Resolves once the server reads the upload's body: 8 MB more do not fit in the sockets'
- * buffers, so they drain only as the server reads them (it reads only once it has let the
- * import in).
- */
 /** A dry run of a one-row CSV by alice: answered at once. */
 function smallDryRun(): Promise<Response> {
   return fetch(`${api.url}/import/categories?${new URLSearchParams({ token, dryRun: '1' })}`, {
@@ -101,6 +96,11 @@ function smallDryRun(): Promise<Response> {
   });
 }
 
+/**
+ * Resolves once the server reads the upload's body: 8 MB more do not fit in the sockets'
+ * buffers, so they drain only as the server reads them (it reads only once it has let the
+ * import in).
+ */
 async function bodyRead(upload: ClientRequest) {
   if (upload.write(rowsOf(8 * 1024 * 1024))) return;
   await once(upload, 'drain');
