@@ -39,8 +39,7 @@ describe('after a failover', () => {
     const before = await watch();
 
     await p0.kill();
-    await setup.replicas.promote(s1);
-    await setup.replicas.follow(s2, s1);
+    await setup.replicas.failOver([s1, s2]);
 
     // Changes made meanwhile reached no one: live clients are told to reconnect and refetch.
     const closed = await Promise.race([

@@ -68,9 +68,8 @@ describe('fencing tokens across a promotion', () => {
 
     await p0.kill();
     await s1.start();
-    await setup.replicas.promote(s1);
     await s2.start();
-    await setup.replicas.follow(s2, s1);
+    await setup.replicas.failOver([s1, s2]);
 
     // The API finds the new primary on its own (its pool asks every server listed). The lost
     // grant is not there: the retry with its key acquires anew.

@@ -78,8 +78,7 @@ describe('a waiter whose process is still reconnecting after a failover', () => 
     const [p0, s1, s2] = replicated.replicas.servers;
     await p0?.kill();
     if (!s1 || !s2) throw new Error('two standbys expected');
-    await replicated.replicas.promote(s1);
-    await replicated.replicas.follow(s2, s1);
+    await replicated.replicas.failOver([s1, s2]);
     // Two leases run out on the new primary: A's sweeper has gone through a whole round since.
     await sweeperRound('products');
     await sweeperRound('currencies');

@@ -24,6 +24,12 @@ export interface ReplicaSet {
   /** Points a running standby at another primary (primary_conninfo, reloaded). */
   follow(standby: PostgresServer, primary: PostgresServer): Promise<void>;
   /**
+   * Promotes the running standby that received or replayed the most WAL (the one Patroni would
+   * promote) and points the others at it; answers the new primary. A standby ahead of the one
+   * promoted could not follow it: with `ANY 1` synchronous standbys, either may be ahead.
+   */
+  failOver(standbys: PostgresServer[]): Promise<PostgresServer>;
+  /**
    * Cancels (pg_cancel_backend) a COMMIT that waits on `primary` for a synchronous standby,
    * once there is one: Postgres then acknowledges it with a WARNING, kept only locally.
    */
@@ -125,6 +131,21 @@ export async function startReplicaSet(options: ReplicaSetOptions = {}): Promise<
       await client.end();
     }
   };
+  const promote = (standby: PostgresServer) =>
+    withClient(standby, async (client) => {
+      const { rows } = await client.query<{ promoted: boolean }>(
+        'SELECT pg_promote(true, 30) AS promoted',
+      );
+      if (!rows[0]?.promoted) throw new Error(`${standby.name} was not promoted within 30 s.`);
+    });
+  const follow = async (standby: PostgresServer, primary: PostgresServer) => {
+    await withClient(standby, async (client) => {
+      await client.query(
+        `ALTER SYSTEM SET primary_conninfo = '${conninfo(primary, standby.name)}'`,
+      );
+      await client.query('SELECT pg_reload_conf()');
+    });
+  };
 
   return {
     servers,
@@ -135,21 +156,25 @@ export async function startReplicaSet(options: ReplicaSetOptions = {}): Promise<
     },
     multiHostUrl: (database) =>
       `postgresql://postgres@${servers.map((server) => `127.0.0.1:${server.port}`).join(',')}/${database}?target_session_attrs=read-write`,
-    async promote(standby) {
-      await withClient(standby, async (client) => {
-        const { rows } = await client.query<{ promoted: boolean }>(
-          'SELECT pg_promote(true, 30) AS promoted',
-        );
-        if (!rows[0]?.promoted) throw new Error(`${standby.name} was not promoted within 30 s.`);
-      });
-    },
-    async follow(standby, primary) {
-      await withClient(standby, async (client) => {
-        await client.query(
-          `ALTER SYSTEM SET primary_conninfo = '${conninfo(primary, standby.name)}'`,
-        );
-        await client.query('SELECT pg_reload_conf()');
-      });
+    promote,
+    follow,
+    async failOver(standbys) {
+      const positions = await Promise.all(
+        standbys.map((standby) =>
+          withClient(standby, async (client) => {
+            // A standby started again has received nothing yet: what it replayed counts then.
+            const { rows } = await client.query<{ lsn: string }>(
+              `SELECT (greatest(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn()) - '0/0')::text AS lsn`,
+            );
+            return Number(rows[0]?.lsn ?? 0);
+          }),
+        ),
+      );
+      const ahead = standbys[positions.indexOf(Math.max(...positions))];
+      if (!ahead) throw new Error('No standby to promote.');
+      await promote(ahead);
+      for (const other of standbys) if (other !== ahead) await follow(other, ahead);
+      return ahead;
     },
     cancelCommitWaitingForStandby: (primary) =>
       withClient(primary, async (client) => {
