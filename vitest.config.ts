@@ -28,15 +28,22 @@ const TIMING_SENSITIVE = [
   'apps/api/test/lockQueueFairness.test.ts',
   // Compares the durations of two kinds of login.
   'apps/api/test/loginTiming.test.ts',
-  // Failover files: each kills, stops or promotes servers and then expects the processes to
-  // have heard of it; starved by the parallel run, two of them failed that way.
+];
+
+/**
+ * Failover files: each kills, stops or promotes servers and then expects the processes to have
+ * heard of it; starved by the parallel run, two of them failed that way. Most of their time is
+ * waiting (for a promotion, a reconnect, a sweeper's grace), so they run beside the files above,
+ * one at a time each: together the two use about one core of the two.
+ */
+const FAILOVER = [
   'packages/db/test/primaryOnlyConnections.test.ts',
   'packages/test-support/test/replicaSet.test.ts',
   'apps/api/test/outcomeUnknown.test.ts',
   'packages/client/test/outcomeUnknownRetry.test.ts',
   'apps/api/test/fencingTokensAcrossPromotion.test.ts',
   'apps/api/test/syncReplicaReadiness.test.ts',
-  // Failover files with a bound on the clock: back within 10 s, a sweeper's 15 s of grace.
+  // With a bound on the clock: back within 10 s, a sweeper's 15 s of grace.
   'apps/api/test/failoverReconnect.test.ts',
   'apps/api/test/reconnectingWaiter.test.ts',
   'apps/api/test/failoverHarness.test.ts',
@@ -82,11 +89,17 @@ export default defineConfig({
     projects: [
       project(
         'parallel',
-        { include: [TEST_FILES], exclude: [...configDefaults.exclude, ...TIMING_SENSITIVE] },
+        {
+          include: [TEST_FILES],
+          exclude: [...configDefaults.exclude, ...TIMING_SENSITIVE, ...FAILOVER],
+        },
         { maxWorkers: PARALLEL_WORKERS, groupOrder: 0 },
       ),
-      // After the others, one file at a time.
+      // After the others, one file at a time. `pnpm test:all` runs these two projects side by
+      // side, as two Vitest runs (one run takes projects of different groupOrder one after the
+      // other, and of the same one into one pool).
       project('timing', { include: TIMING_SENSITIVE }, { maxWorkers: 1, groupOrder: 1 }),
+      project('failover', { include: FAILOVER }, { maxWorkers: 1, groupOrder: 2 }),
     ],
   },
 });

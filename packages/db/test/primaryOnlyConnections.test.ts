@@ -1,6 +1,11 @@
-import { type PostgresServer, type ReplicaSet, startReplicaSet } from '@tablelock/test-support';
+import {
+  type PostgresServer,
+  poll,
+  type ReplicaSet,
+  startReplicaSet,
+} from '@tablelock/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPrismaClient, databaseClient, type PrismaClient } from '../src';
+import { connectionPoolUsage, createPrismaClient, databaseClient, type PrismaClient } from '../src';
 
 let replicas: ReplicaSet;
 let p0: PostgresServer;
@@ -83,6 +88,12 @@ describe('a URL listing several servers, primary only', () => {
     const quietUrl = urlListing(p0, s2, s1);
     expect(await listenerPort(quietUrl)).toBe(p0.port);
     await p0.kill();
+    // The pool hears that its connection to p0 ended when it reads the socket's close. A query
+    // sent before that goes down the dead connection (Connection terminated unexpectedly), as
+    // any query in flight when a primary dies does; sent after, it asks the servers again.
+    await poll('the pool drops its connection to p0', 10_000, async () =>
+      connectionPoolUsage(pool)?.idle === 0 ? true : undefined,
+    );
     const port = serverPort(pool);
     await replicas.promote(s1);
     await replicas.follow(s2, s1);
