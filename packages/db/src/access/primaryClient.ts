@@ -32,13 +32,16 @@ export function primaryClientClass(
       const server = await locator.primary();
       this.host = server.host;
       this.port = server.port;
+      // Before connecting: a server that ends the session as it opens (a primary dying) can send
+      // its FATAL in the same read as its ReadyForQuery, before `connect` resumes here and before
+      // a pool listens to this client. An 'error' nobody listens to would end the process.
+      this.on('error', () => locator.lost(server));
       try {
         await super.connect();
       } catch (error) {
         locator.lost(server);
         throw error;
       }
-      this.on('error', () => locator.lost(server));
       const { rows } = await super.query<ServerRole>(ROLE_QUERY);
       if (rows[0] && locator.accept(server, rows[0])) {
         const connection = locator.opened(server);

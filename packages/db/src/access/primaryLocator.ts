@@ -143,6 +143,10 @@ export class PrimaryLocator {
       connectionString: this.servers.urlFor(host),
       connectionTimeoutMillis: PROBE_CONNECT_TIMEOUT_MS,
     });
+    // A server dying as the probe connects can send its FATAL in the same read as its
+    // ReadyForQuery, before `connect` resumes: emitted to nobody, that 'error' would end the
+    // process. Heard here, it fails the role query below instead.
+    client.on('error', () => {});
     try {
       await client.connect();
       return (await client.query<ServerRole>(ROLE_QUERY)).rows[0];
