@@ -56,7 +56,7 @@ export default defineConfig<object, Pick<WorkerFixtures, 'appSettings'>>({
     // A failed test keeps its trace: every action with its timing, the network, the console and
     // the source. Without the screencast and the DOM snapshots, which every test recorded, passed
     // ones too: the screencast took 21 s of Chromium's CPU on two specs (edit-save-reload,
-    // four-eyes-change-request), and the snapshots 15% of the whole run's CPU (Playwright alone:
+    // four-eyes-change-request), and the snapshots 13% of the browser tests' CPU (Playwright alone:
     // 362 CPU-s and 210 s with them, 316 CPU-s and 187 s without). The failure's own screenshot
     // shows the page; to see the DOM at each step, run the failed spec again with `--trace on`.
     trace: { mode: 'retain-on-failure', screenshots: false, snapshots: false },
