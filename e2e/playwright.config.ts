@@ -27,8 +27,8 @@ export default defineConfig<object, Pick<WorkerFixtures, 'appSettings'>>({
   reporter: [['list']],
   // thousands-of-tables.spec.ts runs an app of its own, slow to start (10,000 more tables): as
   // a project listed first it starts beside the other tests instead of alone after them. The
-  // specs that wait out a lease or an idle limit run next, on an app with short clocks, while
-  // the other worker works through the rest.
+  // specs that wait out a lease, an idle limit or a renewal run next, on an app with short clocks,
+  // while the other worker works through the rest.
   projects: [
     { name: 'many-tables', testMatch: 'thousands-of-tables.spec.ts' },
     {
