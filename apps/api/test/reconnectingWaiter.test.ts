@@ -29,9 +29,11 @@ beforeAll(async () => {
   holderKey = await createTestApiKey(prisma, 'holder', 'editor');
   waiterKey = await createTestApiKey(prisma, 'waiter', 'editor');
   const [portA, portB] = await twoPorts();
-  // One after the other: two first starts at once race to install the write guards.
-  a = await startApiProcess('A', url, portA, started, SETTINGS);
-  b = await startApiProcess('B', url, portB, started, SETTINGS);
+  // At once: their write guard syncs take turns (an advisory lock).
+  [a, b] = await Promise.all([
+    startApiProcess('A', url, portA, started, SETTINGS),
+    startApiProcess('B', url, portB, started, SETTINGS),
+  ]);
 });
 
 afterAll(async () => {
