@@ -8,7 +8,7 @@ import { createPrismaClient, type PrismaClient } from '../src';
 let database: TestDatabase;
 let admin: pg.Client;
 const clients: PrismaClient[] = [];
-const proxies: Server[] = [];
+const relays: Server[] = [];
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.$disconnect()));
-  for (const proxy of proxies) proxy.close();
+  for (const relay of relays) relay.close();
   await admin.end();
   await database.close();
 });
@@ -67,7 +67,7 @@ async function relayEndingSession(ended: number): Promise<string> {
     });
     upstream.on('end', () => downstream.end());
   });
-  proxies.push(relay);
+  relays.push(relay);
   relay.listen(0, '127.0.0.1');
   await once(relay, 'listening');
   const url = new URL(database.url);
