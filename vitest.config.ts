@@ -38,6 +38,7 @@ const TIMING_SENSITIVE = [
  */
 const FAILOVER = [
   'packages/db/test/primaryOnlyConnections.test.ts',
+  'packages/db/test/durableAnswers.test.ts',
   'packages/test-support/test/replicaSet.test.ts',
   'apps/api/test/outcomeUnknown.test.ts',
   'packages/client/test/outcomeUnknownRetry.test.ts',

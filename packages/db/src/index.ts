@@ -2,6 +2,13 @@ export { isOutcomeUnknown, OutcomeUnknownError } from './access/commitOutcome';
 export { createDatabase } from './access/createDatabase';
 export { withDatabase } from './access/databaseUrl';
 export {
+  answerDurably,
+  awaitDurableAnswer,
+  awaitDurableCommits,
+  inAnswerScope,
+  noteConfirmedCommit,
+} from './access/durableAnswers';
+export {
   HISTORY_COUNT_LIMIT,
   type HistoryBound,
   type HistoryPage,

@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { isOutcomeUnknown, type PrismaClient, type Queryable } from '@tablelock/db';
+import {
+  awaitDurableCommits,
+  isOutcomeUnknown,
+  noteConfirmedCommit,
+  type PrismaClient,
+  type Queryable,
+} from '@tablelock/db';
 import { DomainError } from '@tablelock/errors';
 
 export type IdempotencyErrorCode = 'BAD_USER_INPUT' | 'IDEMPOTENCY_KEY_REUSED';
@@ -55,7 +61,9 @@ export async function runIdempotently<T>(
       where: { principal_key: { principal: request.principal, key: request.key } },
     });
     if (!stored) return undefined;
-    await awaitReplication(prisma);
+    // The first run's commit may have been acknowledged without a standby (its wait cancelled):
+    // its answer is given again only once a standby has it.
+    await awaitDurableCommits(prisma);
     if (stored.requestHash !== requestHash) {
       throw new DomainError<IdempotencyErrorCode>(
         'IDEMPOTENCY_KEY_REUSED',
@@ -67,10 +75,10 @@ export async function runIdempotently<T>(
   const earlier = await replay();
   if (earlier) return earlier.result;
   try {
-    return await prisma.$transaction(
+    const { result, stored } = await prisma.$transaction(
       async (tx) => {
         const result = await operation(tx);
-        if (!keep(result)) return result;
+        if (!keep(result)) return { result, stored: false };
         await tx.idempotencyKey.create({
           data: {
             principal: request.principal,
@@ -80,10 +88,13 @@ export async function runIdempotently<T>(
             response: JSON.parse(JSON.stringify(result ?? null)),
           },
         });
-        return result;
+        return { result, stored: true };
       },
       { timeout: 60_000 },
     );
+    // Storing the key wrote WAL, so the commit waited for the standbys (or rejected).
+    if (stored) noteConfirmedCommit();
+    return result;
   } catch (error) {
     // Its own commit may be on the primary, or not; a retry asks, on whichever primary serves it.
     if (isOutcomeUnknown(error)) throw error;
@@ -93,18 +104,6 @@ export async function runIdempotently<T>(
     if (concurrent) return concurrent.result;
     throw error;
   }
-}
-
-/**
- * Waits until what this primary has committed so far is on a synchronous standby, when it has
- * some: the stored answer's commit may have been acknowledged without one (its wait cancelled).
- * A commit that writes WAL waits for the standby up to its own WAL position, which lies past every
- * earlier commit's. If this wait is cut short too, this rejects with OUTCOME_UNKNOWN again.
- */
-async function awaitReplication(prisma: PrismaClient): Promise<void> {
-  await prisma.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_current_xact_id()`;
-  });
 }
 
 /** JSON with object keys sorted, so that equal inputs hash equally whatever their key order. */

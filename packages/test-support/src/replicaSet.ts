@@ -32,8 +32,9 @@ export interface ReplicaSet {
   /**
    * Cancels (pg_cancel_backend) a COMMIT that waits on `primary` for a synchronous standby,
    * once there is one: Postgres then acknowledges it with a WARNING, kept only locally.
+   * `statement`: a LIKE pattern of the waiting statement, for a commit of a lone statement.
    */
-  cancelCommitWaitingForStandby(primary: PostgresServer): Promise<void>;
+  cancelCommitWaitingForStandby(primary: PostgresServer, statement?: string): Promise<void>;
   /** The timeline the server writes (a primary) or replays (a standby) now. */
   timeline(server: PostgresServer): Promise<number>;
   /** Stops every server still running and removes the folder. */
@@ -176,11 +177,12 @@ export async function startReplicaSet(options: ReplicaSetOptions = {}): Promise<
       for (const other of standbys) if (other !== ahead) await follow(other, ahead);
       return ahead;
     },
-    cancelCommitWaitingForStandby: (primary) =>
+    cancelCommitWaitingForStandby: (primary, statement = 'COMMIT') =>
       withClient(primary, async (client) => {
         const backend = await poll('a commit waiting for a standby', 20_000, async () => {
           const { rows } = await client.query<{ pid: number }>(
-            `SELECT pid FROM pg_stat_activity WHERE wait_event = 'SyncRep' AND query = 'COMMIT'`,
+            `SELECT pid FROM pg_stat_activity WHERE wait_event = 'SyncRep' AND query LIKE $1`,
+            [statement],
           );
           return rows[0]?.pid;
         });

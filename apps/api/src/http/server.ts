@@ -7,6 +7,7 @@ import {
 } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
+import { inAnswerScope } from '@tablelock/db';
 import cookieParser from 'cookie-parser';
 import express from 'express';
 import { authenticate } from '../auth/authenticate';
@@ -14,6 +15,7 @@ import { credentialsOf } from '../auth/credentialsOf';
 import type { ApiContext, ApiServices } from '../context';
 import { formatError } from '../graphql/formatError';
 import { clearStaleSessionCookie } from '../graphql/plugins/clearStaleSessionCookie';
+import { durableAnswers } from '../graphql/plugins/durableAnswers';
 import { metricsPlugin } from '../graphql/plugins/metricsPlugin';
 import { apolloOperationLimits } from '../graphql/plugins/operationLimits';
 import { refuseSubscriptionsOverHttp } from '../graphql/plugins/refuseSubscriptionsOverHttp';
@@ -104,6 +106,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       requestErrors,
       requireAuthentication,
       requireSyncReplica(options.services.replication),
+      durableAnswers,
       clearStaleSessionCookie,
       // Apollo's landing page loads its script from a CDN, which the Content-Security-Policy
       // (rightly) forbids; clients and code generators use POST /graphql.
@@ -140,6 +143,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   app.use(refuseUnknownHosts(isAllowedHost));
   app.use(
     '/graphql',
+    // Everything the request does runs in one answer scope, for durableAnswers to judge.
+    (_req, _res, next) => inAnswerScope(next),
     apiResponseHeaders,
     cookieParser(),
     express.json({ limit: MAX_BODY }),

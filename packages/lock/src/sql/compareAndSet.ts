@@ -1,4 +1,10 @@
-import { Prisma, type Queryable, queryPrepared } from '@tablelock/db';
+import {
+  isPoolClient,
+  noteConfirmedCommit,
+  Prisma,
+  type Queryable,
+  queryPrepared,
+} from '@tablelock/db';
 import type { LockRow, LockRowChange } from '../core/lockRow';
 import type { TableStatus } from '../core/tableStatus';
 import { effectiveIdleLimit } from './idleLimitSql';
@@ -157,6 +163,9 @@ export async function compareAndSetLockRows(
   if (result.granted && result.written !== changes.length) {
     throw new Error(`The lock write changed ${result.written} rows instead of ${changes.length}.`);
   }
+  // Run alone, the statement was its own commit; having changed rows, it wrote WAL and so
+  // waited for the synchronous standbys (a cut wait raises OutcomeUnknownError instead).
+  if (result.granted && result.written > 0 && isPoolClient(db)) noteConfirmedCommit();
   return {
     written: result.granted,
     statuses: new Map(Object.entries(result.statuses)),
