@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { lockInvariantViolations } from '@tablelock/lock';
+import { createWebhook } from '@tablelock/outbox';
 import {
   type ApiProcess,
   createTestApiKey,
@@ -26,6 +27,11 @@ import { failoverLine, LINE_TABLE, type LineClient } from './support/failoverLin
 import { type Acknowledgement, failoverLoad } from './support/failoverLoad';
 import { postOnOwnConnection } from './support/postOnOwnConnection';
 import { readRegistry } from './support/registry';
+import {
+  startWebhookReceiver,
+  type WebhookReceiver,
+  withoutRepeats,
+} from './support/webhookReceiver';
 
 const CLIENTS = 16;
 /** Clients in the line for one table; the first two go through before the primary is killed. */
@@ -40,9 +46,12 @@ const RUN_TIMEOUT_MS = 150_000;
 
 let replicated: ReplicatedDatabase | undefined;
 const started: ApiProcess[] = [];
+let receiver: WebhookReceiver | undefined;
 
 afterEach(async () => {
   await Promise.all(started.splice(0).map(stopApiProcess));
+  await receiver?.stop();
+  receiver = undefined;
   await replicated?.close();
   replicated = undefined;
 });
@@ -56,6 +65,7 @@ async function failoverRun(
   settings: Record<string, string>,
   before: (replicas: ReplicaSet, acknowledged: Acknowledgement[]) => Promise<void> = async () => {},
   waiterCount = WAITERS,
+  apiSettings: [Record<string, string>, Record<string, string>] = [{}, {}],
 ) {
   replicated = await startReplicatedDatabase(settings);
   const { database, replicas } = replicated;
@@ -75,8 +85,8 @@ async function failoverRun(
   const [portA, portB] = await twoPorts();
   // At once: their write guard syncs take turns (an advisory lock).
   const apis = await Promise.all([
-    startApiProcess('A', database.url, portA, started),
-    startApiProcess('B', database.url, portB, started),
+    startApiProcess('A', database.url, portA, started, apiSettings[0]),
+    startApiProcess('B', database.url, portB, started, apiSettings[1]),
   ]);
   const load = failoverLoad(apis, keys);
   const line = failoverLine(apis, load, holder, waiters, WAITERS_THROUGH_BEFORE);
@@ -138,19 +148,25 @@ async function failoverRun(
   };
 }
 
-/** Sessions on `primary` whose COMMIT waits for a synchronous standby. */
-async function commitsWaitingForStandby(primary: PostgresServer): Promise<number> {
+/** Sessions on `primary` whose commit waits for a synchronous standby; `cancel`: cancels them. */
+async function commitsWaitingForStandby(primary: PostgresServer, cancel = false): Promise<number> {
   const client = new pg.Client({ connectionString: primary.url() });
   await client.connect();
   try {
     const { rows } = await client.query<{ count: number }>(
-      `SELECT count(*)::int AS count FROM pg_stat_activity WHERE wait_event = 'SyncRep'`,
+      `SELECT count(*)::int AS count FROM pg_stat_activity
+       WHERE wait_event = 'SyncRep' AND (NOT $1 OR pg_cancel_backend(pid))`,
+      [cancel],
     );
     return rows[0]?.count ?? 0;
   } finally {
     await client.end();
   }
 }
+
+/** Alone on the primary, as long as an operator's drill leaves it so. */
+const ALONE_MS = 10_000;
+const CANCEL_EVERY_MS = 1_000;
 
 /** The checks every run with synchronous commit passes. */
 function expectNothingLost(run: Awaited<ReturnType<typeof failoverRun>>) {
@@ -221,6 +237,58 @@ describe('the failover harness: two API processes, 16 clients, the primary kille
       // Answers that came meanwhile are of commits a standby had confirmed before it stopped.
       expect(lostAcknowledgements(whileAlone, run.history)).toEqual([]);
       expectNothingLost(run);
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
+    'scenario e: standbys killed, every wait for them cancelled each second, clients retrying with their keys; then the primary is lost',
+    async () => {
+      let cancelled = 0;
+      const webhooks = { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_FIRST_RETRY_MS: '50' };
+      const run = await failoverRun(
+        {},
+        async (replicas) => {
+          // A receiver of every event of the load's tables, from here on.
+          receiver = await startWebhookReceiver();
+          const { database } = replicated as ReplicatedDatabase;
+          const endpoint = { url: receiver.url, eventTypes: [], tables: [], withRows: false };
+          receiver.secret = (
+            await createWebhook(database.prisma, endpoint, 'admin', ['127.0.0.1'])
+          ).secret;
+          await Promise.all(['s1', 's2'].map((name) => replicas.server(name).kill()));
+          // What a statement_timeout, a pooler or an impatient operator does to those waits:
+          // each cancelled commit is kept on the primary alone, and its client retries it.
+          const primary = replicas.server('p0');
+          for (const end = Date.now() + ALONE_MS; Date.now() < end; ) {
+            cancelled += await commitsWaitingForStandby(primary, true);
+            await new Promise((resolve) => setTimeout(resolve, CANCEL_EVERY_MS));
+          }
+        },
+        WAITERS,
+        // Both kinds of process: one refusing changes without a standby, one taking them.
+        [{ ...webhooks, REQUIRE_SYNC_REPLICA: 'true' }, webhooks],
+      );
+      console.info(`sync waits cancelled: ${cancelled}`);
+      expect(cancelled).toBeGreaterThan(0);
+      expect(run.outcomeUnknown).toBeGreaterThan(0);
+      expectNothingLost(run);
+
+      const delivered = withoutRepeats((receiver as WebhookReceiver).received);
+      console.info(`webhook events delivered: ${delivered.length}`);
+      expect(delivered.length).toBeGreaterThan(0);
+      const { database } = replicated as ReplicatedDatabase;
+      const missing: string[] = [];
+      for (const { payload } of delivered) {
+        const { type, timestamp: at } = payload;
+        const { id, table } = payload.data;
+        const [kept] = await database.prisma.$queryRaw<{ count: number }[]>`
+          SELECT count(*)::int AS count FROM tablelock.outbox_event
+          WHERE position = ${BigInt(id)} AND table_name = ${table} AND type = ${type}
+            AND at = ${at}::timestamptz`;
+        if (kept?.count !== 1) missing.push(`${table} ${id} ${type} ${at}`);
+      }
+      expect(missing).toEqual([]);
     },
     RUN_TIMEOUT_MS,
   );

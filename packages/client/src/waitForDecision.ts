@@ -19,7 +19,8 @@ const READ_RETRY_MS = 30_000;
  * Resolves once change request `id` is decided (or withdrawn), with its state, who decided, their
  * comment, and for its author the lock's token when the lock came back to them. It listens to
  * `changeRequestChanged` and reads the request at every connection, the first included: a
- * decision made while the connection was down, or before it listened, is not missed.
+ * decision made while the connection was down, or before it listened, is not missed. It resolves
+ * with a read, never with an event: the API answers reads of a request once they are durable.
  */
 export async function waitForDecision(
   api: TablelockApi,
@@ -54,7 +55,12 @@ export async function waitForDecision(
     client.subscribe<RequestStepsSubscription>(
       { query: requestStepsSubscription.toString(), variables: { table: first.table } },
       {
-        next: ({ data }) => decided(data?.changeRequestChanged),
+        // An event is news, not the answer: the read gives the decision once a synchronous
+        // standby has it, so that a failover cannot take back what this resolved with.
+        next: ({ data }) => {
+          const request = data?.changeRequestChanged;
+          if (request?.id === id && request.state !== 'pending') read().then(decided, () => {});
+        },
         // Refused (a revoked key): the reads at reconnection still tell.
         error: () => {},
         complete: () => {},

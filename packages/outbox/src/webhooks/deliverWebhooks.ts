@@ -1,4 +1,10 @@
-import { inTransaction, type Prisma, type PrismaClient, type Queryable } from '@tablelock/db';
+import {
+  awaitDurableCommits,
+  inTransaction,
+  type Prisma,
+  type PrismaClient,
+  type Queryable,
+} from '@tablelock/db';
 import { DomainError } from '@tablelock/errors';
 import { encodeFeedCursor } from '../feedCursor';
 import type { OutboxEvent } from '../outboxEvent';
@@ -101,7 +107,8 @@ export async function webhooksDue(db: Queryable): Promise<WebhooksDue> {
 }
 
 /**
- * Sends the next message of one endpoint's table whose turn has come, if any: its row lock
+ * Sends the next message of one endpoint's table whose turn has come, if any, once its events
+ * are on a synchronous standby (see awaitDurableCommits): its row lock
  * (FOR UPDATE SKIP LOCKED) is held until the answers are recorded, so that no other process
  * sends that table's messages meanwhile, and a process that dies mid-delivery leaves them
  * to the next one. The endpoint's row is held too (KEY SHARE), so that deleting the endpoint
@@ -137,6 +144,9 @@ export function deliverNextWebhook(
         [claimed.table_name],
         null,
       );
+      // No event leaves before a standby has its commit, which a failover could still lose
+      // (its wait cancelled): an OUTCOME_UNKNOWN here ends the claim, tried again next round.
+      if (page.events.length > 0) await awaitDurableCommits(prisma);
       const webhookId = claimed.webhook_id.toString();
       const started = performance.now();
       let last: Delivered = { webhookId, messageId: '', outcome: passed, disabled: false };

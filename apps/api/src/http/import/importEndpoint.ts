@@ -1,3 +1,4 @@
+import { answerDurably } from '@tablelock/db';
 import { DomainError } from '@tablelock/errors';
 import {
   assertMayImport,
@@ -57,14 +58,17 @@ export function importEndpoint(services: ApiServices, slots = createImportSlots(
       };
       await assertMayImport(services.prisma, importCaller);
       const startedAt = performance.now();
-      const report = await importRows(services, {
-        ...importCaller,
-        fileName,
-        format,
-        content: importBody(request, IMPORT_LIMITS),
-        dryRun,
-        ...(columnMapping ? { columnMapping } : {}),
-      });
+      // Its report says what was written: given once a synchronous standby has it.
+      const report = await answerDurably(services.prisma, () =>
+        importRows(services, {
+          ...importCaller,
+          fileName,
+          format,
+          content: importBody(request, IMPORT_LIMITS),
+          dryRun,
+          ...(columnMapping ? { columnMapping } : {}),
+        }),
+      );
       const ms = Math.round(performance.now() - startedAt);
       logger.info({ table, dryRun, counts: report.counts, ms, caller: caller.name }, 'import');
       response.json({ report });
