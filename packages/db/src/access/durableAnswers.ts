@@ -23,8 +23,8 @@ const BARRIER_FAILED =
  * wait was cancelled (pg_cancel_backend, statement_timeout, a pooler), and Postgres then makes
  * it visible anyway, kept only locally. This barrier's own commit lies past every commit it
  * could have read, so once a standby has it, it has them (and the answer under way is then
- * durable: see noteConfirmedCommit). Rejects with OutcomeUnknownError when
- * the wait is cut short or the barrier fails: the state is on the primary, but may not last.
+ * durable: see noteConfirmedCommit). Rejects with OutcomeUnknownError when the wait is cut
+ * short or the barrier fails: the state is on the primary, but may not last.
  */
 export async function awaitDurableCommits(prisma: PrismaClient): Promise<void> {
   try {
@@ -74,7 +74,8 @@ export function answerDurably<T>(prisma: PrismaClient, work: () => Promise<T>): 
 /**
  * Says that a commit which wrote WAL has just been confirmed (it raised no OutcomeUnknownError)
  * and that the answer under way is built from what it read: its own wait for the standbys
- * covered every earlier commit.
+ * covered every earlier commit. What the answer's nested fields read afterwards is the table's
+ * state now, not the change it reports, and is not waited for.
  */
 export function noteConfirmedCommit(): void {
   const scope = answerScopes.getStore();
