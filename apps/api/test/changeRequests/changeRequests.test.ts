@@ -2,7 +2,11 @@ import { expireLeases } from '@tablelock/lock';
 import { syncWriteGuards } from '@tablelock/master-data';
 import { MASTER_SCHEMA } from '@tablelock/test-support';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { setTablePolicyMutation } from '../support/governanceOperations';
+import {
+  governedTableQuery,
+  setTablePolicyMutation,
+  setTakeOverRuleMutation,
+} from '../support/governanceOperations';
 import { isProbe, openLiveSocket, probeUntil } from '../support/liveSocket';
 import { releaseByLegacyMutation } from '../support/lockApi';
 import {
@@ -11,6 +15,7 @@ import {
   forceReleaseAs,
   refusal,
   renewTableLockMutation,
+  takeOverTableLockMutation,
 } from '../support/lockOperations';
 import { useSignedInApi } from '../support/signedInApi';
 import { execute, type TestClient } from '../support/testApi';
@@ -267,6 +272,38 @@ describe('change requests', () => {
     const late = await execute(signedIn.bob, approveChangeRequestMutation, { id: request.id });
     expect(refusal(late).code).toBe('CHANGE_REQUEST_CLOSED');
     expect(late.errors?.[0]?.extensions).toMatchObject({ state: 'rejected' });
+  });
+
+  it('under the idle-holder rule only an admin takes over a lock that waits with a request', async () => {
+    const rule = { rule: 'idle_holder', idleMinutes: 1 } as const;
+    expect((await execute(signedIn.admin, setTakeOverRuleMutation, rule)).errors).toBeUndefined();
+    try {
+      const { request } = await submitRename(signedIn.alice, 6, 'Borealis Parts');
+      await signedIn.database.prisma.$executeRaw`
+        UPDATE tablelock.table_lock SET last_active_at = now() - interval '1 hour'
+        WHERE table_name = 'suppliers'`;
+      const offered = await execute(signedIn.bob, governedTableQuery, { name: 'suppliers' });
+      expect(offered.data?.table?.canTakeOver).toBe(false);
+      const bob = await execute(signedIn.bob, takeOverTableLockMutation, {
+        table: 'suppliers',
+        reason: 'alice is away',
+      });
+      expect(refusal(bob).code).toBe('FORBIDDEN');
+      expect((await requestAs(signedIn.bob, request.id)).state).toBe('pending');
+
+      const admin = await execute(signedIn.admin, takeOverTableLockMutation, {
+        table: 'suppliers',
+        reason: 'Supplier master is reorganised today',
+      });
+      expect(admin.errors).toBeUndefined();
+      expect(await requestAs(signedIn.alice, request.id)).toMatchObject({
+        state: 'rejected',
+        decidedBy: 'admin',
+        decisionComment: 'Supplier master is reorganised today',
+      });
+    } finally {
+      await execute(signedIn.admin, setTakeOverRuleMutation, { rule: 'own_sessions' });
+    }
   });
 
   it('the author withdraws and goes on editing; reject and send back need a comment', async () => {

@@ -54,16 +54,24 @@ export function takeOverPermission(
 /**
  * The take-over rule, decided once: for the take-over itself (planLockChange) and for offering
  * it (mayTakeOver), both on the lock's row as read with the database's clock (`idleSeconds`).
- * Admins take anyone's lock; others their own (unless `ownLock` is false) while the holder may
- * still go on, or someone else's whose holder has been idle long enough, on a table they may
+ * Admins take anyone's lock; others, never one that waits with a change request, their own
+ * (unless `ownLock` is false) while the holder may still go on, or someone else's whose holder has been idle long enough, on a table they may
  * start editing. Null when allowed, else why not.
  */
 export function takeOverRefusal(
-  lock: Pick<LockRow, 'tableName' | 'editor' | 'rules' | 'idleSeconds'>,
+  lock: Pick<LockRow, 'tableName' | 'editor' | 'rules' | 'idleSeconds' | 'carriesChangeRequest'>,
   taker: { editor: string; rights?: EditorRights | undefined },
   permission: TakeOverPermission,
 ): LockError | null {
   if (permission.anyHolder) return null;
+  // A take-over rejects the request the lock waits with: an admin's decision, with a reason its
+  // author reads as the rejection's comment, never an editor's way around an approver.
+  if (lock.carriesChangeRequest) {
+    return new LockError(
+      'FORBIDDEN',
+      `${lock.tableName} waits with ${lock.editor}'s change request for approval; only an admin can take it over.`,
+    );
+  }
   if (lock.editor === taker.editor) {
     if (permission.ownLock === false) {
       return new LockError(
@@ -108,6 +116,7 @@ export function mayTakeOver(
     idleSeconds: number | null;
     rules: TableRules;
     takeOver: TakeOverPolicy;
+    carriesChangeRequest: boolean;
   },
   caller: { name: string; rights: EditorRights },
 ): boolean {
@@ -117,6 +126,7 @@ export function mayTakeOver(
     editor: table.editor,
     rules: table.rules,
     idleSeconds: table.idleSeconds,
+    carriesChangeRequest: table.carriesChangeRequest,
   };
   const permission = takeOverPermission(table.takeOver, caller.rights.role === 'admin');
   return takeOverRefusal(lock, { editor: caller.name, rights: caller.rights }, permission) === null;

@@ -57,6 +57,8 @@ export interface TableInfo {
   waiters: Waiter[];
   /** Everyone in line who goes before anyone who starts editing it (see wantsTable). */
   inLine: Waiter[];
+  /** Its lock waits with a pending change request: only an admin may take it over. */
+  carriesChangeRequest: boolean;
 }
 
 /** The most tables one page may ask for. */
@@ -111,6 +113,7 @@ function describeTables(
       lastActiveAt: row.lastActiveAt,
       idleLimitSeconds: idleLimitOf(settings.idleLimits, row.tableName),
       idleSeconds: row.idleSeconds,
+      carriesChangeRequest: row.carriesChangeRequest,
       policy,
       frozen: row.frozen,
       rules,

@@ -3,7 +3,7 @@ import type { Blocker } from '../core/blocker';
 import type { LockRow } from '../core/lockRow';
 import { WAITER_COUNTS, WAITER_SERVABLE } from '../line/lockQueue';
 import { idleExpired } from './idleLimitSql';
-import { CHANGE_REQUEST, LOCK_WAITER, TABLE_LOCK } from './registryTables';
+import { LOCK_WAITER, TABLE_LOCK } from './registryTables';
 import { TABLE_LOCK_COLUMNS, type TableLockRow, tableLockOf } from './tableLockRow';
 import { POLICY_COLUMN, type PolicyColumns, tableRulesOf } from './tableRulesSql';
 
@@ -12,7 +12,6 @@ type LockScopeRow = TableLockRow & {
   idle_expired: boolean;
   waiters_ahead: Blocker[] | null;
   policy: PolicyColumns | null;
-  carries_change_request: boolean;
 };
 
 /** Where an acquisition stands in the line: who asks, and their own waiter when they queued. */
@@ -41,8 +40,7 @@ export function lockScopeQuery(
   return Prisma.sql`
     SELECT ${TABLE_LOCK_COLUMNS}, ${idleExpired('table_lock')} AS idle_expired,
            ${line ? waitersAheadColumn(tableName, line) : Prisma.sql`NULL::jsonb`} AS waiters_ahead,
-           ${POLICY_COLUMN} AS policy,
-           ${CARRIES_CHANGE_REQUEST} AS carries_change_request
+           ${POLICY_COLUMN} AS policy
     FROM ${TABLE_LOCK}
     WHERE table_name = ANY(${[tableName, ...namedFkTables]}::text[])
        OR table_name IN (SELECT unnest("references") FROM ${TABLE_LOCK} WHERE table_name = ${tableName})
@@ -50,15 +48,6 @@ export function lockScopeQuery(
        OR (status = 'editing' AND ${tableName} = ANY("references"))
     ${lockRows ? Prisma.sql`ORDER BY table_name FOR UPDATE OF table_lock` : Prisma.empty}`;
 }
-
-/**
- * Whether the row's lock waits with a pending change request. Only a lock without a lease can
- * (the request's), so the lookup is made for those alone.
- */
-const CARRIES_CHANGE_REQUEST = Prisma.sql`(table_lock.lease_expires_at IS NULL
-  AND table_lock.fencing_token IS NOT NULL
-  AND EXISTS (SELECT 1 FROM ${CHANGE_REQUEST} AS r
-              WHERE r.table_name = table_lock.table_name AND r.state = 'pending'))`;
 
 /**
  * Those in line before the caller who want the row's table: to edit it, or (for the table
@@ -110,7 +99,7 @@ export async function readLockScope(
           ...(row.waiters_ahead ? { waitersAhead: row.waiters_ahead } : {}),
           rules: tableRulesOf(row.policy, table.frozen),
           idleSeconds: table.idleSeconds,
-          ...(row.carries_change_request ? { carriesChangeRequest: true } : {}),
+          ...(table.carriesChangeRequest ? { carriesChangeRequest: true } : {}),
         },
       ];
     }),

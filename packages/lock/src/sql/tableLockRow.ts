@@ -1,19 +1,29 @@
 import { Prisma } from '@tablelock/db';
 import type { Freeze } from '../core/tableRules';
 import type { TableStatus } from '../core/tableStatus';
+import { CHANGE_REQUEST } from './registryTables';
 import { FREEZE_IN_FORCE, type FreezeColumns, freezeOf } from './tableRulesSql';
+
+/**
+ * Whether the row's lock waits with a pending change request. Only a lock without a lease can
+ * (the request's), so the lookup is made for those alone.
+ */
+const CARRIES_CHANGE_REQUEST = Prisma.sql`(table_lock.lease_expires_at IS NULL
+  AND table_lock.fencing_token IS NOT NULL
+  AND EXISTS (SELECT 1 FROM ${CHANGE_REQUEST} AS r
+              WHERE r.table_name = table_lock.table_name AND r.state = 'pending'))`;
 
 /**
  * The columns of a `table_lock` row as every reader of the registry selects them, with what is
  * judged on the database clock when the row is read: whether the lease has run out, how long
- * its holder has been idle, the freeze in force.
+ * its holder has been idle, the freeze in force; and whether it waits with a change request.
  */
 export const TABLE_LOCK_COLUMNS = Prisma.sql`table_name, status::text AS status, editor,
   locked_by, "references", version, fencing_token::text AS fencing_token, updated_at,
   acquired_at, lease_expires_at, last_active_at,
   coalesce(lease_expires_at <= now(), false) AS lease_expired,
   extract(epoch FROM now() - last_active_at)::float8 AS idle_seconds,
-  ${FREEZE_IN_FORCE} AS freeze`;
+  ${FREEZE_IN_FORCE} AS freeze, ${CARRIES_CHANGE_REQUEST} AS carries_change_request`;
 
 /** A `table_lock` row as TABLE_LOCK_COLUMNS selects it. */
 export interface TableLockRow {
@@ -31,6 +41,7 @@ export interface TableLockRow {
   lease_expired: boolean;
   idle_seconds: number | null;
   freeze: FreezeColumns | null;
+  carries_change_request: boolean;
 }
 
 /** One master table's registry row, as the lock changes and the read models use it. */
@@ -56,6 +67,8 @@ export interface TableLock {
   idleSeconds: number | null;
   /** The freeze in force when the row was read (database clock). */
   frozen: Freeze | null;
+  /** Its lock waits with a pending change request, which ends it by its decision. */
+  carriesChangeRequest: boolean;
 }
 
 export function tableLockOf(row: TableLockRow): TableLock {
@@ -74,5 +87,6 @@ export function tableLockOf(row: TableLockRow): TableLock {
     leaseExpired: row.lease_expired,
     idleSeconds: row.idle_seconds,
     frozen: freezeOf(row.freeze),
+    carriesChangeRequest: row.carries_change_request,
   };
 }
