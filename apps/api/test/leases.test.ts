@@ -93,9 +93,10 @@ describe('leases', () => {
       logger: silent,
       intervalMs: 250,
     });
+    // The holder: others read no token of hers (issue 40).
     const changes = await subscribeLockChanges({
       url: signedIn.api.url,
-      headers: signedIn.bob.headers,
+      headers: signedIn.alice.headers,
       prisma: signedIn.database.prisma,
     });
     try {

@@ -16,10 +16,10 @@ const signedIn = useSignedInApi();
 
 describe('take-over', () => {
   it('an admin takes over in one step: the FK locks stay, the old token is LOCK_LOST', async () => {
-    const watcher = await signedIn.api.withApiKey('take-over-watcher', 'viewer');
+    // The holder it displaces hears of it, with the new token: a viewer would read none.
     const changes = await subscribeLockChanges({
       url: signedIn.api.url,
-      connectionParams: { authorization: watcher.headers.authorization },
+      headers: signedIn.alice.headers,
       table: 'suppliers',
       prisma: signedIn.database.prisma,
     });

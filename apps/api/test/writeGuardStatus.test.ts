@@ -28,7 +28,7 @@ describe('writeGuardStatus', () => {
   // As the API does when it starts (startTestApi leaves the test's tables unguarded).
   beforeAll(() => syncWriteGuards(signedIn.database.prisma, MASTER_SCHEMA, 'RECORD'));
 
-  it('names a table whose triggers are not its guard, with the GRANT that fixes it', async () => {
+  it('names a table whose triggers are not its guard, with the statement that fixes it', async () => {
     const before = await execute(signedIn.admin, statusQuery);
     expect(before.errors).toBeUndefined();
     expect(before.data?.writeGuardStatus.defaultGuard).toBe('RECORD');
@@ -38,7 +38,7 @@ describe('writeGuardStatus', () => {
       table: 'currencies',
       policy: { writeGuard: 'ENFORCE' },
     });
-    // What a table owner who removes a trigger, or a missing TRIGGER privilege, leaves.
+    // What a table owner who removes a trigger, or a table tablelock does not own, leaves.
     await signedIn.database.prisma
       .$executeRaw`DROP TRIGGER tablelock_guard_update ON master.currencies`;
     const after = await execute(signedIn.admin, statusQuery);
@@ -49,7 +49,7 @@ describe('writeGuardStatus', () => {
         table: 'currencies',
         wanted: 'ENFORCE',
         installed: null,
-        grant: `GRANT TRIGGER ON "master"."currencies" TO "${role?.name}";`,
+        grant: `ALTER TABLE "master"."currencies" OWNER TO "${role?.name}";`,
       },
     ]);
   });

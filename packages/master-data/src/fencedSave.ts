@@ -1,11 +1,12 @@
 import { inTransaction, type Queryable, type TransactionClient } from '@tablelock/db';
 import { assertHoldsLock, recordLockEvent } from '@tablelock/lock';
+import { type ApprovedRequest, assertApprovalGiven } from './changeRequests/approvalRequired';
 import {
-  type ApprovedRequest,
-  assertApprovalGiven,
-  recordApproval,
-} from './changeRequests/approvalRequired';
-import { currentChangeSetId, declareOwnWrite, type OwnWrite } from './guard/ownWrite';
+  currentChangeSetId,
+  declareOwnWrite,
+  declareRequestWrite,
+  type OwnWrite,
+} from './guard/ownWrite';
 
 /** How many rows a save wrote, by kind. */
 export interface SaveCounts {
@@ -50,12 +51,13 @@ export function fencedSave<Result extends SaveCounts & { saved: boolean }>(
     async (tx) => {
       await assertHoldsLock(tx, { tableName, editor: holder, token });
       await assertApprovalGiven(tx, tableName, save.approval);
-      const { kind = 'save', revertsChangeSetId } = save;
-      await declareOwnWrite(tx, { tableName, token, kind, revertsChangeSetId });
+      const { kind = 'save', revertsChangeSetId, approval } = save;
+      // The trigger names the approver in the change set, from the request's mark.
+      if (approval) await declareRequestWrite(tx, { ...approval, kind });
+      else await declareOwnWrite(tx, { tableName, token, kind, revertsChangeSetId });
       const result = await write(tx);
       if (!result.saved) return result;
       const changeSetId = await currentChangeSetId(tx, tableName);
-      await recordApproval(tx, changeSetId, save.approval);
       await recordLockEvent(tx, {
         action: 'save',
         tableName,

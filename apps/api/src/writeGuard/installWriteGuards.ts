@@ -4,8 +4,8 @@ import { syncWriteGuards, type WriteGuard, type WriteGuardSync } from '@tableloc
 
 /**
  * Makes the write guard's triggers match every table's guard, and says what it changed. A
- * table it could not guard is logged as a warning with the GRANT that fixes it: the API starts
- * anyway, and the table is reported, never silently unguarded.
+ * table it could not guard is logged as a warning with the statement that fixes it: the API
+ * starts anyway, and the table is reported, never silently unguarded.
  */
 export async function installWriteGuards(
   prisma: PrismaClient,

@@ -135,9 +135,10 @@ export const en = {
     historySize_one: 'The row history takes {{size}}. It keeps {{count}} unlocked write.',
     historySize_other: 'The row history takes {{size}}. It keeps {{count}} unlocked writes.',
     allGuarded: 'Every table has the triggers its guard asks for.',
-    unguarded_one: '{{count}} table is not guarded as its policy asks. Run the GRANT as its owner.',
+    unguarded_one:
+      '{{count}} table is not guarded as its policy asks. Run the statement as its owner.',
     unguarded_other:
-      '{{count}} tables are not guarded as their policy asks. Run each GRANT as the table owner.',
+      '{{count}} tables are not guarded as their policy asks. Run each statement as the table owner.',
     unguardedTable: '{{table}} ({{guard}}):',
     anyEditor: 'any editor',
     noCap: 'no cap',

@@ -146,7 +146,7 @@ export const ja: TranslationOf<typeof en> = {
       '行の履歴の容量は {{size}} です。ロックなしの書き込みを {{count}} 件保持しています。',
     allGuarded: 'すべてのテーブルに、ガードどおりのトリガーがあります。',
     unguarded_other:
-      '{{count}} 個のテーブルがポリシーどおりに保護されていません。テーブルの所有者として GRANT を実行してください。',
+      '{{count}} 個のテーブルがポリシーどおりに保護されていません。テーブルの所有者としてその文を実行してください。',
     unguardedTable: '{{table}}（{{guard}}）：',
     anyEditor: 'すべての編集者',
     noCap: '上限なし',

@@ -28,16 +28,3 @@ export async function assertApprovalGiven(
     );
   }
 }
-
-/** Names the approver and the request in the row history's change set of this transaction. */
-export async function recordApproval(
-  tx: TransactionClient,
-  changeSetId: string | null,
-  approval: ApprovedRequest | undefined,
-): Promise<void> {
-  if (!approval || changeSetId === null) return;
-  await tx.$executeRaw`
-    UPDATE tablelock.change_set
-    SET approved_by = ${approval.approvedBy}, change_request_id = ${approval.changeRequestId}::bigint
-    WHERE id = ${changeSetId}::bigint`;
-}

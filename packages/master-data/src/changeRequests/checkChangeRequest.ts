@@ -54,7 +54,7 @@ export async function checkChangeRequest(
       SELECT id FROM tablelock.change_request
       WHERE id = ${request.id}::bigint AND state = 'pending' FOR SHARE`;
     if (!pending) return null;
-    const trial = await trialSave(tx, table, request.token, changes);
+    const trial = await trialSave(tx, table, request.id, changes);
     const problems = await Promise.all(
       trial.rowErrors.map((error) => {
         const index = indexOf(error);

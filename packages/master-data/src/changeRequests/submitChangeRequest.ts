@@ -74,7 +74,7 @@ export async function submitChangeRequest(
       throw new MasterDataError('BAD_USER_INPUT', 'A change request needs changes.');
     }
     // The lock moves to the request first: on a table that needs approval, only a pending
-    // request's token may write (use_lock), and the check below writes under it.
+    // request's own writes pass the write guard, and the check below is one.
     await tx.$executeRawUnsafe('SAVEPOINT change_request_submission');
     const movedToken = await moveLockToChangeRequest(tx, tableName, token);
     if (movedToken === null) throw new Error(`the lock on ${tableName} moved under its share lock`);
@@ -98,7 +98,7 @@ export async function submitChangeRequest(
       await tx.$executeRaw`
         UPDATE tablelock.import_dry_run SET token = ${movedToken} WHERE id = ${dryRun.id}::uuid`;
     } else {
-      const check = await trialSave(tx, table, movedToken.toString(), changes);
+      const check = await trialSave(tx, table, stored.id.toString(), changes);
       if (!check.saved) {
         await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT change_request_submission');
         return { submitted: false, request: null, rowErrors: check.rowErrors };

@@ -6,7 +6,11 @@ export interface GuardDrift {
   tableName: string;
   /** Its policy's guard, else the default (WRITE_GUARD_DEFAULT). */
   wanted: WriteGuard;
-  /** What its triggers do now; null when they are an incomplete or mixed set. */
+  /**
+   * What its triggers do now; null when they are an incomplete or mixed set, or when one does
+   * not fire always (ENABLE ALWAYS): a session with session_replication_role = replica would
+   * pass it.
+   */
   installed: WriteGuard | null;
 }
 
@@ -28,6 +32,7 @@ export function readGuardDrift(
       SELECT CASE WHEN count(*) = 0 THEN 'OFF'
                   WHEN count(*) = ${GUARD_TRIGGERS.length}
                    AND count(DISTINCT encode(tg.tgargs, 'escape')) = 1
+                   AND bool_and(tg.tgenabled = 'A')
                     THEN min(split_part(encode(tg.tgargs, 'escape'), '\\000', 1)) END AS guard
       FROM pg_trigger AS tg
       WHERE tg.tgrelid = to_regclass(format('%I.%I', ${schema}::text, t.table_name))
@@ -36,9 +41,12 @@ export function readGuardDrift(
     ORDER BY t.table_name`;
 }
 
-/** The GRANT that lets `role` install the guard's triggers on a table. */
-export function triggerGrant(schema: string, tableName: string, role: string): string {
-  return `GRANT TRIGGER ON ${quoteIdentifier(schema)}.${quoteIdentifier(tableName)} TO ${quoteIdentifier(role)};`;
+/**
+ * The statement that lets `role` install the guard's triggers on a table: making them fire
+ * always (ALTER TABLE … ENABLE ALWAYS TRIGGER), like dropping them, needs the table's ownership.
+ */
+export function installGrant(schema: string, tableName: string, role: string): string {
+  return `ALTER TABLE ${quoteIdentifier(schema)}.${quoteIdentifier(tableName)} OWNER TO ${quoteIdentifier(role)};`;
 }
 
 /** The database role tablelock connects as: the one a GRANT must name. */

@@ -23,6 +23,31 @@ export async function declareOwnWrite(tx: TransactionClient, write: OwnWrite): P
            set_config('tablelock.reverts', ${write.revertsChangeSetId ?? ''}, true)`;
 }
 
+/** A pending change request's write: its approval's application, or (no approver) its trial. */
+export interface RequestWrite {
+  changeRequestId: string;
+  /** Null for a trial, which the caller rolls back. */
+  approvedBy: string | null;
+  kind: OwnWriteKind;
+}
+
+/**
+ * Shows the write guard's triggers that this transaction writes a pending change request:
+ * on a table that needs approval, or whose lock waits with a request, the only writes they let
+ * through (use_lock refuses the request's token, TL004). `tablelock.write_change_request`
+ * checks that the request is pending under the table's current lock (TL001 otherwise); only
+ * tablelock's own database role may call it, so no other login can pass its write off as one.
+ */
+export async function declareRequestWrite(
+  tx: TransactionClient,
+  write: RequestWrite,
+): Promise<void> {
+  await tx.$executeRaw`
+    SELECT tablelock.write_change_request(${write.changeRequestId}::bigint, ${write.approvedBy}),
+           set_config('tablelock.change_kind', ${write.kind}, true),
+           set_config('tablelock.reverts', '', true)`;
+}
+
 /** The id of this transaction's change set of `tableName`; null when nothing was recorded. */
 export async function currentChangeSetId(
   tx: TransactionClient,

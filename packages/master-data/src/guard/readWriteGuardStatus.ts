@@ -1,12 +1,12 @@
 import type { Queryable } from '@tablelock/db';
-import { currentRole, type GuardDrift, readGuardDrift, triggerGrant } from './guardDrift';
+import { currentRole, type GuardDrift, installGrant, readGuardDrift } from './guardDrift';
 import { type HistoryGauges, readHistoryGauges } from './readHistoryGauges';
 import type { WriteGuard } from './writeGuard';
 
 /** What the admin page shows of the write guard. */
 export interface WriteGuardStatus extends HistoryGauges {
   defaultGuard: WriteGuard;
-  /** Tables whose triggers differ from their guard, each with the GRANT that fixes it. */
+  /** Tables whose triggers differ from their guard, each with the statement that fixes it. */
   unguardedTables: (GuardDrift & { grant: string })[];
 }
 
@@ -30,7 +30,7 @@ export async function readWriteGuardStatus(
     defaultGuard,
     unguardedTables: drift.map((table) => ({
       ...table,
-      grant: triggerGrant(schema, table.tableName, role),
+      grant: installGrant(schema, table.tableName, role),
     })),
   };
 }

@@ -1,8 +1,8 @@
 import type { PrismaClient } from '@tablelock/db';
-import { currentRole, readGuardDrift, triggerGrant } from './guardDrift';
+import { currentRole, installGrant, readGuardDrift } from './guardDrift';
 import type { WriteGuard } from './writeGuard';
 
-/** A table the guard could not be installed on, and the GRANT that fixes it. */
+/** A table the guard could not be installed on, and the statement that fixes it. */
 export interface UnguardedTable {
   tableName: string;
   guard: WriteGuard;
@@ -60,7 +60,7 @@ export async function syncWriteGuards(
         result.failed.push({
           ...table,
           error,
-          grant: triggerGrant(schema, table.tableName, role),
+          grant: installGrant(schema, table.tableName, role),
         });
       } else if (table.guard === 'OFF') result.removed.push(table.tableName);
       else result.installed.push(table);

@@ -13,6 +13,7 @@ import type {
   RowChangeResolvers,
 } from '../generated/graphql';
 import { callerOf } from './callerOf';
+import { tokenFor } from './fencingTokens';
 
 export const tableChanges: QueryResolvers['tableChanges'] = (_parent, args, context) => {
   return readTableChanges(context.prisma, args.table, {
@@ -47,6 +48,7 @@ export const revertChangeResolver: MutationResolvers['revertChange'] = (_parent,
 
 export const ChangeSet: ChangeSetResolvers = {
   table: (change) => change.tableName,
+  token: (change, _args, context) => tokenFor(context, change.token, [change.actor]),
   rows: (change, args, context) =>
     readChangeRows(context.prisma, change, { after: args.after, first: args.first ?? 100 }),
 };

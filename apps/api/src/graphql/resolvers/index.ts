@@ -14,6 +14,7 @@ import {
   submitChangeRequestResolver,
   withdrawChangeRequestResolver,
 } from './changeRequests';
+import { tokenFor } from './fencingTokens';
 import {
   freezeTablesResolver,
   setTablePolicyResolver,
@@ -174,7 +175,11 @@ export const resolvers: Resolvers = {
   RowChange,
   RevertConflict,
   ChangeRequest,
-  LockEvent: { table: (event) => event.tableName },
+  LockEvent: {
+    table: (event) => event.tableName,
+    token: (event, _args, context) =>
+      tokenFor(context, event.token, [event.editor, event.previousEditor]),
+  },
   // The settings a policy or rule change gave, as the JSON scalar carries them.
   SecurityEvent: { changes: (event) => event.changes as Record<string, string | null> | null },
   Subscription: { lockChanged, waitForTable, changeRequestChanged },

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import type { TableSettingsQuery } from '../../generated/graphql';
 import { useFormatters } from '../../i18n/useFormatters';
 
-/** The tables the write guard could not guard, with the GRANT for each, and the history's size. */
+/** The tables the write guard could not guard, with the statement that fixes each, and the history's size. */
 export function WriteGuardStatusPanel({
   status,
 }: {
