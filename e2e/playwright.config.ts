@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 import { findChromium, NO_BROWSER } from './support/findChromium';
 import type { WorkerFixtures } from './support/fixtures';
@@ -24,7 +25,14 @@ export default defineConfig<object, Pick<WorkerFixtures, 'appSettings'>>({
   // Live updates show a change made in another browser within a second. Without them the pages
   // poll only every 30 s, so these timeouts also catch live updates that silently stopped.
   expect: { timeout: 12_000 },
-  reporter: [['list']],
+  // The JSON report is what `pnpm test:all` (scripts/test-all.mjs) reads to name failed tests.
+  reporter: [
+    ['list'],
+    [
+      'json',
+      { outputFile: fileURLToPath(new URL('../test-results/playwright.json', import.meta.url)) },
+    ],
+  ],
   // thousands-of-tables.spec.ts runs an app of its own, slow to start (10,000 more tables): as
   // a project listed first it starts beside the other tests instead of alone after them. The
   // specs that wait out a lease, an idle limit or a renewal run next, on an app with short clocks,
