@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { appendFile, chmod, mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, chmod, mkdtemp, rm, watch } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -33,12 +33,34 @@ export async function makeDataTemplate(
   const template = await newDataDir();
   await prepare(template);
   // A copy of a running cluster would start as one that crashed.
-  if (existsSync(join(template, 'postgres/postmaster.pid'))) {
-    throw new Error(`The template's Postgres in ${template} did not stop.`);
-  }
+  await postgresStopped(join(template, 'postgres'));
   await appendFile(join(template, 'postgres/postgresql.conf'), THROWAWAY_SETTINGS);
   process.env[TEMPLATE_VARIABLE] = template;
   return () => rm(template, { recursive: true, force: true });
+}
+
+/** How long a template's Postgres may take to finish its shutdown after the app has gone. */
+const POSTGRES_STOP_TIMEOUT_MS = 60_000;
+
+/**
+ * Resolves once the Postgres of the cluster in `clusterDir` has exited (its postmaster.pid is
+ * gone). The app gives its embedded Postgres 3 s to stop and then exits: on a busy machine the
+ * shutdown checkpoint takes longer and goes on after the app has gone.
+ */
+async function postgresStopped(clusterDir: string): Promise<void> {
+  const lockFile = join(clusterDir, 'postmaster.pid');
+  const signal = AbortSignal.timeout(POSTGRES_STOP_TIMEOUT_MS);
+  try {
+    // Watching first, so that a removal between the check and the watch is not missed.
+    const changes = watch(clusterDir, { signal });
+    if (!existsSync(lockFile)) return;
+    for await (const _change of changes) if (!existsSync(lockFile)) return;
+  } catch (error) {
+    if (!signal.aborted) throw error;
+  }
+  throw new Error(
+    `The template's Postgres in ${clusterDir} did not stop within ${POSTGRES_STOP_TIMEOUT_MS / 1000} s.`,
+  );
 }
 
 /**
