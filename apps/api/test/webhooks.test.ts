@@ -255,6 +255,18 @@ describe('webhooks', () => {
     ['http://10.1.2.3/hooks', 'is a private address'],
     ['http://169.254.169.254/latest/meta-data', 'is a linkLocal address'],
     ['http://[::1]:8080/', 'is a loopback address'],
+    // IPv4-compatible IPv6 (::/96): the kernel may reach the IPv4 address inside it.
+    ['http://[::127.0.0.1]:8080/', 'is a ipv4Compatible address'],
+    ['http://[::169.254.169.254]/latest/meta-data', 'is a ipv4Compatible address'],
+    ['http://[::ffff:127.0.0.1]:8080/', 'is a loopback address'],
+    ['http://[::ffff:10.1.2.3]/', 'is a private address'],
+    ['http://[64:ff9b::10.1.2.3]/', 'is a rfc6052 address'],
+    ['http://[2002:a01:203::1]/', 'is a 6to4 address'],
+    ['http://[::]:8080/', 'is a unspecified address'],
+    ['http://[fd00::1]/', 'is a uniqueLocal address'],
+    ['http://[100::1]/', 'is a discard address'],
+    // Outside global unicast (2000::/3), in no range ipaddr.js names.
+    ['http://[4000::1]/', 'is a notGlobalUnicast address'],
     ['http://localhost:8080/', 'is a loopback address'],
     ['ftp://example.com/', 'starts with https:// or http://'],
     ['not a url', 'is not a URL'],
@@ -263,6 +275,16 @@ describe('webhooks', () => {
     expect(response.errors?.[0]?.message).toContain(message);
     expect(response.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });
+
+  it.each(['http://[2606:4700:4700::1111]/hooks', 'http://[::ffff:8.8.8.8]/hooks'])(
+    'accepts the public address %s',
+    async (url) => {
+      const response = await execute(admin, createWebhookMutation, {
+        webhook: { url, tables: ['categories'] },
+      });
+      expect(response.errors).toBeUndefined();
+    },
+  );
 
   it.each([
     [{ eventTypes: ['acquired'] }, 'There is no event type acquired.'],
