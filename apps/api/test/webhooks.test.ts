@@ -105,6 +105,14 @@ const resendMutation = graphql(`
   }
 `);
 
+const updateWebhookMutation = graphql(`
+  mutation UpdateWebhook($id: ID!, $change: WebhookChange!) {
+    updateWebhook(id: $id, change: $change) {
+      id
+    }
+  }
+`);
+
 const deleteWebhookMutation = graphql(`
   mutation DeleteWebhook($id: ID!) {
     deleteWebhook(id: $id)
@@ -378,6 +386,48 @@ describe('webhooks', () => {
     answer();
     expect((await deleting).errors).toBeUndefined();
     expect((await execute(admin, webhooksQuery)).data?.webhooks).toEqual([]);
+  });
+
+  it('records creating, changing and deleting an endpoint as security events; its log outlives it', async () => {
+    const settings = { tables: ['categories'], eventTypes: ['release'], withRows: true };
+    const { receiver, id } = await registered(settings);
+    await lockAndRelease('categories');
+    const [message] = await distinct(receiver, 1);
+    const logged = await poll('the delivery logged', 10_000, async () => {
+      const { data } = await execute(admin, webhooksQuery);
+      return data?.webhooks[0]?.deliveries.find((entry) => entry.messageId === message?.id);
+    });
+    const changed = await execute(admin, updateWebhookMutation, {
+      id,
+      change: { tables: ['categories', 'suppliers'], enabled: false },
+    });
+    expect(changed.errors).toBeUndefined();
+    expect((await execute(admin, deleteWebhookMutation, { id })).errors).toBeUndefined();
+
+    const events = await database.prisma.securityEvent.findMany({
+      where: { subject: `webhook ${id}` },
+      orderBy: { id: 'asc' },
+    });
+    const endpoint = { url: receiver.url, ...settings, enabled: true };
+    const after = { ...endpoint, tables: ['categories', 'suppliers'], enabled: false };
+    expect(events.map(({ action, actor, details }) => ({ action, actor, details }))).toEqual([
+      { action: 'webhook_created', actor: 'admin', details: { changes: endpoint } },
+      {
+        action: 'webhook_changed',
+        actor: 'admin',
+        details: { changes: { ...after, previous: endpoint } },
+      },
+      { action: 'webhook_deleted', actor: 'admin', details: { changes: after } },
+    ]);
+    // What left, when and to where stays readable after the endpoint is gone.
+    const kept = await database.prisma.$queryRaw<{ url: string; delivered: boolean }[]>`
+      SELECT url, delivered FROM tablelock.webhook_delivery WHERE message_id = ${message?.id}`;
+    expect(kept).toEqual([{ url: receiver.url, delivered: true }]);
+    const resent = await execute(admin, resendMutation, { id: logged.id });
+    expect(resent.errors?.[0]).toMatchObject({
+      message: 'Its webhook endpoint was deleted.',
+      extensions: { code: 'NOT_FOUND' },
+    });
   });
 
   it('shows the secret once, at creation, and never in the list', async () => {

@@ -28,7 +28,9 @@ export {
   createWebhook,
   deleteWebhook,
   listWebhooks,
+  readWebhookForChange,
   updateWebhook,
   type WebhookEndpoint,
   type WebhookSettings,
+  webhookSettingsOf,
 } from './webhooks/webhookEndpoints';
