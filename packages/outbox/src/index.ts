@@ -20,6 +20,7 @@ export {
 export type { SendOutcome } from './webhooks/sendWebhook';
 export {
   MAX_DELIVERIES_PAGE,
+  purgeWebhookDeliveries,
   readWebhookDeliveries,
   readWebhookDelivery,
   type WebhookDeliveryRecord,
