@@ -14,12 +14,13 @@ import {
 } from '@tablelock/identity';
 import { type FreezeRule, freezeTables, type TableSelection, thawTables } from '@tablelock/lock';
 import { WRITE_GUARDS, type WriteGuard } from '@tablelock/master-data';
-import { createWebhook, deleteWebhook, listWebhooks, updateWebhook } from '@tablelock/outbox';
+import { listWebhooks } from '@tablelock/outbox';
 import { Command, Option } from 'commander';
 import { pino } from 'pino';
 import { revokeApiKeyReleasingLocks } from './accounts/revokeApiKeyReleasingLocks';
 import { loadConfig } from './config';
 import { changeTablePolicy, changeTakeOverRule } from './governance/auditedSettings';
+import { changeWebhook, registerWebhook, removeWebhook } from './webhooks/auditedWebhooks';
 import { installWriteGuards } from './writeGuard/installWriteGuards';
 
 // Operator commands against the configured database: DATABASE_URL, or the embedded one under
@@ -307,8 +308,8 @@ program
   .action(
     async (url: string, options: { events?: string[]; tables?: string[]; withRows?: boolean }) => {
       const { WEBHOOK_ALLOWED_HOSTS } = loadConfig(process.env);
-      const { webhook, secret } = await withDatabase((prisma) =>
-        createWebhook(
+      const { webhook, secret } = await withDatabase((prisma, audit) =>
+        registerWebhook(
           prisma,
           {
             url,
@@ -316,8 +317,8 @@ program
             tables: options.tables ?? [],
             withRows: options.withRows ?? false,
           },
-          'cli',
           WEBHOOK_ALLOWED_HOSTS,
+          audit,
         ),
       );
       console.error(`created webhook ${webhook.id}; its signing secret is shown only now:`);
@@ -350,18 +351,18 @@ program
   .argument('<id>')
   .action(async (id: string) => {
     const { WEBHOOK_ALLOWED_HOSTS } = loadConfig(process.env);
-    await withDatabase((prisma) =>
-      updateWebhook(prisma, id, { enabled: true }, WEBHOOK_ALLOWED_HOSTS),
+    await withDatabase((prisma, audit) =>
+      changeWebhook(prisma, id, { enabled: true }, WEBHOOK_ALLOWED_HOSTS, audit),
     );
     console.log(`webhook ${id} enabled`);
   });
 
 program
   .command('delete-webhook')
-  .description('delete a webhook and its delivery log')
+  .description('delete a webhook (its delivery log is kept)')
   .argument('<id>')
   .action(async (id: string) => {
-    await withDatabase((prisma) => deleteWebhook(prisma, id));
+    await withDatabase((prisma, audit) => removeWebhook(prisma, id, audit));
     console.log(`webhook ${id} deleted`);
   });
 

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { apiPackageDir } from './apiPackageDir';
 import { DEFAULT_KEEP_ALIVE_SECONDS } from './http/keepConnectionsAlive';
 import type { OidcSettings } from './ports/oidcSettings';
+import type { RetentionSettings } from './retention/retentionSweeper';
 
 const repoRoot = join(apiPackageDir, '../..');
 
@@ -115,6 +116,12 @@ const environment = z.object({
   LOCK_HISTORY_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
   /** Security events older than this many days are deleted (hourly, in batches); unset: kept. */
   SECURITY_EVENTS_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
+  /**
+   * Webhook deliveries older than this many days are deleted (hourly, in batches). Unlike the
+   * histories it has a default: every message to every endpoint is a row, retries too, and the
+   * security events keep who sent what where for as long as they are kept.
+   */
+  WEBHOOK_DELIVERY_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(30),
   /** Sort indexes no sort asked for in this many days are dropped. */
   SORT_INDEX_UNUSED_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   TABLELOCK_DATA_DIR: z.string().default(join(repoRoot, '.data')),
@@ -231,6 +238,16 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const parsed = consistentEnvironment.safeParse(env);
   if (!parsed.success) throw new Error(`Bad configuration:\n${z.prettifyError(parsed.error)}`);
   return parsed.data;
+}
+
+/** How long each history is kept: the retention sweeper's settings. */
+export function retentionSettingsOf(config: Config): RetentionSettings {
+  return {
+    lockHistoryDays: config.LOCK_HISTORY_RETENTION_DAYS,
+    securityEventsDays: config.SECURITY_EVENTS_RETENTION_DAYS,
+    rowHistoryDays: config.HISTORY_RETENTION_DAYS,
+    webhookDeliveriesDays: config.WEBHOOK_DELIVERY_RETENTION_DAYS,
+  };
 }
 
 /** Single sign-on's settings, or null when OIDC_ISSUER is unset. */

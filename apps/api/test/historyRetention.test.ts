@@ -2,6 +2,7 @@ import { createTestDatabase, type TestDatabase } from '@tablelock/test-support';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig, retentionSettingsOf } from '../src/config';
 import { startRetentionSweeper } from '../src/retention/retentionSweeper';
 import { acquireTableLockAs, releaseTableLockAs } from './support/lockOperations';
 import { startTestApi, type TestApi } from './support/testApi';
@@ -17,6 +18,8 @@ afterAll(async () => {
   await api.stop();
   await database.close();
 });
+
+const loadRetentionSettings = (env: Record<string, string>) => retentionSettingsOf(loadConfig(env));
 
 /** `count` lock and security events dated `daysAgo`, as a long-running install would have. */
 async function oldEvents(count: number, daysAgo: number) {
@@ -83,6 +86,54 @@ describe('history retention', () => {
       expect(await purgeRecords('security events')).toHaveLength(3);
     } finally {
       await sweeper.stop();
+    }
+  });
+
+  it('deletes webhook deliveries past WEBHOOK_DELIVERY_RETENTION_DAYS, each batch recorded', async () => {
+    // Entries of one live endpoint and of one deleted since (its log outlives it).
+    const [endpoint] = await database.prisma.$queryRaw<{ id: bigint }[]>`
+      INSERT INTO tablelock.webhook (url, event_types, tables, with_rows, secret, after_position,
+        created_by)
+      VALUES ('https://erp.example.com/hooks', '{}', '{}', false, 'whsec_x', 0, 'admin')
+      RETURNING id`;
+    const deliveries = (daysAgo: number, webhookId: bigint | null, count: number) =>
+      database.prisma.$executeRaw`
+        INSERT INTO tablelock.webhook_delivery (webhook_id, url, message_id, event_id, table_name,
+          type, attempt, at, latency_ms, delivered)
+        SELECT ${webhookId}, 'https://erp.example.com/hooks', 'm' || n, n, 'products', 'save', 1,
+          now() - make_interval(days => ${daysAgo}::int), 5, true
+        FROM generate_series(1, ${count}::int) AS n`;
+    await deliveries(40, endpoint?.id ?? null, 3);
+    await deliveries(40, null, 2);
+    await deliveries(10, endpoint?.id ?? null, 4);
+
+    const sweeper = startRetentionSweeper(
+      database.prisma,
+      pino({ level: 'silent' }),
+      loadRetentionSettings({ WEBHOOK_DELIVERY_RETENTION_DAYS: '30' }),
+      { batchSize: 3 },
+    );
+    try {
+      await sweeper.sweep();
+      const left = await database.prisma.$queryRaw<{ days: number; count: number }[]>`
+        SELECT round(extract(epoch FROM now() - at) / 86400)::int AS days, count(*)::int AS count
+        FROM tablelock.webhook_delivery GROUP BY 1`;
+      expect(left).toEqual([{ days: 10, count: 4 }]);
+      expect((await purgeRecords('webhook deliveries')).map((event) => event.details)).toEqual([
+        { retentionDays: 30, webhookDeliveries: 3 },
+        { retentionDays: 30, webhookDeliveries: 2 },
+      ]);
+    } finally {
+      await sweeper.stop();
+    }
+  });
+
+  it('keeps webhook deliveries 30 days unless told otherwise, from 1 to 36500 days', () => {
+    expect(loadRetentionSettings({}).webhookDeliveriesDays).toBe(30);
+    for (const days of ['0', '36501', '1.5', 'a month']) {
+      expect(() => loadConfig({ WEBHOOK_DELIVERY_RETENTION_DAYS: days }), days).toThrow(
+        /WEBHOOK_DELIVERY_RETENTION_DAYS/,
+      );
     }
   });
 

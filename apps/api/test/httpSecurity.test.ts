@@ -144,6 +144,20 @@ describe('Host allow-list (DNS rebinding)', () => {
     expect(response.status).toBe(200);
   });
 
+  it('answers /readyz at any Host, but shows the database set-up only at an allowed Host', async () => {
+    for (const host of ['rebind.attacker.example', '10.1.2.3:4000']) {
+      const anonymous = await send('GET', '/readyz', { host });
+      expect(anonymous.status, host).toBe(200);
+      expect(JSON.parse(anonymous.body), host).toEqual({ status: 'ready' });
+    }
+    const allowed = await send('GET', '/readyz', { host: 'tablelock.example.com' });
+    expect(allowed.status).toBe(200);
+    expect(JSON.parse(allowed.body)).toEqual({
+      status: 'ready',
+      database: { primary: true, timeline: 1, synchronousStandbys: [] },
+    });
+  });
+
   it('without METRICS_TOKEN, answers /metrics only for an allowed Host', async () => {
     const rebound = await send('GET', '/metrics', { host: 'rebind.attacker.example' });
     expect(rebound.status).toBe(403);

@@ -49,6 +49,22 @@ describe('/metrics', () => {
     expect(wrong.status).toBe(401);
   });
 
+  it('tells /readyz callers without the token only whether it is ready', async () => {
+    for (const headers of [{}, { authorization: 'Bearer nope' }] as Record<string, string>[]) {
+      const anonymous = await fetch(`${api.url}/readyz`, { headers });
+      expect(anonymous.status).toBe(200);
+      expect(await anonymous.json()).toEqual({ status: 'ready' });
+    }
+    const scraper = await fetch(`${api.url}/readyz`, {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    expect(scraper.status).toBe(200);
+    expect(await scraper.json()).toEqual({
+      status: 'ready',
+      database: { primary: true, timeline: 1, synchronousStandbys: [] },
+    });
+  });
+
   it('refuses a bearer value of the right length with a non-ASCII character (401, not a crash)', async () => {
     // Node reads header bytes as Latin-1: one character here, two bytes in UTF-8.
     const value = `Bearer \u00e9${METRICS_TOKEN.slice(1)}`;

@@ -1,11 +1,15 @@
+import { once } from 'node:events';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPrismaClient, migrationsDir } from '@tablelock/db';
 import { createTestDatabase, freePort, type TestDatabase } from '@tablelock/test-support';
+import express from 'express';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReadinessCheck } from '../src/http/readiness';
+import { createMetricsAudienceCheck } from '../src/http/metricsEndpoint';
+import { createReadinessCheck, readinessEndpoint } from '../src/http/readiness';
 import { startLiveFeeds } from '../src/live/liveFeeds';
 import { startTestApi, type TestApi } from './support/testApi';
 
@@ -48,6 +52,42 @@ describe('/readyz', () => {
         database: ALONE,
       });
     } finally {
+      await rm(directory, { recursive: true });
+    }
+  });
+
+  it('tells why it is not ready only to the audience of /metrics', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'tablelock-migrations-'));
+    const app = express();
+    const check = createReadinessCheck(database.prisma, listening, {
+      migrationsDirectory: directory,
+    });
+    app.get(
+      '/readyz',
+      readinessEndpoint(
+        check,
+        createMetricsAudienceCheck('scrape-secret', () => true),
+      ),
+    );
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/readyz`;
+    try {
+      await cp(migrationsDir, directory, { recursive: true });
+      await mkdir(join(directory, '29990101000000_from_the_future'));
+      await writeFile(join(directory, '29990101000000_from_the_future/migration.sql'), 'SELECT 1;');
+      const probe = await fetch(url);
+      expect(probe.status).toBe(503);
+      expect(await probe.json()).toEqual({ status: 'not ready' });
+      const scraper = await fetch(url, { headers: { authorization: 'Bearer scrape-secret' } });
+      expect(scraper.status).toBe(503);
+      expect(await scraper.json()).toEqual({
+        status: 'not ready',
+        reason: 'migrations not applied: 29990101000000_from_the_future',
+        database: ALONE,
+      });
+    } finally {
+      server.close();
       await rm(directory, { recursive: true });
     }
   });

@@ -105,6 +105,14 @@ const resendMutation = graphql(`
   }
 `);
 
+const updateWebhookMutation = graphql(`
+  mutation UpdateWebhook($id: ID!, $change: WebhookChange!) {
+    updateWebhook(id: $id, change: $change) {
+      id
+    }
+  }
+`);
+
 const deleteWebhookMutation = graphql(`
   mutation DeleteWebhook($id: ID!) {
     deleteWebhook(id: $id)
@@ -255,6 +263,18 @@ describe('webhooks', () => {
     ['http://10.1.2.3/hooks', 'is a private address'],
     ['http://169.254.169.254/latest/meta-data', 'is a linkLocal address'],
     ['http://[::1]:8080/', 'is a loopback address'],
+    // IPv4-compatible IPv6 (::/96): the kernel may reach the IPv4 address inside it.
+    ['http://[::127.0.0.1]:8080/', 'is a ipv4Compatible address'],
+    ['http://[::169.254.169.254]/latest/meta-data', 'is a ipv4Compatible address'],
+    ['http://[::ffff:127.0.0.1]:8080/', 'is a loopback address'],
+    ['http://[::ffff:10.1.2.3]/', 'is a private address'],
+    ['http://[64:ff9b::10.1.2.3]/', 'is a rfc6052 address'],
+    ['http://[2002:a01:203::1]/', 'is a 6to4 address'],
+    ['http://[::]:8080/', 'is a unspecified address'],
+    ['http://[fd00::1]/', 'is a uniqueLocal address'],
+    ['http://[100::1]/', 'is a discard address'],
+    // Outside global unicast (2000::/3), in no range ipaddr.js names.
+    ['http://[4000::1]/', 'is a notGlobalUnicast address'],
     ['http://localhost:8080/', 'is a loopback address'],
     ['ftp://example.com/', 'starts with https:// or http://'],
     ['not a url', 'is not a URL'],
@@ -263,6 +283,16 @@ describe('webhooks', () => {
     expect(response.errors?.[0]?.message).toContain(message);
     expect(response.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });
+
+  it.each(['http://[2606:4700:4700::1111]/hooks', 'http://[::ffff:8.8.8.8]/hooks'])(
+    'accepts the public address %s',
+    async (url) => {
+      const response = await execute(admin, createWebhookMutation, {
+        webhook: { url, tables: ['categories'] },
+      });
+      expect(response.errors).toBeUndefined();
+    },
+  );
 
   it.each([
     [{ eventTypes: ['acquired'] }, 'There is no event type acquired.'],
@@ -356,6 +386,48 @@ describe('webhooks', () => {
     answer();
     expect((await deleting).errors).toBeUndefined();
     expect((await execute(admin, webhooksQuery)).data?.webhooks).toEqual([]);
+  });
+
+  it('records creating, changing and deleting an endpoint as security events; its log outlives it', async () => {
+    const settings = { tables: ['categories'], eventTypes: ['release'], withRows: true };
+    const { receiver, id } = await registered(settings);
+    await lockAndRelease('categories');
+    const [message] = await distinct(receiver, 1);
+    const logged = await poll('the delivery logged', 10_000, async () => {
+      const { data } = await execute(admin, webhooksQuery);
+      return data?.webhooks[0]?.deliveries.find((entry) => entry.messageId === message?.id);
+    });
+    const changed = await execute(admin, updateWebhookMutation, {
+      id,
+      change: { tables: ['categories', 'suppliers'], enabled: false },
+    });
+    expect(changed.errors).toBeUndefined();
+    expect((await execute(admin, deleteWebhookMutation, { id })).errors).toBeUndefined();
+
+    const events = await database.prisma.securityEvent.findMany({
+      where: { subject: `webhook ${id}` },
+      orderBy: { id: 'asc' },
+    });
+    const endpoint = { url: receiver.url, ...settings, enabled: true };
+    const after = { ...endpoint, tables: ['categories', 'suppliers'], enabled: false };
+    expect(events.map(({ action, actor, details }) => ({ action, actor, details }))).toEqual([
+      { action: 'webhook_created', actor: 'admin', details: { changes: endpoint } },
+      {
+        action: 'webhook_changed',
+        actor: 'admin',
+        details: { changes: { ...after, previous: endpoint } },
+      },
+      { action: 'webhook_deleted', actor: 'admin', details: { changes: after } },
+    ]);
+    // What left, when and to where stays readable after the endpoint is gone.
+    const kept = await database.prisma.$queryRaw<{ url: string; delivered: boolean }[]>`
+      SELECT url, delivered FROM tablelock.webhook_delivery WHERE message_id = ${message?.id}`;
+    expect(kept).toEqual([{ url: receiver.url, delivered: true }]);
+    const resent = await execute(admin, resendMutation, { id: logged.id });
+    expect(resent.errors?.[0]).toMatchObject({
+      message: 'Its webhook endpoint was deleted.',
+      extensions: { code: 'NOT_FOUND' },
+    });
   });
 
   it('shows the secret once, at creation, and never in the list', async () => {

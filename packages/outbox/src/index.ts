@@ -20,6 +20,7 @@ export {
 export type { SendOutcome } from './webhooks/sendWebhook';
 export {
   MAX_DELIVERIES_PAGE,
+  purgeWebhookDeliveries,
   readWebhookDeliveries,
   readWebhookDelivery,
   type WebhookDeliveryRecord,
@@ -28,7 +29,9 @@ export {
   createWebhook,
   deleteWebhook,
   listWebhooks,
+  readWebhookForChange,
   updateWebhook,
   type WebhookEndpoint,
   type WebhookSettings,
+  webhookSettingsOf,
 } from './webhooks/webhookEndpoints';

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { ApiMetrics } from '../ports/apiMetrics';
 import { refuseUnknownHosts } from './hostAllowList';
 
@@ -9,10 +9,19 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
 const sameSecret = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
 
 /**
- * `GET /metrics` in Prometheus text format. With a token, only for `Authorization: Bearer
+ * Whether a request is of /metrics' audience. With a token, only `Authorization: Bearer
  * <token>`, at any Host (scrapers use the bare address). Without one, only at an allowed Host,
  * like the app: a page of another site re-pointed at this machine (DNS rebinding) cannot read it.
  */
+export function createMetricsAudienceCheck(
+  token: string | undefined,
+  isAllowedHost: (host: string | undefined) => boolean,
+): (request: Request) => boolean {
+  if (!token) return (request) => isAllowedHost(request.headers.host);
+  return (request) => sameSecret(request.headers.authorization ?? '', `Bearer ${token}`);
+}
+
+/** `GET /metrics` in Prometheus text format, for its audience only (createMetricsAudienceCheck). */
 export function metricsEndpoint(
   metrics: ApiMetrics,
   token: string | undefined,
@@ -22,8 +31,9 @@ export function metricsEndpoint(
     response.type(metrics.contentType).send(await metrics.render());
   };
   if (!token) return [refuseUnknownHosts(isAllowedHost), render];
+  const isAudience = createMetricsAudienceCheck(token, isAllowedHost);
   const checkToken: RequestHandler = (request, response, next) => {
-    if (!sameSecret(request.headers.authorization ?? '', `Bearer ${token}`)) {
+    if (!isAudience(request)) {
       response
         .status(401)
         .set('WWW-Authenticate', 'Bearer')

@@ -4,7 +4,7 @@ import {
   type ReplicationState,
   readReplicationState,
 } from '@tablelock/db';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 
 /** What /readyz answers, with the database's replication state when it could be read. */
 export type Readiness = { database?: ReplicationState } & (
@@ -57,15 +57,26 @@ export function createReadinessCheck(
   };
 }
 
-/** `GET /readyz`: 200 when ready, else 503 with the reason; the database's state either way. */
-export function readinessEndpoint(check: () => Promise<Readiness>): RequestHandler {
-  return async (_request, response) => {
+/**
+ * `GET /readyz`: 200 when ready, else 503. Probes come from anywhere, at any Host: they get
+ * only that. Why it is not ready and how the database is replicated (primary, timeline,
+ * standbys' names) is for `isMetricsAudience`, who reads the same in /metrics.
+ */
+export function readinessEndpoint(
+  check: () => Promise<Readiness>,
+  isMetricsAudience: (request: Request) => boolean,
+): RequestHandler {
+  return async (request, response) => {
     const readiness = await check();
-    const database = readiness.database ? { database: readiness.database } : {};
-    if (readiness.ready) response.json({ status: 'ready', ...database });
-    else {
-      response.status(503).json({ status: 'not ready', reason: readiness.reason, ...database });
+    const status = readiness.ready ? 'ready' : 'not ready';
+    response.status(readiness.ready ? 200 : 503);
+    if (!isMetricsAudience(request)) {
+      response.json({ status });
+      return;
     }
+    const database = readiness.database ? { database: readiness.database } : {};
+    const reason = readiness.ready ? {} : { reason: readiness.reason };
+    response.json({ status, ...reason, ...database });
   };
 }
 

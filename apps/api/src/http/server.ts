@@ -33,7 +33,7 @@ import { createHostCheck, refuseUnknownHosts } from './hostAllowList';
 import { importEndpoint } from './import/importEndpoint';
 import { importErrorsEndpoint } from './import/importErrorsEndpoint';
 import { DEFAULT_KEEP_ALIVE_SECONDS, keepConnectionsAlive } from './keepConnectionsAlive';
-import { countHttpResponses, metricsEndpoint } from './metricsEndpoint';
+import { countHttpResponses, createMetricsAudienceCheck, metricsEndpoint } from './metricsEndpoint';
 import { oidcRoutes } from './oidc/oidcRoutes';
 import { type Readiness, readinessEndpoint } from './readiness';
 import { assignRequestId, requestIdOf } from './requestId';
@@ -135,7 +135,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/readyz', readinessEndpoint(options.readiness));
+  app.get(
+    '/readyz',
+    readinessEndpoint(
+      options.readiness,
+      createMetricsAudienceCheck(options.metricsToken, isAllowedHost),
+    ),
+  );
   app.get(
     '/metrics',
     ...metricsEndpoint(options.services.metrics, options.metricsToken, isAllowedHost),

@@ -3,7 +3,7 @@ import { ensureDemoUsers } from '@tablelock/identity';
 import { syncTableRegistry } from '@tablelock/lock';
 import type { Logger } from 'pino';
 import { discoverOidcProvider } from '../auth/oidc/oidcProvider';
-import { allowedHostsOf, type Config, oidcSettingsOf } from '../config';
+import { allowedHostsOf, type Config, oidcSettingsOf, retentionSettingsOf } from '../config';
 import { startApiServer } from '../http/server';
 import { startRetentionSweeper } from '../retention/retentionSweeper';
 import { startSortIndexSweeper } from '../sortIndexes/sortIndexSweeper';
@@ -70,11 +70,7 @@ export async function startApi(
     listening: running.live,
     unfinishedLeaves: services.lockQueue.unfinishedLeaves,
   });
-  const retention = startRetentionSweeper(prisma, logger, {
-    lockHistoryDays: config.LOCK_HISTORY_RETENTION_DAYS,
-    securityEventsDays: config.SECURITY_EVENTS_RETENTION_DAYS,
-    rowHistoryDays: config.HISTORY_RETENTION_DAYS,
-  });
+  const retention = startRetentionSweeper(prisma, logger, retentionSettingsOf(config));
   const stopSortIndexSweeper = sortIndexesEnabled
     ? startSortIndexSweeper({
         sortIndexes: services.sortIndexes,

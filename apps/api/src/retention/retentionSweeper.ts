@@ -2,6 +2,7 @@ import type { PrismaClient } from '@tablelock/db';
 import { purgeSecurityEvents } from '@tablelock/identity';
 import { purgeLockEvents } from '@tablelock/lock';
 import { purgeHistory } from '@tablelock/master-data';
+import { purgeWebhookDeliveries } from '@tablelock/outbox';
 import type { Logger } from 'pino';
 
 /** How many days each history keeps (LOCK_HISTORY_RETENTION_DAYS, …); unset: for ever. */
@@ -9,6 +10,7 @@ export interface RetentionSettings {
   lockHistoryDays?: number | undefined;
   securityEventsDays?: number | undefined;
   rowHistoryDays?: number | undefined;
+  webhookDeliveriesDays?: number | undefined;
 }
 
 /**
@@ -41,6 +43,7 @@ function retainedHistories(
     ['lock history', settings.lockHistoryDays, purgeLockEvents, batchSize],
     ['security events', settings.securityEventsDays, purgeSecurityEvents, batchSize],
     ['row history', settings.rowHistoryDays, purgeChangeSets, changeSets],
+    ['webhook deliveries', settings.webhookDeliveriesDays, purgeWebhookDeliveries, batchSize],
   ];
   return kept.flatMap(([subject, retentionDays, purge, fullBatch]) =>
     retentionDays

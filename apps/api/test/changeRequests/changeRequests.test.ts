@@ -206,6 +206,56 @@ describe('change requests', () => {
     expect(alice.data?.approveChangeRequest.state).toBe('applied');
   });
 
+  it('a key the command line made stands for nobody: it decides no request', async () => {
+    const { request } = await submitRename(signedIn.admin, 5, 'Gaia Trading');
+    // create-api-key records its keys as made by `cli`: no person answers for them.
+    const cliKey = await signedIn.api.withApiKey('cli-batch', 'admin');
+    await signedIn.database.prisma.apiKey.update({
+      where: { name: 'cli-batch' },
+      data: { createdBy: 'cli' },
+    });
+    const decisions = [
+      await execute(cliKey, approveChangeRequestMutation, { id: request.id }),
+      await execute(cliKey, rejectChangeRequestMutation, { id: request.id, comment: 'no' }),
+      await execute(cliKey, sendBackChangeRequestMutation, { id: request.id, comment: 'no' }),
+    ];
+    for (const answer of decisions) {
+      expect(refusal(answer)).toMatchObject({
+        code: 'FORBIDDEN',
+        message: expect.stringContaining('no person'),
+      });
+    }
+    const toDecide = await execute(cliKey, changeRequestsQuery, { filter: { toDecide: true } });
+    expect(toDecide.data).toMatchObject({
+      changeRequests: { requests: [] },
+      changeRequestsToDecide: 0,
+    });
+    expect((await requestAs(cliKey, request.id)).canDecide).toBe(false);
+    expect((await requestAs(signedIn.admin, request.id)).state).toBe('pending');
+    expect((await supplier(5)).name).not.toBe('Gaia Trading');
+  });
+
+  it('a key made by another key stands for the person who made that one', async () => {
+    const { request } = await submitRename(signedIn.admin, 6, 'Hokkaido Goods');
+    const parent = await signedIn.api.withApiKey('admins-batch', 'admin');
+    const child = await signedIn.api.withApiKey('batch-child', 'admin');
+    await signedIn.database.prisma.apiKey.update({
+      where: { name: 'admins-batch' },
+      data: { createdBy: 'admin' },
+    });
+    await signedIn.database.prisma.apiKey.update({
+      where: { name: 'batch-child' },
+      data: { createdBy: 'key:admins-batch' },
+    });
+    for (const key of [parent, child]) {
+      const answer = await execute(key, approveChangeRequestMutation, { id: request.id });
+      expect(refusal(answer).code, key.name ?? '').toBe('FORBIDDEN');
+    }
+    expect((await requestAs(signedIn.admin, request.id)).state).toBe('pending');
+    const bob = await execute(signedIn.bob, approveChangeRequestMutation, { id: request.id });
+    expect(bob.data?.approveChangeRequest.state).toBe('applied');
+  });
+
   it('two approvers at once: exactly one applies, the other is refused with a code', async () => {
     for (let round = 0; round < 4; round += 1) {
       const { request } = await submitRename(signedIn.alice, 3, `Aoba ${round}`);

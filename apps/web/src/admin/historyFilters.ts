@@ -45,6 +45,9 @@ const SECURITY_ACTION_SET: Record<SecurityAction, true> = {
   sort_index_dropped: true,
   history_purged: true,
   webhook_disabled: true,
+  webhook_created: true,
+  webhook_changed: true,
+  webhook_deleted: true,
 };
 export const SECURITY_ACTIONS = Object.keys(SECURITY_ACTION_SET) as SecurityAction[];
 

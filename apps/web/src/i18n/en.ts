@@ -705,6 +705,9 @@ export const en = {
     sort_index_dropped: 'Sort index dropped',
     history_purged: 'History purged',
     webhook_disabled: 'Webhook disabled',
+    webhook_created: 'Webhook created',
+    webhook_changed: 'Webhook changed',
+    webhook_deleted: 'Webhook deleted',
   },
   loginFailures: {
     unknown_user: 'Unknown user name',

@@ -679,6 +679,9 @@ export const ja: TranslationOf<typeof en> = {
     sort_index_dropped: '並べ替え用インデックス削除',
     history_purged: '履歴の削除',
     webhook_disabled: 'Webhook の無効化',
+    webhook_created: 'Webhook の作成',
+    webhook_changed: 'Webhook の変更',
+    webhook_deleted: 'Webhook の削除',
   },
   loginFailures: {
     unknown_user: '存在しないユーザー名',

@@ -10,14 +10,22 @@ import type { ChangeRequestStep } from '../../src/changeRequests/core/changeRequ
 import { planRequestStep } from '../../src/changeRequests/core/planRequestStep';
 
 const ACTORS: RequestActor[] = [
-  { name: 'alice', role: 'editor', groups: [], standsFor: [] },
-  { name: 'bob', role: 'editor', groups: [], standsFor: [] },
-  { name: 'dave', role: 'editor', groups: ['finance'], standsFor: [] },
-  { name: 'carol', role: 'viewer', groups: ['finance'], standsFor: [] },
-  { name: 'admin', role: 'admin', groups: [], standsFor: [] },
+  { name: 'alice', role: 'editor', groups: [], standsFor: [], standsForNobody: false },
+  { name: 'bob', role: 'editor', groups: [], standsFor: [], standsForNobody: false },
+  { name: 'dave', role: 'editor', groups: ['finance'], standsFor: [], standsForNobody: false },
+  { name: 'carol', role: 'viewer', groups: ['finance'], standsFor: [], standsForNobody: false },
+  { name: 'admin', role: 'admin', groups: [], standsFor: [], standsForNobody: false },
   // Admin keys: one of its own, one acting for alice; both created by admin.
-  { name: 'key:batch', role: 'admin', groups: [], standsFor: ['admin'] },
-  { name: 'key:forAlice', role: 'admin', groups: [], standsFor: ['alice', 'admin'] },
+  { name: 'key:batch', role: 'admin', groups: [], standsFor: ['admin'], standsForNobody: false },
+  {
+    name: 'key:forAlice',
+    role: 'admin',
+    groups: [],
+    standsFor: ['alice', 'admin'],
+    standsForNobody: false,
+  },
+  // An admin key the command line made: no person behind it.
+  { name: 'key:nightly', role: 'admin', groups: [], standsFor: ['cli'], standsForNobody: true },
 ];
 
 const actor = fc.constantFrom(...ACTORS);
@@ -33,7 +41,7 @@ const step: fc.Arbitrary<ChangeRequestStep> = fc.oneof(
 
 /**
  * The small model: who is an approver of this request, said as plainly as possible. A viewer
- * never; no person behind the submission; then admins, or the roles and groups named, or any
+ * never; a key no person made never; no person behind the submission; then admins, or the roles and groups named, or any
  * editor when none are.
  */
 function modelMayDecide(
@@ -41,6 +49,7 @@ function modelMayDecide(
   submitters: readonly string[],
   { approverRoles, approverGroups }: ApproverRules,
 ): boolean {
+  if (who.standsForNobody) return false;
   const people = [who.name, ...who.standsFor];
   if (people.some((person) => submitters.includes(person))) return false;
   if (who.role === 'viewer') return false;

@@ -11,6 +11,7 @@ const person = (name: string, role: RequestActor['role'], groups: string[] = [])
   role,
   groups,
   standsFor: [],
+  standsForNobody: false,
 });
 const alice = person('alice', 'editor');
 const bob = person('bob', 'editor');
@@ -64,6 +65,21 @@ describe('planRequestStep', () => {
     });
     expect(planRequestStep(byKey, { kind: 'approve', actor: bob }, anyEditor)).toMatchObject({
       allowed: true,
+    });
+  });
+
+  it('a key no person made decides nothing, not even a request others submitted', () => {
+    const cliKey: RequestActor = { ...person('key:nightly', 'admin'), standsFor: ['cli'] };
+    const nobody = { ...cliKey, standsForNobody: true };
+    for (const kind of ['approve', 'reject', 'sendBack'] as const) {
+      expect(planRequestStep(pending(), { kind, actor: nobody }, anyEditor)).toMatchObject({
+        allowed: false,
+        code: 'FORBIDDEN',
+      });
+    }
+    expect(planRequestStep(pending(), { kind: 'approve', actor: cliKey }, anyEditor)).toEqual({
+      allowed: true,
+      next: 'applied',
     });
   });
 

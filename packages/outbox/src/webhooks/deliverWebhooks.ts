@@ -170,6 +170,7 @@ export function deliverNextWebhook(
         const outcome = await send(claimed, built.message, settings);
         log.push({
           webhookId: claimed.webhook_id,
+          url: claimed.url,
           messageId: built.message.id,
           eventId: BigInt(event.id),
           tableName: event.table,
@@ -218,6 +219,8 @@ export async function resendWebhookDelivery(
       })
     : null;
   if (!delivery) throw new DomainError('NOT_FOUND', `There is no webhook delivery ${deliveryId}.`);
+  const { webhook } = delivery;
+  if (!webhook) throw new DomainError('NOT_FOUND', 'Its webhook endpoint was deleted.');
   const page = await readChangeFeed(prisma, {
     after: encodeFeedCursor({ [delivery.tableName]: (delivery.eventId - 1n).toString() }),
     first: 1,
@@ -228,7 +231,6 @@ export async function resendWebhookDelivery(
     throw new DomainError('NOT_FOUND', 'Its event is no longer kept.');
   }
   const rowAfter = /-rows-([0-9]+)$/.exec(delivery.messageId)?.[1];
-  const { webhook } = delivery;
   const claimed: Claimed = {
     webhook_id: webhook.id,
     table_name: delivery.tableName,
@@ -246,6 +248,7 @@ export async function resendWebhookDelivery(
   const logged = await prisma.webhookDelivery.create({
     data: {
       webhookId: webhook.id,
+      url: webhook.url,
       messageId: message.id,
       eventId: delivery.eventId,
       tableName: delivery.tableName,

@@ -1,4 +1,4 @@
-import type { Prisma, Queryable } from '@tablelock/db';
+import { inTransaction, type Prisma, type Queryable, recordHistoryPurge } from '@tablelock/db';
 import { DomainError } from '@tablelock/errors';
 
 export interface WebhookDeliveryRecord {
@@ -42,6 +42,32 @@ export async function readWebhookDeliveries(
     take: first,
   });
   return rows.map(shown);
+}
+
+/**
+ * Deletes at most `batchSize` deliveries older than `retentionDays` (database clock), of live
+ * and deleted endpoints alike, and records it, in one short transaction. Returns how many it
+ * deleted; fewer than `batchSize` means none are left.
+ */
+export function purgeWebhookDeliveries(
+  db: Queryable,
+  { retentionDays, batchSize }: { retentionDays: number; batchSize: number },
+): Promise<number> {
+  return inTransaction(db, async (tx) => {
+    const deleted = await tx.$executeRaw`
+      DELETE FROM tablelock.webhook_delivery WHERE id IN (
+        SELECT id FROM tablelock.webhook_delivery
+        WHERE at < now() - make_interval(days => ${retentionDays}::int)
+        LIMIT ${batchSize})`;
+    if (deleted > 0) {
+      await recordHistoryPurge(tx, {
+        subject: 'webhook deliveries',
+        retentionDays,
+        deleted: { webhookDeliveries: deleted },
+      });
+    }
+    return deleted;
+  });
 }
 
 function shown(row: Prisma.WebhookDeliveryGetPayload<object>): WebhookDeliveryRecord {

@@ -1,4 +1,4 @@
-import type { Queryable } from '@tablelock/db';
+import { Prisma, type Queryable } from '@tablelock/db';
 import { DomainError } from '@tablelock/errors';
 import { isEventType } from '../eventTypes';
 import { newWebhookSecret } from './webhookSecret';
@@ -38,7 +38,13 @@ const ENDPOINT_COLUMNS = {
   disabledReason: true,
 } as const;
 
-function shown(row: { id: bigint } & Omit<WebhookEndpoint, 'id'>): WebhookEndpoint {
+const ENDPOINT_SQL_COLUMNS = Prisma.sql`id, url, event_types AS "eventTypes", tables,
+  with_rows AS "withRows", created_at AS "createdAt", created_by AS "createdBy",
+  disabled_at AS "disabledAt", disabled_reason AS "disabledReason"`;
+
+type EndpointRow = { id: bigint } & Omit<WebhookEndpoint, 'id'>;
+
+function shown(row: EndpointRow): WebhookEndpoint {
   return { ...row, id: row.id.toString() };
 }
 
@@ -133,10 +139,34 @@ export async function updateWebhook(
   return shown(row);
 }
 
-/** Deletes an endpoint with its delivery log; NOT_FOUND for an unknown id. */
-export async function deleteWebhook(db: Queryable, id: string): Promise<void> {
-  const { count } = await db.webhook.deleteMany({ where: { id: webhookId(id) } });
-  if (count === 0) throw new DomainError('NOT_FOUND', `There is no webhook ${id}.`);
+/**
+ * Deletes an endpoint and returns it as it was; its delivery log stays (no longer naming it).
+ * NOT_FOUND for an unknown id.
+ */
+export async function deleteWebhook(db: Queryable, id: string): Promise<WebhookEndpoint> {
+  const [row] = await db.$queryRaw<EndpointRow[]>`DELETE FROM tablelock.webhook
+    WHERE id = ${webhookId(id)} RETURNING ${ENDPOINT_SQL_COLUMNS}`;
+  if (!row) throw new DomainError('NOT_FOUND', `There is no webhook ${id}.`);
+  return shown(row);
+}
+
+/** An endpoint's settings as security events record them. */
+export function webhookSettingsOf(webhook: WebhookEndpoint) {
+  const { url, eventTypes, tables, withRows } = webhook;
+  return { url, eventTypes, tables, withRows, enabled: webhook.disabledAt === null };
+}
+
+/**
+ * Reads an endpoint and holds its row until the transaction ends, so that what a change
+ * records as before is what it changed. Compatible with a delivery's hold on the row (KEY
+ * SHARE): it never waits for an answer. NOT_FOUND for an unknown id.
+ */
+export async function readWebhookForChange(db: Queryable, id: string): Promise<WebhookEndpoint> {
+  const [row] = await db.$queryRaw<EndpointRow[]>`
+    SELECT ${ENDPOINT_SQL_COLUMNS} FROM tablelock.webhook WHERE id = ${webhookId(id)}
+    FOR NO KEY UPDATE`;
+  if (!row) throw new DomainError('NOT_FOUND', `There is no webhook ${id}.`);
+  return shown(row);
 }
 
 export async function listWebhooks(db: Queryable): Promise<WebhookEndpoint[]> {

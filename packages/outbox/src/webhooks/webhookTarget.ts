@@ -27,8 +27,22 @@ export function parseWebhookUrl(text: string): URL {
 }
 
 // Only the public internet; ipaddr.js names every other range (loopback, private, linkLocal,
-// uniqueLocal, carrierGradeNat, unspecified, multicast, reserved, …).
+// uniqueLocal, carrierGradeNat, unspecified, multicast, reserved, rfc6052, 6to4, …).
 const PUBLIC_RANGE = 'unicast';
+// ipaddr.js calls every IPv6 address of no special range `unicast`, IPv4-compatible ones
+// (::/96, e.g. ::127.0.0.1, which some stacks still route to the IPv4 address inside) and the
+// unassigned space included: only global unicast (2000::/3) is the public internet.
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+
+/** The range `address` is in: `unicast` only for the public internet. */
+function rangeOf(address: string): string {
+  const parsed = ipaddr.process(address);
+  const range = parsed.range();
+  if (range !== PUBLIC_RANGE || !(parsed instanceof ipaddr.IPv6)) return range;
+  if (parsed.match(GLOBAL_UNICAST)) return range;
+  return parsed.match(IPV4_COMPATIBLE) ? 'ipv4Compatible' : 'notGlobalUnicast';
+}
 
 /**
  * Resolves `url`'s host and refuses it (SSRF) when any of its addresses is not public, unless
@@ -47,14 +61,11 @@ export async function resolveWebhookTarget(
     throw new DomainError('BAD_USER_INPUT', `The host ${host} of the webhook URL is not known.`);
   }
   const allowed = allowedHosts.includes(host.toLowerCase());
-  const refused = addresses.find(({ address }) => {
-    const parsed = ipaddr.process(address);
-    return parsed.range() !== PUBLIC_RANGE;
-  });
+  const refused = addresses.find(({ address }) => rangeOf(address) !== PUBLIC_RANGE);
   if (refused && !allowed) {
     throw new DomainError(
       'BAD_USER_INPUT',
-      `${host} is a ${ipaddr.process(refused.address).range()} address: webhooks go to public ` +
+      `${host} is a ${rangeOf(refused.address)} address: webhooks go to public ` +
         'addresses only, or to hosts listed in WEBHOOK_ALLOWED_HOSTS.',
     );
   }

@@ -1,14 +1,13 @@
 import {
-  createWebhook,
-  deleteWebhook,
   listWebhooks,
   readWebhookDeliveries,
   readWebhookDelivery,
   resendWebhookDelivery,
-  updateWebhook,
 } from '@tablelock/outbox';
+import { changeWebhook, registerWebhook, removeWebhook } from '../../webhooks/auditedWebhooks';
 import type { MutationResolvers, QueryResolvers, WebhookResolvers } from '../generated/graphql';
 import { callerOf } from './callerOf';
+import { securityAudit } from './securityAudit';
 
 export const webhooks: QueryResolvers['webhooks'] = (_parent, _args, context) =>
   listWebhooks(context.prisma);
@@ -18,7 +17,7 @@ export const createWebhookResolver: MutationResolvers['createWebhook'] = (
   { webhook },
   context,
 ) =>
-  createWebhook(
+  registerWebhook(
     context.prisma,
     {
       url: webhook.url,
@@ -26,8 +25,8 @@ export const createWebhookResolver: MutationResolvers['createWebhook'] = (
       tables: webhook.tables ?? [],
       withRows: webhook.withRows ?? false,
     },
-    callerOf(context).name,
     context.webhooks.allowedHosts,
+    securityAudit(context, callerOf(context)),
   );
 
 export const updateWebhookResolver: MutationResolvers['updateWebhook'] = (
@@ -35,7 +34,7 @@ export const updateWebhookResolver: MutationResolvers['updateWebhook'] = (
   { id, change },
   context,
 ) =>
-  updateWebhook(
+  changeWebhook(
     context.prisma,
     id,
     {
@@ -46,6 +45,7 @@ export const updateWebhookResolver: MutationResolvers['updateWebhook'] = (
       ...(change.enabled == null ? {} : { enabled: change.enabled }),
     },
     context.webhooks.allowedHosts,
+    securityAudit(context, callerOf(context)),
   );
 
 export const deleteWebhookResolver: MutationResolvers['deleteWebhook'] = async (
@@ -53,7 +53,7 @@ export const deleteWebhookResolver: MutationResolvers['deleteWebhook'] = async (
   { id },
   context,
 ) => {
-  await deleteWebhook(context.prisma, id);
+  await removeWebhook(context.prisma, id, securityAudit(context, callerOf(context)));
   return true;
 };
 

@@ -18,6 +18,11 @@ export interface RequestActor {
    * `editor` field), the admin who created the key. Nobody decides a request through them.
    */
   standsFor: readonly string[];
+  /**
+   * An API key no person made (the command line's): nobody answers for its decisions, and
+   * nobody's own request can be told from another's through it. It decides no request.
+   */
+  standsForNobody: boolean;
 }
 
 /** The people behind an actor: itself and whoever it stands for. */

@@ -29,7 +29,8 @@ const NEXT: Record<ChangeRequestStep['kind'], ChangeRequestState> = {
 /**
  * Decides one step on a request: the state it leads to, or why not. Only a pending request
  * moves. The author withdraws; approvers (mayDecide) approve, reject or send back, never a
- * request of their own, whoever they act for; an admin's force release rejects it.
+ * request of their own, whoever they act for, and never through a key no person made; an
+ * admin's force release rejects it.
  */
 export function planRequestStep(
   request: RequestFacts,
@@ -65,6 +66,13 @@ function decision(
   rules: ApproverRules,
   next: ChangeRequestState,
 ): RequestPlan {
+  if (actor.standsForNobody) {
+    return refuse(
+      'FORBIDDEN',
+      'This API key was made by no person (create-api-key on the command line): it decides no ' +
+        'change request. Decide in person, or with a key an admin made.',
+    );
+  }
   if (sharesPeople(actor, [request.author, ...request.submitters])) {
     return refuse('FORBIDDEN', 'Nobody decides their own change request: another person must.');
   }
