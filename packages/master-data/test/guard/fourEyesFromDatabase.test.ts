@@ -10,7 +10,13 @@ import { refusal } from './otherWriter';
 // use_lock, and wrote a table that needs approval in the holder's name.
 const bed = useGuardTestbed();
 
-const bob = { name: 'bob', role: 'editor', groups: [], standsFor: [] } as const;
+const bob = {
+  name: 'bob',
+  role: 'editor',
+  groups: [],
+  standsFor: [],
+  standsForNobody: false,
+} as const;
 
 async function needApproval(changesNeedApproval: boolean): Promise<void> {
   await bed.database.prisma.tablePolicy.update({
