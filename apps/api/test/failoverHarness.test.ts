@@ -153,12 +153,13 @@ async function commitsWaitingForStandby(primary: PostgresServer, cancel = false)
   const client = new pg.Client({ connectionString: primary.url() });
   await client.connect();
   try {
-    const { rows } = await client.query<{ count: number }>(
-      `SELECT count(*)::int AS count FROM pg_stat_activity
-       WHERE wait_event = 'SyncRep' AND (NOT $1 OR pg_cancel_backend(pid))`,
-      [cancel],
+    const { rows } = await client.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE wait_event = 'SyncRep'`,
     );
-    return rows[0]?.count ?? 0;
+    // One by one: in a WHERE clause beside the filter, Postgres may cancel any session first.
+    if (cancel)
+      for (const { pid } of rows) await client.query('SELECT pg_cancel_backend($1)', [pid]);
+    return rows.length;
   } finally {
     await client.end();
   }
