@@ -15,7 +15,7 @@ export {
 } from './loginThrottle';
 export {
   type PendingSignIn,
-  rememberSignIn,
+  signInStarts,
   takeSignIn,
 } from './oidc/pendingSignIns';
 export {

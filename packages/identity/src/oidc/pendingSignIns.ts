@@ -8,20 +8,44 @@ export interface PendingSignIn {
   codeVerifier: string;
 }
 
+export interface SignInStartOptions {
+  ttlSeconds: number;
+  maxPending: number;
+}
+
 /**
  * Keeps a sign-in that is being sent to the provider, for `ttlSeconds`, unless `maxPending`
  * are under way already: then TOO_MANY_REQUESTS, with the seconds until the oldest expires.
  * Sign-ins never finished are deleted here too, so the table holds only the last few minutes'
  * worth, and never more than `maxPending` rows.
+ *
+ * One function for one API process, whose starts take turns in memory before each takes a
+ * pooled connection. Each waits for the table lock inside a transaction, holding its connection
+ * meanwhile: a flood of starts at once held every connection of the pool (the lock path's too),
+ * and on a busy machine those still waiting for one when Prisma's 2 s to start a transaction
+ * ran out failed (P2028), sent to the login page instead of being counted.
  */
-export async function rememberSignIn(
+export function signInStarts(
+  prisma: PrismaClient,
+  options: SignInStartOptions,
+): (signIn: PendingSignIn) => Promise<void> {
+  let previous: Promise<unknown> = Promise.resolve();
+  return (signIn) => {
+    const start = previous.then(() => rememberSignIn(prisma, signIn, options));
+    // The next start waits for this one to end, however it ends; its own caller hears how.
+    previous = start.catch(() => undefined);
+    return start;
+  };
+}
+
+async function rememberSignIn(
   prisma: PrismaClient,
   signIn: PendingSignIn,
-  options: { ttlSeconds: number; maxPending: number },
+  options: SignInStartOptions,
 ): Promise<void> {
   const full = await prisma.$transaction(async (tx) => {
-    // Starts take turns, so that the count below cannot be outrun by a parallel start;
-    // takeSignIn's deletes wait for a moment too, reads do not.
+    // Starts of every API process take turns, so that the count below cannot be outrun by a
+    // parallel start; takeSignIn's deletes wait for a moment too, reads do not.
     await tx.$executeRaw`LOCK TABLE tablelock.oidc_sign_in IN SHARE ROW EXCLUSIVE MODE`;
     await tx.$executeRaw`DELETE FROM tablelock.oidc_sign_in WHERE expires_at <= now()`;
     const [pending] = await tx.$queryRaw<{ count: number; oldestLeft: number | null }[]>`

@@ -25,13 +25,19 @@ export function exportEndpoint(services: ApiServices, limits: ExportLimits): Req
       const caller = await authorizeFileRequest(services, request, response, 'viewer');
       const { table, format, view } = parseExportRequest(request);
       const release = slots.take(caller);
-      const cutOff = setTimeout(() => {
-        logger.warn(
-          { table, caller: caller.name, maxMs: limits.maxMs },
-          'export cut off: too long',
-        );
-        response.destroy();
-      }, limits.maxMs);
+      let cutOff: NodeJS.Timeout | undefined;
+      // From the download's first byte: the time the server took to have its first rows (a
+      // long sort, a busy machine) is not the reader's. Counted from the request, it cut off
+      // small exports on a starved server before their reader had been sent anything.
+      const startDownload = () => {
+        cutOff = setTimeout(() => {
+          logger.warn(
+            { table, caller: caller.name, maxMs: limits.maxMs },
+            'export cut off: too long',
+          );
+          response.destroy();
+        }, limits.maxMs);
+      };
       try {
         const startedAt = performance.now();
         const rowExport = await openRowExport(services.prisma, services.masterSchema, table, view);
@@ -40,7 +46,13 @@ export function exportEndpoint(services: ApiServices, limits: ExportLimits): Req
           response.end();
           return;
         }
-        const rows = await sendFile(rowExport, format, response, limits.stallMs).catch((error) => {
+        const rows = await sendFile(
+          rowExport,
+          format,
+          response,
+          limits.stallMs,
+          startDownload,
+        ).catch((error) => {
           if (error instanceof ReaderStalled) {
             logger.warn(
               { table, caller: caller.name, stallMs: error.stallMs },
@@ -74,11 +86,13 @@ async function sendFile(
   format: RowFileFormat,
   response: Response,
   stallMs: number,
+  onStart: () => void,
 ): Promise<number> {
   let file: RowFile | undefined;
   const open = () => {
     if (!file) {
       sendHeaders(response, rowExport, format);
+      onStart();
       file = format.start(response, rowExport.table);
     }
     return file;

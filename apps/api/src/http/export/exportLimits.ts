@@ -6,7 +6,7 @@ export interface ExportLimits {
   perCaller: number;
   /** A download whose reader takes nothing for this long is cut off. */
   stallMs: number;
-  /** No download lasts longer than this, however steadily it is read. */
+  /** No download lasts longer than this from its first byte, however steadily it is read. */
   maxMs: number;
 }
 

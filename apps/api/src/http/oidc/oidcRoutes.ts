@@ -2,10 +2,10 @@ import {
   groupsOfClaim,
   IdentityError,
   recordRefusedSignIn,
-  rememberSignIn,
   revokeSession,
   SignInRefused,
   type SignInRoute,
+  signInStarts,
   signInWithOidc,
   takeSignIn,
 } from '@tablelock/identity';
@@ -50,6 +50,10 @@ export function oidcRoutes(services: ApiServices, provider: OidcProvider): Route
   });
 
   const rateLimit = services.signInRateLimit;
+  const rememberSignIn = signInStarts(services.prisma, {
+    ttlSeconds: SIGN_IN_TTL_SECONDS,
+    maxPending: rateLimit.options.pendingSignIns,
+  });
   const admit =
     (route: SignInRoute): RequestHandler =>
     async (request, response, next) => {
@@ -69,10 +73,7 @@ export function oidcRoutes(services: ApiServices, provider: OidcProvider): Route
       codeVerifier: openid.randomPKCECodeVerifier(),
     };
     try {
-      await rememberSignIn(services.prisma, signIn, {
-        ttlSeconds: SIGN_IN_TTL_SECONDS,
-        maxPending: rateLimit.options.pendingSignIns,
-      });
+      await rememberSignIn(signIn);
     } catch (error) {
       if (!(error instanceof IdentityError)) throw error;
       return refuseFileRequest(services, response, error, services.logger);
