@@ -7,6 +7,7 @@ export {
   awaitDurableCommits,
   inAnswerScope,
   noteConfirmedCommit,
+  readDurably,
 } from './access/durableAnswers';
 export {
   HISTORY_COUNT_LIMIT,

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import {
-  awaitDurableCommits,
   isOutcomeUnknown,
   noteConfirmedCommit,
+  Prisma,
   type PrismaClient,
   type Queryable,
+  readDurably,
 } from '@tablelock/db';
 import { DomainError } from '@tablelock/errors';
 
@@ -21,6 +22,13 @@ export interface IdempotentRequest {
 }
 
 const MAX_KEY_LENGTH = 200;
+
+/** A stored first run, as a replay reads it. */
+interface StoredAnswer {
+  operation: string;
+  requestHash: string;
+  response: unknown;
+}
 /** Keys are kept at least this long (the sweeper deletes older ones). */
 export const IDEMPOTENCY_RETENTION_HOURS = 24;
 
@@ -57,13 +65,16 @@ export async function runIdempotently<T>(
     .update(stableJson({ operation: request.operation, input: request.input }))
     .digest('hex');
   const replay = async () => {
-    const stored = await prisma.idempotencyKey.findUnique({
-      where: { principal_key: { principal: request.principal, key: request.key } },
-    });
-    if (!stored) return undefined;
     // The first run's commit may have been acknowledged without a standby (its wait cancelled):
-    // its answer is given again only once a standby has it.
-    await awaitDurableCommits(prisma);
+    // its answer is given again only once a standby has it, confirmed by the server it is read
+    // on (see readDurably).
+    const [stored] = await readDurably<StoredAnswer>(
+      prisma,
+      (durable) => Prisma.sql`
+        SELECT operation, request_hash AS "requestHash", response FROM tablelock.idempotency_key
+        WHERE principal = ${request.principal} AND key = ${request.key} AND ${durable}`,
+    );
+    if (!stored) return undefined;
     if (stored.requestHash !== requestHash) {
       throw new DomainError<IdempotencyErrorCode>(
         'IDEMPOTENCY_KEY_REUSED',

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { Prisma } from '../generated/prisma/client';
 import { isOutcomeUnknown, OutcomeUnknownError } from './commitOutcome';
 import type { PrismaClient } from './prismaClient';
 
@@ -13,6 +14,10 @@ import type { PrismaClient } from './prismaClient';
  */
 const DURABILITY_BARRIER = `SELECT pg_logical_emit_message(true, 'tablelock', 'durable')
   WHERE current_setting('synchronous_standby_names') <> ''`;
+
+/** The barrier as a condition on each row a read finds: true once its message is emitted. */
+const EMITTED_WHERE_STANDBYS_NAMED = Prisma.sql`(current_setting('synchronous_standby_names') = ''
+  OR pg_logical_emit_message(true, 'tablelock', 'durable') IS NOT NULL)`;
 
 const BARRIER_FAILED =
   'Whether the answer is on a synchronous standby could not be confirmed: a failover may lose it.';
@@ -34,6 +39,23 @@ export async function awaitDurableCommits(prisma: PrismaClient): Promise<void> {
     if (isOutcomeUnknown(error)) throw error;
     throw new OutcomeUnknownError(BARRIER_FAILED, { cause: error });
   }
+}
+
+/**
+ * Reads rows whose state an answer reports (`select`, a lone statement whose WHERE clause takes
+ * `durable` as its last condition) and makes their state durable in the same statement: when it
+ * finds a row, its commit is the barrier of awaitDurableCommits. A barrier of its own would run
+ * on whichever server the pool reaches next: after a failover, on the new primary, where it
+ * confirms nothing about a row read on the old one. A failed read is an unknown outcome only
+ * when the barrier may have run; the connection or the server lost, it rejects as it came.
+ */
+export async function readDurably<T>(
+  prisma: PrismaClient,
+  select: (durable: Prisma.Sql) => Prisma.Sql,
+): Promise<T[]> {
+  const rows = await prisma.$queryRaw<T[]>(select(EMITTED_WHERE_STANDBYS_NAMED));
+  if (rows.length > 0) noteConfirmedCommit();
+  return rows;
 }
 
 interface AnswerScope {
