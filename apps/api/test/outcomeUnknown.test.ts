@@ -107,14 +107,14 @@ describe('a commit the setup.database may not keep', () => {
     // The first run is on the primary alone: its retry waits for a standby before it answers,
     // and a cut wait leaves it as unknown as before — never the stored grant.
     const retry = send(setup.batch, acquire, variables);
-    await setup.replicas.cancelCommitWaitingForStandby(primary, 'SELECT pg_logical_emit_message%');
+    await setup.replicas.cancelCommitWaitingForStandby(primary, '%pg_logical_emit_message(true%');
     const retried = await retry;
     expect(retried).toMatchObject({ status: 503, code: 'OUTCOME_UNKNOWN', data: null });
     expect(retried.retryAfter).toBeGreaterThan(0);
 
     // The change feed hands out no page whose commits a failover may lose.
     const page = send(admin, '{ changeFeed(first: 10) { events { id } } }', {});
-    await setup.replicas.cancelCommitWaitingForStandby(primary, 'SELECT pg_logical_emit_message%');
+    await setup.replicas.cancelCommitWaitingForStandby(primary, '%pg_logical_emit_message(true%');
     expect(await page).toMatchObject({ status: 503, code: 'OUTCOME_UNKNOWN', data: null });
 
     await setup.replicas.server('s1').start();
