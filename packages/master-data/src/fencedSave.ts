@@ -53,7 +53,7 @@ export function fencedSave<Result extends SaveCounts & { saved: boolean }>(
       await assertApprovalGiven(tx, tableName, save.approval);
       const { kind = 'save', revertsChangeSetId, approval } = save;
       // The trigger names the approver in the change set, from the request's mark.
-      if (approval) await declareRequestWrite(tx, { ...approval, kind });
+      if (approval) await declareRequestWrite(tx, { ...approval, tableName, kind });
       else await declareOwnWrite(tx, { tableName, token, kind, revertsChangeSetId });
       const result = await write(tx);
       if (!result.saved) return result;

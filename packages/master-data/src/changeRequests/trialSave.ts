@@ -17,7 +17,12 @@ export async function trialSave(
 ): Promise<SaveResult> {
   await tx.$executeRawUnsafe('SAVEPOINT trial_save');
   // Inside the savepoint: the trial's mark goes with its writes.
-  await declareRequestWrite(tx, { changeRequestId, approvedBy: null, kind: 'save' });
+  await declareRequestWrite(tx, {
+    changeRequestId,
+    tableName: table.name,
+    approvedBy: null,
+    kind: 'save',
+  });
   const result = await applyChanges(tx, table, changes);
   await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT trial_save');
   return result;

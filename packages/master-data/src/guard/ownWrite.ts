@@ -15,17 +15,21 @@ export interface OwnWrite {
  * Shows the write guard's triggers, inside the writing transaction, that tablelock writes
  * `tableName` under its lock (`tablelock.use_lock`) and what kind of write it is. use_lock
  * refuses a token that is not current (SQLSTATE TL001); fencedSave has checked it already.
+ * The kind is a label only tablelock's own database role may set (`tablelock.label_write`):
+ * another login holding a token is kept as a locked write, never as tablelock's save.
  */
 export async function declareOwnWrite(tx: TransactionClient, write: OwnWrite): Promise<void> {
   await tx.$executeRaw`
     SELECT tablelock.use_lock(${write.tableName}, ${write.token}),
-           set_config('tablelock.change_kind', ${write.kind}, true),
-           set_config('tablelock.reverts', ${write.revertsChangeSetId ?? ''}, true)`;
+           tablelock.label_write(${write.tableName}, ${write.kind},
+                                 ${write.revertsChangeSetId ?? null}::bigint)`;
 }
 
 /** A pending change request's write: its approval's application, or (no approver) its trial. */
 export interface RequestWrite {
   changeRequestId: string;
+  /** The request's table. */
+  tableName: string;
   /** Null for a trial, which the caller rolls back. */
   approvedBy: string | null;
   kind: OwnWriteKind;
@@ -44,8 +48,7 @@ export async function declareRequestWrite(
 ): Promise<void> {
   await tx.$executeRaw`
     SELECT tablelock.write_change_request(${write.changeRequestId}::bigint, ${write.approvedBy}),
-           set_config('tablelock.change_kind', ${write.kind}, true),
-           set_config('tablelock.reverts', '', true)`;
+           tablelock.label_write(${write.tableName}, ${write.kind}, NULL)`;
 }
 
 /** The id of this transaction's change set of `tableName`; null when nothing was recorded. */
