@@ -145,6 +145,39 @@ describe('the outbox', () => {
     expect(await allEvents()).toEqual([]);
   });
 
+  // The ordering at commit runs once per event and returns early when its own event has a
+  // position: events inserted after an early run (SET CONSTRAINTS … IMMEDIATE) still get theirs.
+  it('orders every event of a transaction whose ordering ran early, and of a bulk one', async () => {
+    const client = await connect();
+    const forceRelease = (table: string, count: number) =>
+      client.query(
+        `INSERT INTO tablelock.lock_event (action, table_name, actor, reason)
+         SELECT 'force_release', $1, 'outbox-test', $1 || ' ' || n FROM generate_series(1, $2::int) AS n`,
+        [table, count],
+      );
+    await client.query('BEGIN');
+    await forceRelease('feed_a', 2);
+    await client.query('SET CONSTRAINTS ALL IMMEDIATE');
+    await client.query('SET CONSTRAINTS ALL DEFERRED');
+    await forceRelease('feed_b', 3);
+    await client.query('COMMIT');
+    await forceRelease('feed_a', 2_000);
+
+    const events = await allEvents();
+    expect(events.map((event) => event.table)).toEqual([
+      'feed_a',
+      'feed_a',
+      'feed_b',
+      'feed_b',
+      'feed_b',
+      ...Array.from({ length: 2_000 }, () => 'feed_a'),
+    ]);
+    const unordered = await client.query(
+      'SELECT count(*)::int AS n FROM tablelock.outbox_event WHERE position IS NULL',
+    );
+    expect(unordered.rows[0].n).toBe(0);
+  });
+
   it('never lets a reader skip an event that commits after a later-numbered one', async () => {
     const [early, late] = [await connect(), await connect()];
     await early.query('BEGIN');
