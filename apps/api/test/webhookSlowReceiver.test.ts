@@ -88,7 +88,11 @@ async function lockAndRelease(tableName: string): Promise<void> {
   const grant = grantedOrConflict(
     await acquireTableLock(database.prisma, { tableName, editor: 'alice', leaseSeconds: 60 }),
   );
-  await releaseTableLock(database.prisma, { tableName, editor: 'alice', token: grant.fencingToken });
+  await releaseTableLock(database.prisma, {
+    tableName,
+    editor: 'alice',
+    token: grant.fencingToken,
+  });
 }
 
 async function register(receiver: HoldingReceiver, table: string): Promise<bigint> {
