@@ -19,6 +19,7 @@ import {
 
 const SETTINGS = { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_FIRST_RETRY_MS: '50' };
 const TABLES = ['categories', 'suppliers', 'currencies'];
+const SHORT_TIMEOUT = { WEBHOOK_TIMEOUT_SECONDS: '2' };
 
 let database: TestDatabase;
 const processes: ApiProcess[] = [];
@@ -45,8 +46,8 @@ async function registerReceiver(): Promise<void> {
   receiver.secret = secret;
 }
 
-const start = async (name: string) =>
-  startApiProcess(name, database.url, await freePort(), processes, SETTINGS);
+const start = async (name: string, settings: Record<string, string> = {}) =>
+  startApiProcess(name, database.url, await freePort(), processes, { ...SETTINGS, ...settings });
 
 /** `rounds` locks and releases of each table: 2 × rounds events each. */
 async function lockAndRelease(rounds: number): Promise<void> {
@@ -104,14 +105,16 @@ describe('webhook deliveries from several API processes', () => {
         return new Promise(() => {});
       };
     });
-    const a = await start('A');
+    // A killed process's claims go to the others when their lease runs out: twice the time
+    // limit and 5 s (9 s here).
+    const a = await start('A', SHORT_TIMEOUT);
     await lockAndRelease(2);
     await firstArrived;
     const killed = new Promise<void>((resolve) => a.child.once('exit', () => resolve()));
     a.child.kill('SIGKILL');
     await killed;
     receiver.beforeAnswer = async () => {};
-    await start('B');
+    await start('B', SHORT_TIMEOUT);
     const messages = await distinct(TABLES.length * 4);
     expectInOrderPerTable(messages, 4);
     const first = receiver.received[0];

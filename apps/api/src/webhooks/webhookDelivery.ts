@@ -4,25 +4,20 @@ import type { Logger } from 'pino';
 import type { OutboxCommits } from '../ports/outboxCommits';
 import { isDatabaseUnreachable } from '../process/databaseUnreachable';
 
-/** Messages one round sends at most before it lets the next round look again. */
-const MESSAGES_PER_ROUND = 200;
-/**
- * Messages this process sends at once (each holds a pooled connection while it waits for the
- * answer): different endpoints and tables go on in parallel.
- */
-const SENDERS = 2;
 /**
  * The least time between two rounds: commits that come meanwhile are sent together, a claim
- * taking many messages at once instead of a claim (a transaction) for each.
+ * taking many messages at once instead of a claim for each.
  */
 const ROUND_GAP_MS = 50;
 /**
  * Delivers the outbox's events to the webhooks: when a commit announces new events (while any
  * endpoint is enabled: without one, a commit costs this process nothing), when an endpoint
  * changes, when the soonest retry comes due, and at least every `settings.longestWaitMs`. Every
- * API process runs one; the row lock of each endpoint's table (SKIP LOCKED) gives each message
- * to one of them. Logs never hold a secret; while the database cannot be reached,
- * `onUnreachable` hears of it instead. Returns a stop.
+ * API process runs one; each stream's claim (see deliverNextWebhook) gives each message to one
+ * of them. A round only looks: each endpoint with messages due gets a sender of its own, which
+ * sends them one claim after another, so that a slow endpoint keeps only its own messages
+ * waiting, never a round nor another endpoint. Logs never hold a secret; while the database
+ * cannot be reached, `onUnreachable` hears of it instead. Returns a stop.
  */
 export function startWebhookDelivery(
   prisma: PrismaClient,
@@ -37,49 +32,73 @@ export function startWebhookDelivery(
   let announced = false;
   let endpoints = true;
   let timerAt = Number.POSITIVE_INFINITY;
-  /** Runs one round, then waits for what comes first: an announcement or the next due time. */
+  /** This process's sender of each endpoint under way, by the endpoint's id. */
+  const senders = new Map<string, Promise<void>>();
+  const reportFailure = (error: unknown) => {
+    // A database outage is said once, by the availability watch, not every round here; a
+    // statement cut off by it is simply tried again (deliveries are at least once).
+    if (isDatabaseUnreachable(error)) onUnreachable(error);
+    else if (isOutcomeUnknown(error)) {
+      logger.warn({ reason: String(error) }, 'webhook delivery cut off; trying again');
+    } else logger.warn({ err: error }, 'webhook delivery failed');
+  };
+  /**
+   * Starts a sender for each endpoint due without one, then waits for what comes first: an
+   * announcement or the next due time of an endpoint without a sender (one with a sender looks
+   * again when its sender ends).
+   */
   const round = async (): Promise<number> => {
     try {
       const due = await webhooksDue(prisma);
       endpoints = due.endpoints;
-      if (!due.due) return Math.min(due.nextInMs ?? settings.longestWaitMs, settings.longestWaitMs);
-      const sent = await Promise.all(Array.from({ length: SENDERS }, () => send()));
-      // Something was sent: look again at once for what is left and when it comes due. Nothing
-      // could be claimed: another process is sending it, and a claim it leaves (it died) is
-      // found within the longest wait.
-      return sent.some((count) => count > 0) ? 0 : settings.longestWaitMs;
+      let waitMs = settings.longestWaitMs;
+      for (const { webhookId, dueInMs } of due.waiting) {
+        if (senders.has(webhookId) || stopped) continue;
+        if (dueInMs === 0) startSender(webhookId);
+        else waitMs = Math.min(waitMs, dueInMs);
+      }
+      return waitMs;
     } catch (error) {
-      // A database outage is said once, by the availability watch, not every round here; a
-      // statement cut off by it is simply tried again (deliveries are at least once).
-      if (isDatabaseUnreachable(error)) onUnreachable(error);
-      else if (isOutcomeUnknown(error)) {
-        logger.warn({ reason: String(error) }, 'webhook delivery round cut off; trying again');
-      } else logger.warn({ err: error }, 'webhook delivery round failed');
+      reportFailure(error);
       return settings.longestWaitMs;
     }
   };
-  const send = async (): Promise<number> => {
-    let sent = 0;
-    for (; sent < MESSAGES_PER_ROUND / SENDERS && !stopped; sent++) {
-      const delivered = await deliverNextWebhook(prisma, settings);
-      if (!delivered) return sent;
-      if (delivered.disabled) {
-        logger.error(
-          { webhook: delivered.webhookId, error: delivered.outcome.error },
-          'webhook disabled: its endpoint failed for too long',
-        );
-      } else if (!delivered.outcome.delivered) {
-        logger.warn(
-          {
-            webhook: delivered.webhookId,
-            message: delivered.messageId,
-            error: delivered.outcome.error,
-          },
-          'webhook delivery failed; it will be retried',
-        );
+  const startSender = (webhookId: string) => {
+    const sending = send(webhookId).then((failed) => {
+      senders.delete(webhookId);
+      // What is left, or came meanwhile, is found by the next round: at once after sending, and
+      // within the longest wait after a failure (no tight loop while the database is away).
+      if (!stopped) runIn(failed ? settings.longestWaitMs : 0);
+    });
+    senders.set(webhookId, sending);
+  };
+  /** Sends an endpoint's due messages, claim after claim; true when it ended on an error. */
+  const send = async (webhookId: string): Promise<boolean> => {
+    try {
+      while (!stopped) {
+        const delivered = await deliverNextWebhook(prisma, settings, webhookId);
+        if (!delivered) return false;
+        if (delivered.disabled) {
+          logger.error(
+            { webhook: delivered.webhookId, error: delivered.outcome.error },
+            'webhook disabled: its endpoint failed for too long',
+          );
+        } else if (!delivered.outcome.delivered) {
+          logger.warn(
+            {
+              webhook: delivered.webhookId,
+              message: delivered.messageId,
+              error: delivered.outcome.error,
+            },
+            'webhook delivery failed; it will be retried',
+          );
+        }
       }
+      return false;
+    } catch (error) {
+      reportFailure(error);
+      return true;
     }
-    return sent;
   };
   /** Runs a round in `waitMs` (no sooner than ROUND_GAP_MS), unless one is due sooner. */
   const runIn = (waitMs: number) => {
@@ -91,6 +110,11 @@ export function startWebhookDelivery(
   };
   const run = () => {
     timerAt = Number.POSITIVE_INFINITY;
+    // One round at a time: the one under way looks again when it ends.
+    if (running) {
+      announced = true;
+      return;
+    }
     announced = false;
     running = round().then((waitMs) => {
       running = undefined;
@@ -107,5 +131,6 @@ export function startWebhookDelivery(
     stopped = true;
     clearTimeout(timer);
     await running;
+    await Promise.all(senders.values());
   };
 }

@@ -10,6 +10,7 @@ import { encodeFeedCursor } from '../feedCursor';
 import type { OutboxEvent } from '../outboxEvent';
 import { readChangeFeed, readFeedPage } from '../readChangeFeed';
 import { type SendOutcome, sendWebhook, type WebhookMessage } from './sendWebhook';
+import { type Claimed, claimStream, releaseClaim, type StreamPlace } from './streamClaims';
 import { parseWebhookUrl, resolveWebhookTarget } from './webhookTarget';
 
 export interface DeliverySettings {
@@ -32,7 +33,7 @@ export interface DeliverySettings {
 }
 
 export const ROW_BATCH = 1000;
-/** Events one claim of a stream sends at most, one after another, before its row lock goes. */
+/** Events one claim of a stream sends at most, one after another. */
 const MESSAGES_PER_CLAIM = 50;
 const LONGEST_RETRY_MS = 3_600_000;
 
@@ -45,37 +46,27 @@ export interface Delivered {
   disabled: boolean;
 }
 
-interface Claimed {
-  webhook_id: bigint;
-  table_name: string;
-  position: bigint;
-  row_after: bigint | null;
-  attempts: number;
-  url: string;
-  secret: string;
-  event_types: string[];
-  tables: string[];
-  with_rows: boolean;
+/** An endpoint with messages waiting, and when the soonest of them is due. */
+export interface WebhookWaiting {
+  webhookId: string;
+  /** 0: due now. A retry's wait, or the lease of a delivery under way. */
+  dueInMs: number;
 }
 
-/** Whether a message is due now, and if not, in how long the soonest retry comes due. */
 export interface WebhooksDue {
   /** Whether any endpoint is enabled: without one, new events make nothing due. */
   endpoints: boolean;
-  due: boolean;
-  /** Null when no message waits at all (only a new event can make one due). */
-  nextInMs: number | null;
+  /** Endpoints with messages waiting (only a new event can make another one due). */
+  waiting: WebhookWaiting[];
 }
 
 /**
  * Gives every enabled endpoint its place in each table it follows (from its creation on), and
- * says when a message is due: one statement, so that a process with nothing to send costs the
- * database one query a round.
+ * says which endpoints have messages due, and when the others' come due: one statement, so
+ * that a process with nothing to send costs the database one query a round.
  */
 export async function webhooksDue(db: Queryable): Promise<WebhooksDue> {
-  const [row] = await db.$queryRaw<
-    { endpoints: boolean; opened: boolean; next_in_ms: number | null }[]
-  >`
+  const [row] = await db.$queryRaw<{ endpoints: boolean; waiting: WebhookWaiting[] }[]>`
     WITH opened AS (
       INSERT INTO tablelock.webhook_stream (webhook_id, table_name, position)
       SELECT w.id, s.table_name, w.after_position
@@ -88,119 +79,167 @@ export async function webhooksDue(db: Queryable): Promise<WebhooksDue> {
       -- this runs after every commit.
       FOR KEY SHARE OF w SKIP LOCKED
       ON CONFLICT DO NOTHING
-      RETURNING 1
-    )
-    SELECT EXISTS (SELECT 1 FROM tablelock.webhook WHERE disabled_at IS NULL) AS endpoints,
-      (SELECT count(*) FROM opened) > 0 AS opened, (
-      SELECT greatest(0, extract(epoch FROM min(s.next_attempt_at) - now()) * 1000)::float8
+      RETURNING webhook_id
+    ), waiting AS (
+      -- A stream under way comes due when its claim's lease runs out (its process died), unless
+      -- its delivery records its outcome first.
+      SELECT s.webhook_id, greatest(s.next_attempt_at, s.claimed_until) AS due_at
       FROM tablelock.webhook_stream AS s JOIN tablelock.webhook AS w ON w.id = s.webhook_id
       WHERE w.disabled_at IS NULL
         AND (cardinality(w.tables) = 0 OR s.table_name = ANY (w.tables))
         AND EXISTS (SELECT 1 FROM tablelock.outbox_event AS o
-                    WHERE o.table_name = s.table_name AND o.position > s.position)) AS next_in_ms`;
-  const nextInMs = row?.next_in_ms ?? null;
-  return {
-    endpoints: Boolean(row?.endpoints),
-    due: Boolean(row?.opened) || nextInMs === 0,
-    nextInMs,
-  };
+                    WHERE o.table_name = s.table_name AND o.position > s.position)
+      UNION ALL
+      -- A stream opened now is not seen by the rest of this statement: it may have events.
+      SELECT webhook_id, now() FROM opened
+    )
+    SELECT EXISTS (SELECT 1 FROM tablelock.webhook WHERE disabled_at IS NULL) AS endpoints, (
+      SELECT coalesce(jsonb_agg(jsonb_build_object(
+        'webhookId', webhook_id::text,
+        'dueInMs', greatest(0, extract(epoch FROM due_at - now()) * 1000)::float8)), '[]')
+      FROM (SELECT webhook_id, min(due_at) AS due_at FROM waiting GROUP BY webhook_id) AS soonest
+    ) AS waiting`;
+  return { endpoints: Boolean(row?.endpoints), waiting: row?.waiting ?? [] };
 }
 
 /**
- * Sends the next message of one endpoint's table whose turn has come, if any, once its events
- * are on a synchronous standby (see awaitDurableCommits): its row lock
- * (FOR UPDATE SKIP LOCKED) is held until the answers are recorded, so that no other process
- * sends that table's messages meanwhile, and a process that dies mid-delivery leaves them
- * to the next one. The endpoint's row is held too (KEY SHARE), so that deleting the endpoint
- * waits for the claim to end instead of deadlocking with the delivery log it writes (a delete
- * takes the endpoint first, then its streams). It sends the stream's next messages one after another (up to 50, for about
- * a delivery's time limit) and stops at the first failure. Null when nothing was due; the last
- * message's outcome otherwise (`messageId: ''` when only events the endpoint does not want
- * were passed over).
+ * Sends the next messages of one endpoint's table whose turn has come (of `webhookId` only,
+ * when given), if any: claim, send, record. The claim is committed before the first send
+ * (streamClaims.ts), so that a slow receiver holds no connection and no transaction; the
+ * outcome is recorded in a short transaction of its own, and moves the stream on or backs it
+ * off only if the claim is still this one. Its events go once they are on a synchronous
+ * standby (see awaitDurableCommits). It sends the stream's next messages one after another (up
+ * to 50, started within a delivery's time limit of the claim, so that the last ends within the
+ * claim's lease) and stops at the first failure. Null when nothing was due; the last message's
+ * outcome otherwise (`messageId: ''` when only events the endpoint does not want were passed
+ * over).
  */
-export function deliverNextWebhook(
+export async function deliverNextWebhook(
   prisma: PrismaClient,
   settings: DeliverySettings,
+  webhookId?: string,
 ): Promise<Delivered | null> {
-  return inTransaction(
+  // Before the claim: the sends' window is measured from no later than the lease's start.
+  const claimedAt = performance.now();
+  const claimed = await claimStream(prisma, settings.timeoutMs, webhookId);
+  if (!claimed) return null;
+  try {
+    const sent = await sendClaimed(prisma, claimed, settings, claimedAt);
+    return await inTransaction(prisma, (tx) => recordClaimed(tx, claimed, sent, settings));
+  } catch (error) {
+    // The stream goes to the next delivery at once instead of when the lease runs out; if the
+    // database cannot be reached, the lease does it.
+    await releaseClaim(prisma, claimed).catch(() => {});
+    throw error;
+  }
+}
+
+/** What a claim's sends did: the attempts to log, and where the stream stands after them. */
+interface Sent {
+  last: Delivered;
+  log: Prisma.WebhookDeliveryCreateManyInput[];
+  position: bigint;
+  rowAfter: bigint | null;
+}
+
+async function sendClaimed(
+  prisma: PrismaClient,
+  claimed: Claimed,
+  settings: DeliverySettings,
+  claimedAt: number,
+): Promise<Sent> {
+  const page = await readFeedPage(
     prisma,
-    async (tx) => {
-      const [claimed] = await tx.$queryRaw<Claimed[]>`
-        SELECT s.webhook_id, s.table_name, s.position, s.row_after, s.attempts,
-               w.url, w.secret, w.event_types, w.tables, w.with_rows
-        FROM tablelock.webhook_stream AS s JOIN tablelock.webhook AS w ON w.id = s.webhook_id
-        WHERE w.disabled_at IS NULL AND s.next_attempt_at <= now()
-          AND (cardinality(w.tables) = 0 OR s.table_name = ANY (w.tables))
-          AND EXISTS (SELECT 1 FROM tablelock.outbox_event AS o
-                      WHERE o.table_name = s.table_name AND o.position > s.position)
-        ORDER BY s.next_attempt_at
-        LIMIT 1
-        FOR UPDATE OF s SKIP LOCKED FOR KEY SHARE OF w SKIP LOCKED`;
-      if (!claimed) return null;
-      const page = await readFeedPage(
-        tx,
-        { [claimed.table_name]: claimed.position.toString() },
-        MESSAGES_PER_CLAIM,
-        [claimed.table_name],
-        null,
-      );
-      // No event leaves before a standby has its commit, which a failover could still lose
-      // (its wait cancelled): an OUTCOME_UNKNOWN here ends the claim, tried again next round.
-      if (page.events.length > 0) await awaitDurableCommits(prisma);
-      const webhookId = claimed.webhook_id.toString();
-      const started = performance.now();
-      let last: Delivered = { webhookId, messageId: '', outcome: passed, disabled: false };
-      let position = claimed.position;
-      let rowAfter = claimed.row_after;
-      const log: Prisma.WebhookDeliveryCreateManyInput[] = [];
-      let attempt = claimed.attempts + 1;
-      for (const event of page.events) {
-        // Holding the row lock no longer than about one delivery's time limit.
-        if (performance.now() - started > settings.timeoutMs) break;
-        if (claimed.event_types.length > 0 && !claimed.event_types.includes(event.type)) {
-          position = BigInt(event.id);
-          continue;
-        }
-        const built = await messageOf(
-          tx,
-          { ...claimed, row_after: rowAfter },
-          event,
-          settings.rowBatch,
-        );
-        const outcome = await send(claimed, built.message, settings);
-        log.push({
-          webhookId: claimed.webhook_id,
-          url: claimed.url,
-          messageId: built.message.id,
-          eventId: BigInt(event.id),
-          tableName: event.table,
-          type: event.type,
-          attempt,
-          responseStatus: outcome.status,
-          latencyMs: outcome.latencyMs,
-          delivered: outcome.delivered,
-          error: outcome.error,
-        });
-        attempt = 1;
-        last = { webhookId, messageId: built.message.id, outcome, disabled: false };
-        if (!outcome.delivered) break;
-        rowAfter = built.rowAfter;
-        // A change with more rows to send goes on in the next claim, from its next batch.
-        if (rowAfter !== null) break;
-        position = BigInt(event.id);
-      }
-      await tx.webhookDelivery.createMany({ data: log });
-      // Only a step forward resets the count of failures: the back-off grows on one message.
-      const progressed = position !== claimed.position || rowAfter !== claimed.row_after;
-      if (progressed) await moveOn(tx, claimed, position, rowAfter);
-      if (!last.outcome.delivered) {
-        const failing = progressed ? { ...claimed, attempts: 0 } : claimed;
-        last.disabled = await retryLater(tx, failing, settings, last.outcome);
-      }
-      return last;
-    },
-    { timeout: 2 * settings.timeoutMs + 30_000 },
+    { [claimed.table_name]: claimed.position.toString() },
+    MESSAGES_PER_CLAIM,
+    [claimed.table_name],
+    null,
   );
+  // No event leaves before a standby has its commit, which a failover could still lose
+  // (its wait cancelled): an OUTCOME_UNKNOWN here ends the claim, tried again next round.
+  if (page.events.length > 0) await awaitDurableCommits(prisma);
+  const webhookId = claimed.webhook_id.toString();
+  const sent: Sent = {
+    last: { webhookId, messageId: '', outcome: passed, disabled: false },
+    log: [],
+    position: claimed.position,
+    rowAfter: claimed.row_after,
+  };
+  let attempt = claimed.attempts + 1;
+  for (const event of page.events) {
+    // No send starts later than this: the last one ends within the claim's lease, before
+    // another process may take the stream.
+    if (performance.now() - claimedAt > settings.timeoutMs) break;
+    if (claimed.event_types.length > 0 && !claimed.event_types.includes(event.type)) {
+      sent.position = BigInt(event.id);
+      continue;
+    }
+    const built = await messageOf(
+      prisma,
+      { ...claimed, row_after: sent.rowAfter },
+      event,
+      settings.rowBatch,
+    );
+    const outcome = await send(claimed, built.message, settings);
+    sent.log.push({
+      webhookId: claimed.webhook_id,
+      url: claimed.url,
+      messageId: built.message.id,
+      eventId: BigInt(event.id),
+      tableName: event.table,
+      type: event.type,
+      attempt,
+      responseStatus: outcome.status,
+      latencyMs: outcome.latencyMs,
+      delivered: outcome.delivered,
+      error: outcome.error,
+    });
+    attempt = 1;
+    sent.last = { webhookId, messageId: built.message.id, outcome, disabled: false };
+    if (!outcome.delivered) break;
+    sent.rowAfter = built.rowAfter;
+    // A change with more rows to send goes on in the next claim, from its next batch.
+    if (sent.rowAfter !== null) break;
+    sent.position = BigInt(event.id);
+  }
+  return sent;
+}
+
+/**
+ * Logs the claim's attempts (they left, whatever became of the claim: without the endpoint
+ * when it was deleted meanwhile), then, if the claim is still this one, moves the stream on,
+ * backs it off or disables the endpoint, and ends the claim. A claim another process took
+ * (this one's lease ran out) is that process's to record.
+ */
+async function recordClaimed(
+  tx: Queryable,
+  claimed: Claimed,
+  sent: Sent,
+  settings: DeliverySettings,
+): Promise<Delivered> {
+  // The endpoint first, as a delete takes it before its streams (no deadlock): a delete under
+  // way is waited for, and one that comes next waits for this transaction.
+  const [endpoint] = await tx.$queryRaw<{ id: bigint }[]>`
+    SELECT id FROM tablelock.webhook WHERE id = ${claimed.webhook_id} FOR KEY SHARE`;
+  await tx.webhookDelivery.createMany({
+    data: sent.log.map((entry) => ({ ...entry, webhookId: endpoint ? entry.webhookId : null })),
+  });
+  // Only a step forward resets the count of failures: the back-off grows on one message.
+  const progressed = sent.position !== claimed.position || sent.rowAfter !== claimed.row_after;
+  const [stream] = await tx.$queryRaw<{ attempts: number }[]>`
+    UPDATE tablelock.webhook_stream
+    SET claim = NULL, claimed_until = NULL, position = ${sent.position},
+        row_after = ${sent.rowAfter}::bigint,
+        attempts = CASE WHEN ${progressed}::boolean THEN 0 ELSE attempts END,
+        failing_since = CASE WHEN ${progressed}::boolean THEN NULL ELSE failing_since END
+    WHERE webhook_id = ${claimed.webhook_id} AND table_name = ${claimed.table_name}
+      AND claim = ${claimed.claim}::uuid
+    RETURNING attempts`;
+  const { last } = sent;
+  if (stream && !last.outcome.delivered) {
+    last.disabled = await retryLater(tx, { ...claimed, ...stream }, settings, last.outcome);
+  }
+  return last;
 }
 
 /**
@@ -231,7 +270,7 @@ export async function resendWebhookDelivery(
     throw new DomainError('NOT_FOUND', 'Its event is no longer kept.');
   }
   const rowAfter = /-rows-([0-9]+)$/.exec(delivery.messageId)?.[1];
-  const claimed: Claimed = {
+  const place: StreamPlace = {
     webhook_id: webhook.id,
     table_name: delivery.tableName,
     position: delivery.eventId - 1n,
@@ -243,8 +282,8 @@ export async function resendWebhookDelivery(
     tables: webhook.tables,
     with_rows: rowAfter !== undefined,
   };
-  const { message } = await messageOf(prisma, claimed, event, settings.rowBatch);
-  const outcome = await send(claimed, message, settings);
+  const { message } = await messageOf(prisma, place, event, settings.rowBatch);
+  const outcome = await send(place, message, settings);
   const logged = await prisma.webhookDelivery.create({
     data: {
       webhookId: webhook.id,
@@ -266,13 +305,13 @@ export async function resendWebhookDelivery(
 const passed: SendOutcome = { delivered: true, status: null, latencyMs: 0, error: null };
 
 async function send(
-  claimed: Claimed,
+  place: StreamPlace,
   message: WebhookMessage,
   settings: DeliverySettings,
 ): Promise<SendOutcome> {
   try {
-    const target = await resolveWebhookTarget(parseWebhookUrl(claimed.url), settings.allowedHosts);
-    return await sendWebhook(target, claimed.secret, message, settings);
+    const target = await resolveWebhookTarget(parseWebhookUrl(place.url), settings.allowedHosts);
+    return await sendWebhook(target, place.secret, message, settings);
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     return { delivered: false, status: null, latencyMs: 0, error: error.message };
@@ -285,16 +324,16 @@ async function send(
  */
 async function messageOf(
   db: Queryable,
-  claimed: Claimed,
+  place: StreamPlace,
   event: OutboxEvent,
   rowBatch: number,
 ): Promise<{ message: WebhookMessage; rowAfter: bigint | null }> {
   const body = { type: event.type, timestamp: event.at.toISOString(), data: eventBody(event) };
   const changeSetId = event.data?.changeSetId;
-  if (!claimed.with_rows || typeof changeSetId !== 'string') {
+  if (!place.with_rows || typeof changeSetId !== 'string') {
     return { message: { id: event.id, body }, rowAfter: null };
   }
-  const after = claimed.row_after ?? 0n;
+  const after = place.row_after ?? 0n;
   const rows = await db.$queryRaw<RowChangeRow[]>`
     SELECT id, row_key AS key, operation, old_values AS "oldValues", new_values AS "newValues"
     FROM tablelock.row_change
@@ -330,20 +369,6 @@ interface RowChangeRow {
 
 function eventBody(event: OutboxEvent): Record<string, unknown> {
   return { id: event.id, table: event.table, ...event.data };
-}
-
-async function moveOn(
-  db: Queryable,
-  claimed: Claimed,
-  position: bigint,
-  rowAfter: bigint | null,
-): Promise<void> {
-  await db.webhookStream.update({
-    where: {
-      webhookId_tableName: { webhookId: claimed.webhook_id, tableName: claimed.table_name },
-    },
-    data: { position, rowAfter, attempts: 0, failingSince: null },
-  });
 }
 
 /** Waits longer after each failure; an endpoint failing for `giveUpSeconds` is disabled. */
