@@ -1,4 +1,4 @@
-import type { Prisma, Queryable } from '@tablelock/db';
+import { Prisma, type PrismaClient, type Queryable, readDurably } from '@tablelock/db';
 import { DomainError } from '@tablelock/errors';
 import { type EventType, isEventType } from './eventTypes';
 import {
@@ -53,7 +53,7 @@ export async function readChangeFeed(
   return readFeedPage(db, cursor, first, tables, types);
 }
 
-/** The page after `cursor`, for callers that checked their request (the webhook senders). */
+/** The page after `cursor`, for callers that checked their request. */
 export async function readFeedPage(
   db: Queryable,
   cursor: FeedCursor,
@@ -61,7 +61,37 @@ export async function readFeedPage(
   tables: readonly string[] | null,
   types: readonly string[] | null,
 ): Promise<ChangeFeedPage> {
-  const rows = await db.$queryRaw<FeedRow[]>`
+  const rows = await db.$queryRaw<FeedRow[]>(
+    feedPageSql(cursor, first, tables, types, Prisma.sql`TRUE`),
+  );
+  return feedPageOf(rows, cursor);
+}
+
+/**
+ * The page of one table after `cursor`, for a sender that is about to pass it on (a webhook):
+ * its events are on a synchronous standby when it returns (readDurably), confirmed on the server
+ * they were read from. The same page is read again until then, so nothing is passed on twice.
+ */
+export async function readFeedPageDurably(
+  prisma: PrismaClient,
+  cursor: FeedCursor,
+  first: number,
+  tables: readonly string[],
+): Promise<ChangeFeedPage> {
+  const rows = await readDurably<FeedRow>(prisma, (durable) =>
+    feedPageSql(cursor, first, tables, null, durable),
+  );
+  return feedPageOf(rows, cursor);
+}
+
+function feedPageSql(
+  cursor: FeedCursor,
+  first: number,
+  tables: readonly string[] | null,
+  types: readonly string[] | null,
+  condition: Prisma.Sql,
+): Prisma.Sql {
+  return Prisma.sql`
     WITH seen AS (
       SELECT key AS table_name, value::bigint AS position
       FROM jsonb_each_text(${JSON.stringify(cursor)}::jsonb)
@@ -93,7 +123,11 @@ export async function readFeedPage(
     LEFT JOIN tablelock.lock_event AS e ON e.id = page.lock_event_id
     LEFT JOIN tablelock.change_set AS c ON c.id = page.change_set_id
     LEFT JOIN tablelock.security_event AS s ON s.id = page.security_event_id
+    WHERE ${condition}
     ORDER BY page.position`;
+}
+
+function feedPageOf(rows: FeedRow[], cursor: FeedCursor): ChangeFeedPage {
   let moved = cursor;
   const events = rows.map((row) => {
     moved = advanceFeedCursor(moved, row.table, row.id);

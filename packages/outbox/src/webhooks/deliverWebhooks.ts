@@ -1,14 +1,8 @@
-import {
-  awaitDurableCommits,
-  inTransaction,
-  type Prisma,
-  type PrismaClient,
-  type Queryable,
-} from '@tablelock/db';
+import { inTransaction, type Prisma, type PrismaClient, type Queryable } from '@tablelock/db';
 import { DomainError } from '@tablelock/errors';
 import { encodeFeedCursor } from '../feedCursor';
 import type { OutboxEvent } from '../outboxEvent';
-import { readChangeFeed, readFeedPage } from '../readChangeFeed';
+import { readChangeFeed, readFeedPageDurably } from '../readChangeFeed';
 import { type SendOutcome, sendWebhook, type WebhookMessage } from './sendWebhook';
 import { type Claimed, claimStream, releaseClaim, type StreamPlace } from './streamClaims';
 import { parseWebhookUrl, resolveWebhookTarget } from './webhookTarget';
@@ -108,7 +102,7 @@ export async function webhooksDue(db: Queryable): Promise<WebhooksDue> {
  * (streamClaims.ts), so that a slow receiver holds no connection and no transaction; the
  * outcome is recorded in a short transaction of its own, and moves the stream on or backs it
  * off only if the claim is still this one. Its events go once they are on a synchronous
- * standby (see awaitDurableCommits). It sends the stream's next messages one after another (up
+ * standby (readFeedPageDurably). It sends the stream's next messages one after another (up
  * to 50, started within a delivery's time limit of the claim, so that the last ends within the
  * claim's lease) and stops at the first failure. Null when nothing was due; the last message's
  * outcome otherwise (`messageId: ''` when only events the endpoint does not want were passed
@@ -148,16 +142,15 @@ async function sendClaimed(
   settings: DeliverySettings,
   claimedAt: number,
 ): Promise<Sent> {
-  const page = await readFeedPage(
+  // No event leaves before a standby has its commit, which a failover could still lose (its
+  // wait cancelled): the page is confirmed in its own read, on the server it came from. An
+  // OUTCOME_UNKNOWN here ends the claim, tried again next round.
+  const page = await readFeedPageDurably(
     prisma,
     { [claimed.table_name]: claimed.position.toString() },
     MESSAGES_PER_CLAIM,
     [claimed.table_name],
-    null,
   );
-  // No event leaves before a standby has its commit, which a failover could still lose
-  // (its wait cancelled): an OUTCOME_UNKNOWN here ends the claim, tried again next round.
-  if (page.events.length > 0) await awaitDurableCommits(prisma);
   const webhookId = claimed.webhook_id.toString();
   const sent: Sent = {
     last: { webhookId, messageId: '', outcome: passed, disabled: false },
