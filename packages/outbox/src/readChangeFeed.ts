@@ -35,7 +35,7 @@ export interface ChangeFeedPage {
  * Reading the same cursor again yields the same events and more, never fewer.
  */
 export async function readChangeFeed(
-  db: Queryable,
+  prisma: PrismaClient,
   request: ChangeFeedRequest,
 ): Promise<ChangeFeedPage> {
   const { first } = request;
@@ -49,37 +49,25 @@ export async function readChangeFeed(
     throw new DomainError('BAD_USER_INPUT', `There is no event type ${unknownType}.`);
   }
   const tables = request.tables ?? null;
-  if (tables) await requireKnownTables(db, tables);
-  return readFeedPage(db, cursor, first, tables, types);
+  if (tables) await requireKnownTables(prisma, tables);
+  return readFeedPage(prisma, cursor, first, tables, types);
 }
 
-/** The page after `cursor`, for callers that checked their request. */
+/**
+ * The page after `cursor`, for callers that checked their request. Its events are on a
+ * synchronous standby when it returns (readDurably): a reader never gets an event whose commit
+ * a failover can still lose (its wait for the standbys cancelled), and the page is confirmed in
+ * the read itself, on the server it came from.
+ */
 export async function readFeedPage(
-  db: Queryable,
+  prisma: PrismaClient,
   cursor: FeedCursor,
   first: number,
   tables: readonly string[] | null,
   types: readonly string[] | null,
 ): Promise<ChangeFeedPage> {
-  const rows = await db.$queryRaw<FeedRow[]>(
-    feedPageSql(cursor, first, tables, types, Prisma.sql`TRUE`),
-  );
-  return feedPageOf(rows, cursor);
-}
-
-/**
- * The page of one table after `cursor`, for a sender that is about to pass it on (a webhook):
- * its events are on a synchronous standby when it returns (readDurably), confirmed on the server
- * they were read from. The same page is read again until then, so nothing is passed on twice.
- */
-export async function readFeedPageDurably(
-  prisma: PrismaClient,
-  cursor: FeedCursor,
-  first: number,
-  tables: readonly string[],
-): Promise<ChangeFeedPage> {
   const rows = await readDurably<FeedRow>(prisma, (durable) =>
-    feedPageSql(cursor, first, tables, null, durable),
+    feedPageSql(cursor, first, tables, types, durable),
   );
   return feedPageOf(rows, cursor);
 }
@@ -89,7 +77,7 @@ function feedPageSql(
   first: number,
   tables: readonly string[] | null,
   types: readonly string[] | null,
-  condition: Prisma.Sql,
+  durable: Prisma.Sql,
 ): Prisma.Sql {
   return Prisma.sql`
     WITH seen AS (
@@ -123,7 +111,7 @@ function feedPageSql(
     LEFT JOIN tablelock.lock_event AS e ON e.id = page.lock_event_id
     LEFT JOIN tablelock.change_set AS c ON c.id = page.change_set_id
     LEFT JOIN tablelock.security_event AS s ON s.id = page.security_event_id
-    WHERE ${condition}
+    WHERE ${durable}
     ORDER BY page.position`;
 }
 

@@ -2,7 +2,7 @@ import { inTransaction, type Prisma, type PrismaClient, type Queryable } from '@
 import { DomainError } from '@tablelock/errors';
 import { encodeFeedCursor } from '../feedCursor';
 import type { OutboxEvent } from '../outboxEvent';
-import { readChangeFeed, readFeedPageDurably } from '../readChangeFeed';
+import { readChangeFeed, readFeedPage } from '../readChangeFeed';
 import { type SendOutcome, sendWebhook, type WebhookMessage } from './sendWebhook';
 import { type Claimed, claimStream, releaseClaim, type StreamPlace } from './streamClaims';
 import { parseWebhookUrl, resolveWebhookTarget } from './webhookTarget';
@@ -102,7 +102,7 @@ export async function webhooksDue(db: Queryable): Promise<WebhooksDue> {
  * (streamClaims.ts), so that a slow receiver holds no connection and no transaction; the
  * outcome is recorded in a short transaction of its own, and moves the stream on or backs it
  * off only if the claim is still this one. Its events go once they are on a synchronous
- * standby (readFeedPageDurably). It sends the stream's next messages one after another (up
+ * standby (readFeedPage). It sends the stream's next messages one after another (up
  * to 50, started within a delivery's time limit of the claim, so that the last ends within the
  * claim's lease) and stops at the first failure. Null when nothing was due; the last message's
  * outcome otherwise (`messageId: ''` when only events the endpoint does not want were passed
@@ -145,11 +145,12 @@ async function sendClaimed(
   // No event leaves before a standby has its commit, which a failover could still lose (its
   // wait cancelled): the page is confirmed in its own read, on the server it came from. An
   // OUTCOME_UNKNOWN here ends the claim, tried again next round.
-  const page = await readFeedPageDurably(
+  const page = await readFeedPage(
     prisma,
     { [claimed.table_name]: claimed.position.toString() },
     MESSAGES_PER_CLAIM,
     [claimed.table_name],
+    null,
   );
   const webhookId = claimed.webhook_id.toString();
   const sent: Sent = {

@@ -6,7 +6,8 @@ import { outcomeUnknownError } from '../../process/outcomeUnknown';
 
 /**
  * Queries whose answers report changes as done: the change feed's pages (a consumer moves its
- * cursor past them) and a change request's state (waitForDecision resolves on it).
+ * cursor past them; a page with events is confirmed in its own read, see readFeedPage) and a
+ * change request's state (waitForDecision resolves on it).
  */
 const QUERIES_REPORTING_CHANGES = new Set(['changeFeed', 'changeRequest']);
 
