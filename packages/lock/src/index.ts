@@ -97,3 +97,4 @@ export { IDLE_REASON } from './sql/idleLimitSql';
 export { isRegisteredTable } from './sql/isRegisteredTable';
 export { LOCK_CHANNEL, type LockEventInput, recordLockEvent } from './sql/lockEvent';
 export { purgeLockEvents } from './sql/lockEventRetention';
+export { notAMasterTable } from './sql/notAMasterTable';

@@ -34,6 +34,7 @@ describe('syncTableRegistry', () => {
       added: [],
       removed: [],
       referencesChanged: [],
+      leftOut: [],
     });
   });
 
@@ -48,6 +49,7 @@ describe('syncTableRegistry', () => {
       added: ['promotions'],
       removed: [],
       referencesChanged: [],
+      leftOut: [],
     });
     expect(await registryRow('promotions')).toMatchObject({
       status: 'normal',
@@ -83,6 +85,7 @@ describe('syncTableRegistry', () => {
       added: [],
       removed: ['promotions'],
       referencesChanged: [],
+      leftOut: [],
     });
     expect(await registryRow('promotions')).toBeNull();
     expect(await registryRow('regions')).toMatchObject({ status: 'normal', lockedBy: [] });

@@ -1,13 +1,12 @@
 import { loadDemoData, type OpenDatabase, type PrismaClient } from '@tablelock/db';
 import { ensureDemoUsers } from '@tablelock/identity';
-import { syncTableRegistry } from '@tablelock/lock';
 import type { Logger } from 'pino';
 import { discoverOidcProvider } from '../auth/oidc/oidcProvider';
 import { allowedHostsOf, type Config, oidcSettingsOf, retentionSettingsOf } from '../config';
 import { startApiServer } from '../http/server';
 import { startRetentionSweeper } from '../retention/retentionSweeper';
 import { startSortIndexSweeper } from '../sortIndexes/sortIndexSweeper';
-import { installWriteGuards } from '../writeGuard/installWriteGuards';
+import { syncMasterTables } from '../writeGuard/syncMasterTables';
 import { createApiServices } from './createApiServices';
 import { startLockSweeper } from './lockSweeper';
 
@@ -30,13 +29,11 @@ export async function startApi(
     const created = await ensureDemoUsers(prisma, logger);
     if (created.length > 0) logger.info({ users: created }, 'demo users created');
   }
-  const sync = await syncTableRegistry(prisma, config.MASTER_SCHEMA);
-  logger.info({ ...sync }, 'table registry in sync with the master schema');
-  const guardSettings = {
-    masterSchema: config.MASTER_SCHEMA,
-    writeGuardDefault: config.WRITE_GUARD_DEFAULT,
-  };
-  await installWriteGuards(prisma, guardSettings, logger);
+  await syncMasterTables(
+    prisma,
+    { masterSchema: config.MASTER_SCHEMA, writeGuardDefault: config.WRITE_GUARD_DEFAULT },
+    logger,
+  );
   const sortIndexesEnabled =
     (config.SORT_INDEXES ?? (database.embedded ? 'auto' : 'off')) === 'auto';
   const running = await createApiServices({

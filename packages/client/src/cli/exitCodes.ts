@@ -9,7 +9,10 @@ export const EXIT = {
   ok: 0,
   /** The API refused for another reason (e.g. force-releasing a table nobody edits). */
   refused: 1,
-  /** EX_USAGE: wrong arguments, an unknown table, a missing, wrong or revoked key, no permission. */
+  /**
+   * EX_USAGE: wrong arguments, an unknown or partitioned table, a missing, wrong or revoked key,
+   * no permission.
+   */
   usage: 64,
   /** EX_UNAVAILABLE: the API could not be reached, or was unavailable, through every retry. */
   unavailable: 69,
@@ -41,6 +44,7 @@ export function exitCodeOf(error: unknown): number {
       return EXIT.lockLost;
     case 'BAD_USER_INPUT':
     case 'TABLE_NOT_FOUND':
+    case 'TABLE_PARTITIONED':
     case 'UNAUTHENTICATED':
     case 'FORBIDDEN':
       return EXIT.usage;

@@ -4,6 +4,7 @@ import { DomainError } from '@tablelock/errors';
 export type LockErrorCode =
   | 'BAD_USER_INPUT'
   | 'TABLE_NOT_FOUND'
+  | 'TABLE_PARTITIONED'
   | 'INVALID_TRANSITION'
   | 'FORBIDDEN'
   | 'TABLE_READ_ONLY'

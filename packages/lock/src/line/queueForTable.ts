@@ -1,6 +1,6 @@
 import type { Queryable } from '@tablelock/db';
 import { wantsTable } from '../core/lineForTable';
-import { LockError } from '../core/lockError';
+import type { LockError } from '../core/lockError';
 import type { LockIntent } from '../core/lockIntent';
 import { blockingTables, type LockRefusal } from '../core/lockRefusal';
 import { type LockPlan, planLockChange } from '../core/planLockChange';
@@ -10,6 +10,7 @@ import { withHolderEditors } from '../ops/acquireTableLock';
 import type { LockEventRecord } from '../reads/readLockEvents';
 import { isRegisteredTable } from '../sql/isRegisteredTable';
 import { readLockScope } from '../sql/lockScope';
+import { notAMasterTable } from '../sql/notAMasterTable';
 import { type JoinedPlace, joinLine } from './joinLine';
 import { freesAnyOf, type LockChanges, LockChangeWatch } from './lockChangeWatch';
 import { readWaiters, reserveTurn } from './lockQueue';
@@ -62,9 +63,7 @@ export async function* queueForTable(
   request: QueueForTable,
 ): AsyncGenerator<QueuePlace> {
   const { tableName, editor, signal } = request;
-  if (!(await isRegisteredTable(db, tableName))) {
-    throw new LockError('TABLE_NOT_FOUND', `No master table is named ${tableName}.`);
-  }
+  if (!(await isRegisteredTable(db, tableName))) throw await notAMasterTable(db, tableName);
   const watch = new LockChangeWatch(request.changes);
   const plan = async (waiterId?: string) => {
     const rows = await readLockScope(db, tableName, [], false, {

@@ -8,6 +8,7 @@ import { readDeadLocks } from '../sql/deadLocks';
 import { recordDeniedAttempt } from '../sql/deniedAttemptLog';
 import { IDLE_REASON, LEASE_EXPIRED_REASON } from '../sql/idleLimitSql';
 import { readLockScope } from '../sql/lockScope';
+import { notAMasterTable } from '../sql/notAMasterTable';
 import { waitingForLocks } from '../sql/waitingForLocks';
 import { inAcquisitionTurn } from './acquisitionTurns';
 
@@ -171,6 +172,7 @@ async function planAndWrite(
         ? { editor: intent.editor, ...(intent.waiterId ? { waiterId: intent.waiterId } : {}) }
         : undefined,
     );
+    if (!rows.has(intent.tableName)) throw await notAMasterTable(db, intent.tableName);
     if (options.sparesChangeRequests && rows.get(intent.tableName)?.carriesChangeRequest) {
       return notWritten(rows, { kind: 'changeRequestPending' });
     }

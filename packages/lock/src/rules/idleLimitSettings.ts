@@ -1,6 +1,7 @@
 import type { Queryable } from '@tablelock/db';
 import { LockError } from '../core/lockError';
 import { isRegisteredTable } from '../sql/isRegisteredTable';
+import { notAMasterTable } from '../sql/notAMasterTable';
 import { LOCK_SETTINGS, TABLE_POLICY } from '../sql/registryTables';
 import { readLockSettingsRow } from './lockSettingsRow';
 
@@ -77,8 +78,7 @@ export async function setTableIdleLimit(
   change: IdleLimitChange,
 ): Promise<{ previousSeconds: number | null }> {
   const limit = seconds === null ? null : checkedIdleLimit(seconds, change.minSeconds);
-  if (!(await isRegisteredTable(db, tableName)))
-    throw new LockError('TABLE_NOT_FOUND', `No master table is named ${tableName}.`);
+  if (!(await isRegisteredTable(db, tableName))) throw await notAMasterTable(db, tableName);
   const [previous] = await db.$queryRaw<{ seconds: number | null }[]>`
     SELECT idle_limit_seconds AS seconds FROM ${TABLE_POLICY} WHERE table_name = ${tableName} FOR UPDATE`;
   await db.$executeRaw`

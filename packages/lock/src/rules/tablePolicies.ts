@@ -2,6 +2,7 @@ import type { Queryable, TransactionClient, WriteGuard } from '@tablelock/db';
 import { LockError } from '../core/lockError';
 import type { Role } from '../core/role';
 import { DEFAULT_TABLE_RULES, type TableRules } from '../core/tableRules';
+import { notAMasterTable } from '../sql/notAMasterTable';
 import { TABLE_LOCK } from '../sql/registryTables';
 
 /** Four eyes: who approves a table's changes, when its policy asks for approval. */
@@ -68,9 +69,7 @@ export async function setTablePolicy(
   const bumped = await tx.$executeRaw`
     UPDATE ${TABLE_LOCK} SET version = version + 1, updated_at = now()
     WHERE table_name = ${request.tableName}`;
-  if (bumped === 0) {
-    throw new LockError('TABLE_NOT_FOUND', `No master table is named ${request.tableName}.`);
-  }
+  if (bumped === 0) throw await notAMasterTable(tx, request.tableName);
   const stored = await tx.tablePolicy.upsert({
     where: { tableName: request.tableName },
     create: {

@@ -1,9 +1,11 @@
 import { Prisma } from '@tablelock/db';
+import { inInheritanceTree } from './inheritanceTree';
 
 /**
- * A query of every base table of `schema` (`table_name`) with the tables of that schema it
- * references by foreign key (`references`, sorted, self-references left out), read from the
- * Postgres catalog.
+ * A query of every master table of `schema` (`table_name`): each base table that belongs to no
+ * inheritance tree (see inInheritanceTree), with the master tables of that schema it references
+ * by foreign key (`references`, sorted, self-references left out), read from the Postgres
+ * catalog.
  */
 export function foreignKeysQuery(schema: string): Prisma.Sql {
   return Prisma.sql`
@@ -15,6 +17,7 @@ export function foreignKeysQuery(schema: string): Prisma.Sql {
     JOIN pg_namespace n ON n.oid = c.relnamespace
     LEFT JOIN pg_constraint fk ON fk.conrelid = c.oid AND fk.contype = 'f'
     LEFT JOIN pg_class target ON target.oid = fk.confrelid AND target.relnamespace = c.relnamespace
-    WHERE n.nspname = ${schema} AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+      AND target.relkind = 'r' AND NOT ${inInheritanceTree('target')}
+    WHERE n.nspname = ${schema} AND c.relkind = 'r' AND NOT ${inInheritanceTree('c')}
     GROUP BY c.relname`;
 }

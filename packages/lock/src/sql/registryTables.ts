@@ -19,6 +19,8 @@ export const LOCK_WAITER = qualified('lock_waiter');
 export const CHANGE_REQUEST = qualified('change_request');
 /** One place in line per editor and table, claimed by a waiter. */
 export const LOCK_WAITER_PLACE = qualified('lock_waiter_place');
+/** The tables of the master schema the registry leaves out: partitioned and inheriting ones. */
+export const LEFT_OUT_TABLE = qualified('left_out_table');
 export const TABLE_STATUS_TYPE = qualified('"TableStatus"');
 export const LOCK_ACTION_TYPE = qualified('"LockAction"');
 export const ROLE_TYPE = qualified('"Role"');

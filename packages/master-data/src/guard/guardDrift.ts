@@ -4,7 +4,7 @@ import { GUARD_TRIGGERS, type WriteGuard } from './writeGuard';
 /** A registered table whose triggers are not what its guard asks. */
 export interface GuardDrift {
   tableName: string;
-  /** Its policy's guard, else the default (WRITE_GUARD_DEFAULT). */
+  /** Its policy's guard, else the default (WRITE_GUARD_DEFAULT); OFF for a table left out of the registry. */
   wanted: WriteGuard;
   /**
    * What its triggers do now; null when they are an incomplete or mixed set, or when one does
@@ -16,7 +16,10 @@ export interface GuardDrift {
 
 /**
  * Every registered table whose triggers differ from its guard, from one catalog read: what a
- * sync must change, and after a sync, what it could not.
+ * sync must change, and after a sync, what it could not. A table the registry leaves out
+ * (partitioned, a partition, table inheritance: see packages/lock, syncTableRegistry) wants
+ * none: triggers it carries from before would claim a guard that writes to the rest of its
+ * tree pass.
  */
 export function readGuardDrift(
   db: Queryable,
@@ -25,9 +28,13 @@ export function readGuardDrift(
 ): Promise<GuardDrift[]> {
   return db.$queryRaw<GuardDrift[]>`
     SELECT t.table_name AS "tableName", wanted.guard AS wanted, installed.guard AS installed
-    FROM tablelock.table_lock AS t
+    FROM (SELECT table_name, false AS left_out FROM tablelock.table_lock
+          UNION ALL
+          SELECT table_name, true FROM tablelock.left_out_table) AS t
     LEFT JOIN tablelock.table_policy AS p ON p.table_name = t.table_name
-    CROSS JOIN LATERAL (SELECT coalesce(p.write_guard::text, ${defaultGuard}) AS guard) AS wanted
+    CROSS JOIN LATERAL (
+      SELECT CASE WHEN t.left_out THEN 'OFF' ELSE coalesce(p.write_guard::text, ${defaultGuard}) END
+        AS guard) AS wanted
     CROSS JOIN LATERAL (
       SELECT CASE WHEN count(*) = 0 THEN 'OFF'
                   WHEN count(*) = ${GUARD_TRIGGERS.length}

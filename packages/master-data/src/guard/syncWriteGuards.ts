@@ -28,7 +28,8 @@ const INSTALLING_GUARDS = 7_301_446_020n;
  * Makes the triggers on every registered master table match its guard: its policy's, else
  * `defaultGuard` (WRITE_GUARD_DEFAULT). Only tables whose triggers differ are touched, so a
  * sync with nothing to change costs one catalog read. A renamed table keeps its triggers (they
- * name no table); a dropped one loses them with it.
+ * name no table); a dropped one loses them with it; one the registry left out (partitioned, a
+ * partition, table inheritance) loses them here.
  */
 export async function syncWriteGuards(
   prisma: PrismaClient,

@@ -7,11 +7,10 @@ import {
   readTablePage,
   readTables,
   readTablesNamed,
-  syncTableRegistry,
   type TableInfo as TableInfoModel,
 } from '@tablelock/lock';
 import { editorRights } from '../../auth/editorRights';
-import { installWriteGuards } from '../../writeGuard/installWriteGuards';
+import { syncMasterTables } from '../../writeGuard/syncMasterTables';
 import type { MutationResolvers, QueryResolvers, TableInfoResolvers } from '../generated/graphql';
 import { callerOf } from './callerOf';
 import { idempotentRequest } from './idempotentRequest';
@@ -64,15 +63,11 @@ export const TableInfo: TableInfoResolvers = {
     editBlockFor(principal && { name: principal.name, rights: editorRights(principal) }, info),
 };
 
-export const syncTableRegistryResolver: MutationResolvers['syncTableRegistry'] = async (
+export const syncTableRegistryResolver: MutationResolvers['syncTableRegistry'] = (
   _parent,
   _args,
   context,
-) => {
-  const sync = await syncTableRegistry(context.prisma, context.masterSchema);
-  await installWriteGuards(context.prisma, context, context.logger);
-  return sync;
-};
+) => syncMasterTables(context.prisma, context, context.logger);
 
 export const forceRelease: MutationResolvers['forceRelease'] = async (_parent, args, context) => {
   const admin = callerOf(context);
