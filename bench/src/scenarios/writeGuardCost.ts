@@ -11,6 +11,7 @@ import {
 } from '@tablelock/master-data';
 import { MASTER_SCHEMA } from '../benchDatabase';
 import { type Spread, spreadOf } from '../spread';
+import { withoutTriggers } from '../withoutTriggers';
 
 export interface WriteGuardCostResult {
   importRows: number;
@@ -100,16 +101,18 @@ async function prepareTables(prisma: PrismaClient): Promise<Map<WriteGuard, stri
 }
 
 /**
- * Empties the table (untimed) and the history. With the triggers off for the transaction
- * (session_replication_role, the bench's superuser may): recording 100,000 deletes is not
- * what is measured.
+ * Empties the table (untimed) and the history, with their triggers off for the transaction:
+ * recording 100,000 deletes is not what is measured.
  */
 async function emptyTable(prisma: PrismaClient, guard: WriteGuard) {
-  await prisma.$transaction([
-    prisma.$executeRaw`SET LOCAL session_replication_role = replica`,
-    prisma.$executeRawUnsafe(`TRUNCATE ${MASTER_SCHEMA}.${tableOf(guard)}`),
-    prisma.$executeRawUnsafe('TRUNCATE tablelock.row_change, tablelock.change_set'),
-  ]);
+  const table = `${MASTER_SCHEMA}.${tableOf(guard)}`;
+  await prisma.$transaction(async (tx) => {
+    const run = (sql: string) => tx.$queryRawUnsafe<unknown[]>(sql);
+    await withoutTriggers(run, [table, 'tablelock.change_set'], async () => {
+      await tx.$executeRawUnsafe(`TRUNCATE ${table}`);
+      await tx.$executeRawUnsafe('TRUNCATE tablelock.row_change, tablelock.change_set');
+    });
+  });
 }
 
 async function timeImport(prisma: PrismaClient, guard: WriteGuard, token: string, rows: number) {
