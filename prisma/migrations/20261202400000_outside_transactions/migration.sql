@@ -92,8 +92,9 @@ REVOKE EXECUTE ON FUNCTION "tablelock"."refuse_ended_lock"(text, bigint) FROM PU
 -- rows stay share-locked until the commit is done, taken in name order as every lock change
 -- takes them (so never in a deadlock with one), and before the outbox's stream rows, which a
 -- lock change locks after its registry rows too. A transaction at REPEATABLE READ or above
--- whose lock changed since its snapshot cannot lock the row (serialization_failure): its lock
--- changed under it, which is refused the same way.
+-- whose lock changed since its snapshot cannot lock the row: Postgres refuses its commit then
+-- (serialization_failure, 40001). It is not turned into TL006: catching it would take the row
+-- lock in a subtransaction, whose session registry_row_holders cannot name.
 CREATE FUNCTION "tablelock"."fence_locked_writes"() RETURNS void
 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -104,16 +105,10 @@ BEGIN
                  WHERE cs.txid = pg_current_xact_id() AND cs.kind = 'locked_write') THEN
     RETURN;
   END IF;
-  BEGIN
-    PERFORM 1 FROM "tablelock"."table_lock" AS tl
-    WHERE tl.table_name IN (SELECT cs.table_name FROM "tablelock"."change_set" AS cs
-                            WHERE cs.txid = pg_current_xact_id() AND cs.kind = 'locked_write')
-    ORDER BY tl.table_name FOR SHARE;
-  EXCEPTION WHEN serialization_failure THEN
-    RAISE EXCEPTION 'tablelock: a lock this transaction wrote under changed while it ran: its writes cannot commit.'
-      USING ERRCODE = 'TL006',
-            HINT = 'Roll back; take the lock again and write under its new token.';
-  END;
+  PERFORM 1 FROM "tablelock"."table_lock" AS tl
+  WHERE tl.table_name IN (SELECT cs.table_name FROM "tablelock"."change_set" AS cs
+                          WHERE cs.txid = pg_current_xact_id() AND cs.kind = 'locked_write')
+  ORDER BY tl.table_name FOR SHARE;
   FOR written IN SELECT cs.table_name, cs.token FROM "tablelock"."change_set" AS cs
                  WHERE cs.txid = pg_current_xact_id() AND cs.kind = 'locked_write'
                  ORDER BY cs.table_name LOOP
@@ -410,8 +405,10 @@ $$;
 -- The sessions whose transactions hold a row lock on a registry row of `tables`: who keeps a
 -- lock change of them waiting. A row's locker is its xmax, a transaction or a multixact of
 -- several (pg_get_multixact_members fails for a plain transaction id); only those still running
--- are sessions, and only one holding a lock on the registry can have locked its rows. Without
--- pg_read_all_stats, Postgres shows another role's session without its xact_start.
+-- are sessions, and only one holding a lock on the registry can have locked its rows. A row
+-- locked inside a savepoint has the subtransaction's id, which Postgres does not map to its
+-- session: that holder goes unnamed. Without pg_read_all_stats, Postgres shows another role's
+-- session without its xact_start.
 CREATE FUNCTION "tablelock"."registry_row_holders"(tables text[])
 RETURNS TABLE (pid integer, db_role text, application_name text, since timestamptz)
 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$

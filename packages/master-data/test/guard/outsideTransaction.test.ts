@@ -61,6 +61,20 @@ describe('an outside transaction under use_lock, left open', () => {
     },
   );
 
+  it('at REPEATABLE READ, whose snapshot still shows the old lock, cannot commit either', async () => {
+    const token = await bed.lock(TABLE, 'key:nightly');
+    const outside = await bed.connect();
+    await outside.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+    await outside.query('SELECT tablelock.use_lock($1, $2)', [TABLE, token]);
+    await outside.query(WRITE);
+    expect(isGranted(await forceRelease('stuck job'))).toBe(true);
+    await outside.query(`UPDATE ${TARGET} SET price = 10 WHERE id = 2`);
+
+    const refused = await refusal(() => outside.query('COMMIT'));
+    expect(refused.code).toBe('40001');
+    expect(await priceOf(1)).toBe('1.50');
+  });
+
   it('fails at its next write once the lock was force-released', async () => {
     const token = await bed.lock(TABLE, 'key:nightly');
     const outside = await openLockedWrite(token);
