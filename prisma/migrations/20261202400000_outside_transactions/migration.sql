@@ -438,3 +438,4 @@ BEGIN
     ORDER BY a.xact_start, a.pid;
 END;
 $$;
+REVOKE EXECUTE ON FUNCTION "tablelock"."registry_row_holders"(text[]) FROM PUBLIC;
