@@ -1,5 +1,5 @@
 import { inTransaction, type Queryable, type TransactionClient } from '@tablelock/db';
-import { assertHoldsLock, recordLockEvent } from '@tablelock/lock';
+import { assertHoldsLock, explainLockEndedInDatabase, recordLockEvent } from '@tablelock/lock';
 import { type ApprovedRequest, assertApprovalGiven } from './changeRequests/approvalRequired';
 import {
   currentChangeSetId,
@@ -35,7 +35,8 @@ export interface FencedSave {
 
 /**
  * The one way master data is written: in one transaction that first checks the fencing token
- * (LOCK_LOST if the acquisition is no longer current, and then nothing is written), runs
+ * (LOCK_LOST if the acquisition is no longer current, and then nothing is written; so too when
+ * the write guard finds the lease run out by the time of the write), runs
  * `write`, and, if it saved, records a `save` event in the audit history and announces it,
  * before it commits. The grid's saves, imports, reverts and approved change requests go through
  * here; on a table that needs approval only the last (APPROVAL_REQUIRED otherwise).
@@ -78,5 +79,7 @@ export function fencedSave<Result extends SaveCounts & { saved: boolean }>(
       return result;
     },
     { timeout: save.timeoutMs ?? 60_000 },
-  );
+  ).catch(async (error: unknown) => {
+    throw await explainLockEndedInDatabase(db, error, tableName, token);
+  });
 }

@@ -41,8 +41,12 @@ export function grantedOrConflict<T>(answer: LockAnswer<T>): T {
   );
 }
 
-/** Who is in the way, as the data an error carries: `editBlock` (its kind) and `blockers`. */
+/**
+ * Who is in the way, as the data an error carries: `editBlock` (its kind) and `blockers`; for
+ * rows another transaction held, `rowHolders`.
+ */
 export function refusalDetails(refused: LockRefusal): Record<string, unknown> {
+  if (refused.kind === 'contended') return refused.holders ? { rowHolders: refused.holders } : {};
   if (!('blockers' in refused)) return {};
   const reason = 'reason' in refused && refused.reason ? { reason: refused.reason } : {};
   return { editBlock: refused.kind, blockers: refused.blockers, ...reason };

@@ -1,4 +1,5 @@
 import type { EditBlock } from './editBlock';
+import { describeRowHolders, type RowHolder } from './rowHolder';
 
 /**
  * Why a lock change was not made, as data (a result, not an error: someone else holds what it
@@ -12,8 +13,11 @@ export type LockRefusal =
   | { kind: 'notHeld'; tables: string[] }
   /** An expiry of a lock whose lease is still running. */
   | { kind: 'leaseRunning' }
-  /** Another change of the same rows was in progress. */
-  | { kind: 'contended' }
+  /**
+   * Another transaction held some of the rows: a change of them in progress, or a session
+   * outside tablelock. `holders`: who, when they could be found (see RowHolder).
+   */
+  | { kind: 'contended'; holders?: RowHolder[] }
   /** A lock that waits with a change request, which a caller without its token cannot end. */
   | { kind: 'changeRequestPending' };
 
@@ -57,7 +61,9 @@ export function describeLockRefusal(tableName: string, refusal: LockRefusal): st
     case 'leaseRunning':
       return `${tableName}'s lease is not over`;
     case 'contended':
-      return 'another change to these tables was in progress; try again';
+      return refusal.holders?.length
+        ? `the lock rows of these tables are ${describeRowHolders(refusal.holders)}; try again`
+        : 'another change to these tables was in progress; try again';
     case 'changeRequestPending':
       return `${tableName}'s lock waits with a change request`;
   }

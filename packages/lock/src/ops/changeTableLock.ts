@@ -9,6 +9,7 @@ import { recordDeniedAttempt } from '../sql/deniedAttemptLog';
 import { IDLE_REASON, LEASE_EXPIRED_REASON } from '../sql/idleLimitSql';
 import { readLockScope } from '../sql/lockScope';
 import { notAMasterTable } from '../sql/notAMasterTable';
+import { readRegistryRowHolders } from '../sql/registryRowHolders';
 import { waitingForLocks } from '../sql/waitingForLocks';
 import { inAcquisitionTurn } from './acquisitionTurns';
 
@@ -94,8 +95,9 @@ const RECORDS_DENIAL: Record<LockIntent['kind'], boolean> = {
  * blocked by editing whose lease has run out first expires it (as the sweeper would) and tries
  * again, so a dead lock never stands in the way. An intent that may wait and found its
  * rows contended locks them in name order, waiting for their holders, and decides again on
- * what it finds then. Acquisitions of one table take turns in the process (inAcquisitionTurn).
- * A refused acquisition or release is recorded as `denied`.
+ * what it finds then; one that may not wait names the sessions that held them. Acquisitions of
+ * one table take turns in the process (inAcquisitionTurn). A refused acquisition or release is
+ * recorded as `denied`.
  */
 export async function changeTableLock(
   db: Queryable,
@@ -107,7 +109,11 @@ export async function changeTableLock(
     ? inAcquisitionTurn(db, intent.tableName, attempt)
     : attempt());
   if (result.contended && (WAITS[intent.kind] || options.waitForRows)) {
-    result = await waitingForLocks(db, (tx) => planAndWrite(tx, intent, options, true));
+    result = await waitingForLocks(db, [...result.rows.keys()], (tx) =>
+      planAndWrite(tx, intent, options, true),
+    );
+  } else if (result.contended && !result.written) {
+    result = { ...result, refusal: await contendedBy(db, result.rows) };
   }
   if (
     !result.written &&
@@ -137,6 +143,18 @@ export function recordDenial(
     editor: 'editor' in intent ? intent.editor : null,
     reason: describeLockRefusal(intent.tableName, refusal),
   });
+}
+
+/**
+ * A contended refusal naming the sessions that held the rows, when they still do: the
+ * conditional write skips held rows without learning whose they were.
+ */
+async function contendedBy(
+  db: Queryable,
+  rows: ReadonlyMap<string, LockRow>,
+): Promise<LockRefusal> {
+  const holders = await readRegistryRowHolders(db, [...rows.keys()]);
+  return holders.length > 0 ? { kind: 'contended', holders } : { kind: 'contended' };
 }
 
 /** An outcome that wrote nothing: why not, and the rows as they are. */

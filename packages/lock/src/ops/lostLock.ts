@@ -1,4 +1,4 @@
-import type { Queryable, TransactionClient } from '@tablelock/db';
+import { postgresErrorCode, type Queryable, type TransactionClient } from '@tablelock/db';
 import { LockError } from '../core/lockError';
 import { IDLE_REASON, idleExpired } from '../sql/idleLimitSql';
 import { LOCK_EVENT, TABLE_LOCK } from '../sql/registryTables';
@@ -87,4 +87,24 @@ export async function explainLostLock(
     'LOCK_LOST',
     `You no longer hold the lock: ${await describeLostLock(db, tableName, token)}.`,
   );
+}
+
+// The write guard's SQLSTATEs for a lock that ended: use_lock's (TL001), and a later write's or
+// the commit's (TL006).
+const LOCK_ENDED_IN_DATABASE = new Set(['TL001', 'TL006']);
+
+/**
+ * A write the database refused because its lock ended meanwhile (the lease ran out between the
+ * fence and the write) as LOCK_LOST, saying why; any other error as it is.
+ */
+export async function explainLockEndedInDatabase(
+  db: Queryable,
+  error: unknown,
+  tableName: string,
+  token: string,
+): Promise<unknown> {
+  const code = postgresErrorCode(error);
+  if (code === undefined || !LOCK_ENDED_IN_DATABASE.has(code)) return error;
+  const why = await describeLostLock(db, tableName, token);
+  return new LockError('LOCK_LOST', `You no longer hold the lock: ${why}. Nothing was saved.`);
 }

@@ -1,21 +1,34 @@
 import { inTransaction, postgresErrorCode, type Queryable } from '@tablelock/db';
 import { LockError } from '../core/lockError';
+import { describeRowHolders } from '../core/rowHolder';
+import { readRegistryRowHolders } from './registryRowHolders';
 
 // How long a lock change that waits for rows (waitingForLocks) waits for one before giving up.
 const LOCK_TIMEOUT = '5s';
 
 /**
- * Runs `work` in a transaction whose row locks wait up to LOCK_TIMEOUT (then LOCK_CONFLICT),
- * for the lock changes that wait rather than fail when someone else holds a row.
+ * Runs `work` in a transaction whose row locks wait up to LOCK_TIMEOUT (then LOCK_CONFLICT,
+ * naming the sessions that held the registry rows of `tables`), for the lock changes that wait
+ * rather than fail when someone else holds a row.
  */
-export function waitingForLocks<T>(db: Queryable, work: (tx: Queryable) => Promise<T>): Promise<T> {
+export function waitingForLocks<T>(
+  db: Queryable,
+  tables: string[],
+  work: (tx: Queryable) => Promise<T>,
+): Promise<T> {
   return inTransaction(db, async (tx) => {
     await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
     return work(tx);
-  }).catch((error: unknown) => {
-    if (postgresErrorCode(error) === '55P03') {
+  }).catch(async (error: unknown) => {
+    if (postgresErrorCode(error) !== '55P03') throw error;
+    const holders = await readRegistryRowHolders(db, tables);
+    if (holders.length === 0) {
       throw new LockError('LOCK_CONFLICT', 'The lock is busy (a save is running); try again.');
     }
-    throw error;
+    throw new LockError(
+      'LOCK_CONFLICT',
+      `The lock is busy: its rows are ${describeRowHolders(holders)}; try again.`,
+      { rowHolders: holders },
+    );
   });
 }
