@@ -21,11 +21,20 @@ import {
 } from './support/webhookReceiver';
 
 /**
- * Short clocks: retries from 50 ms, an endpoint failing for 3 s is disabled. No look at the
- * outbox on a timer: every delivery here starts from a commit's announcement or a retry's time.
+ * Short clocks: retries from 50 ms. No look at the outbox on a timer: every delivery here
+ * starts from a commit's announcement or a retry's time. An endpoint is disabled after failing
+ * for an hour here, so that no test's receiver, stopped while the machine is busy, outlasts it;
+ * the give-up has its own API (GIVE_UP_SECONDS).
  */
+const WEBHOOK_SETTINGS = {
+  allowedHosts: ['127.0.0.1'],
+  firstRetryMs: 50,
+  giveUpSeconds: 3600,
+  timeoutMs: 2000,
+  rowBatch: 2,
+  longestWaitMs: 3_600_000,
+};
 const GIVE_UP_SECONDS = 3;
-const ROW_BATCH = 2;
 
 let database: TestDatabase;
 let api: TestApi;
@@ -36,16 +45,7 @@ const receivers: WebhookReceiver[] = [];
 beforeAll(async () => {
   database = await createTestDatabase();
   await syncWriteGuards(database.prisma, MASTER_SCHEMA, 'RECORD');
-  api = await startTestApi(database, {
-    webhooks: {
-      allowedHosts: ['127.0.0.1'],
-      firstRetryMs: 50,
-      giveUpSeconds: GIVE_UP_SECONDS,
-      timeoutMs: 2000,
-      rowBatch: ROW_BATCH,
-      longestWaitMs: 3_600_000,
-    },
-  });
+  api = await startTestApi(database, { webhooks: WEBHOOK_SETTINGS });
   [admin, alice] = await Promise.all([api.loginAs('admin'), api.loginAs('alice')]);
 });
 afterEach(async () => {
@@ -121,11 +121,11 @@ const deleteWebhookMutation = graphql(`
 
 type WebhookInput = { url: string; eventTypes?: string[]; tables?: string[]; withRows?: boolean };
 
-/** A receiver and an endpoint registered for it. */
-async function registered(input: Omit<WebhookInput, 'url'> = {}) {
+/** A receiver and an endpoint registered for it (by `by`, an admin). */
+async function registered(input: Omit<WebhookInput, 'url'> = {}, by = admin) {
   const receiver = await startWebhookReceiver();
   receivers.push(receiver);
-  const response = await execute(admin, createWebhookMutation, {
+  const response = await execute(by, createWebhookMutation, {
     webhook: { url: receiver.url, ...input },
   });
   const created = response.data?.createWebhook;
@@ -134,10 +134,10 @@ async function registered(input: Omit<WebhookInput, 'url'> = {}) {
   return { receiver, id: created.webhook.id };
 }
 
-async function lockAndRelease(table: string, times = 1) {
+async function lockAndRelease(table: string, times = 1, as = alice) {
   for (let i = 0; i < times; i++) {
-    const grant = await acquireTableLockAs(alice, table);
-    await releaseTableLockAs(alice, table, grant.token);
+    const grant = await acquireTableLockAs(as, table);
+    await releaseTableLockAs(as, table, grant.token);
   }
 }
 
@@ -239,24 +239,6 @@ describe('webhooks', () => {
     expect(rows.map((row) => row.key.code)).toEqual(codes);
     expect(batches.every((message) => message.payload.type === 'save')).toBe(true);
     expect(batches[0]?.payload.data).toMatchObject({ inserted: 5 });
-  });
-
-  it('disables an endpoint that fails for WEBHOOK_GIVE_UP_SECONDS, and says why', async () => {
-    const { receiver } = await registered({ tables: ['suppliers'] });
-    await receiver.stop();
-    await lockAndRelease('suppliers');
-    const disabled = await poll('the endpoint disabled', 20_000, async () => {
-      const { data } = await execute(admin, webhooksQuery);
-      const [hook] = data?.webhooks ?? [];
-      return hook?.disabledAt ? hook : undefined;
-    });
-    expect(disabled.disabledReason).toContain(`Failing for ${GIVE_UP_SECONDS} s`);
-    // Admins are told in the security events, as of every change to what reaches other systems.
-    const [told] = await database.prisma.securityEvent.findMany({
-      where: { action: 'webhook_disabled' },
-    });
-    expect(told).toMatchObject({ actor: 'system', subject: `webhook ${disabled.id}` });
-    expect(told?.details).toMatchObject({ url: disabled.url, reason: disabled.disabledReason });
   });
 
   it.each([
@@ -437,5 +419,44 @@ describe('webhooks', () => {
     const { receiver } = await registered();
     const listed = await execute(admin, webhooksQuery);
     expect(JSON.stringify(listed)).not.toContain(receiver.secret.slice(6));
+  });
+});
+
+// Its own API and database: with a give-up of seconds, the other tests' endpoints would be
+// disabled whenever their receivers are down a little longer on a busy machine.
+describe('an endpoint failing for WEBHOOK_GIVE_UP_SECONDS', () => {
+  let ownDatabase: TestDatabase;
+  let ownApi: TestApi;
+  let ownAdmin: TestClient;
+  let ownAlice: TestClient;
+  beforeAll(async () => {
+    ownDatabase = await createTestDatabase();
+    ownApi = await startTestApi(ownDatabase, {
+      webhooks: { ...WEBHOOK_SETTINGS, giveUpSeconds: GIVE_UP_SECONDS },
+    });
+    [ownAdmin, ownAlice] = await Promise.all([ownApi.loginAs('admin'), ownApi.loginAs('alice')]);
+  });
+  afterAll(async () => {
+    await Promise.all(receivers.splice(0).map((receiver) => receiver.stop()));
+    await ownApi?.stop();
+    await ownDatabase?.close();
+  });
+
+  it('is disabled, and admins are told why', async () => {
+    const { receiver } = await registered({ tables: ['suppliers'] }, ownAdmin);
+    await receiver.stop();
+    await lockAndRelease('suppliers', 1, ownAlice);
+    const disabled = await poll('the endpoint disabled', 20_000, async () => {
+      const { data } = await execute(ownAdmin, webhooksQuery);
+      const [hook] = data?.webhooks ?? [];
+      return hook?.disabledAt ? hook : undefined;
+    });
+    expect(disabled.disabledReason).toContain(`Failing for ${GIVE_UP_SECONDS} s`);
+    // Admins are told in the security events, as of every change to what reaches other systems.
+    const [told] = await ownDatabase.prisma.securityEvent.findMany({
+      where: { action: 'webhook_disabled' },
+    });
+    expect(told).toMatchObject({ actor: 'system', subject: `webhook ${disabled.id}` });
+    expect(told?.details).toMatchObject({ url: disabled.url, reason: disabled.disabledReason });
   });
 });
