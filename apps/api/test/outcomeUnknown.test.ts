@@ -113,8 +113,10 @@ describe('a commit the setup.database may not keep', () => {
     expect(retried.retryAfter).toBeGreaterThan(0);
 
     // The change feed hands out no page whose commits a failover may lose.
+    // The page is made durable in its own read (readFeedPage), a statement longer than the 1024
+    // characters of it that pg_stat_activity keeps: it is found by its start.
     const page = send(admin, '{ changeFeed(first: 10) { events { id } } }', {});
-    await setup.replicas.cancelCommitWaitingForStandby(primary, '%pg_logical_emit_message(true%');
+    await setup.replicas.cancelCommitWaitingForStandby(primary, '%WITH seen AS%');
     expect(await page).toMatchObject({ status: 503, code: 'OUTCOME_UNKNOWN', data: null });
 
     await setup.replicas.server('s1').start();
