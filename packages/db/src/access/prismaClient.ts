@@ -17,6 +17,12 @@ export type { PrismaClient };
  * are a few dozen and run from the first seconds on, so they are the ones kept.
  */
 export const MAX_PREPARED_STATEMENTS = 100;
+/**
+ * How long an interactive transaction may wait for a connection of the pool before it fails.
+ * Statements outside one wait in the same queue with no bound; this bounds only a pool that
+ * stays exhausted, say by connections a hung Postgres never answers.
+ */
+const POOL_WAIT_MS = 30_000;
 export type TransactionClient = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 /** Where a raw query can run: the client itself, or inside an interactive transaction. */
 export type Queryable = PrismaClient | TransactionClient;
@@ -57,7 +63,10 @@ export function createPrismaClient(
     disposeExternalPool: true,
     ...(prepared ? { statementNameGenerator: prismaStatementNames() } : {}),
   });
-  const prisma = new PrismaClient({ adapter });
+  // An interactive transaction waits for a pooled connection as long as any other statement:
+  // Prisma's own 2 s refused a burst of them ("Unable to start a transaction in the given time")
+  // while the statements queued beside them were served.
+  const prisma = new PrismaClient({ adapter, transactionOptions: { maxWait: POOL_WAIT_MS } });
   pools.set(prisma, { pool, sent, prepared });
   return prisma;
 }
