@@ -75,8 +75,12 @@ const project = (
     // them again for every file took longer than most files' tests. Files leave no global state.
     isolate: false,
     sequence: { groupOrder: workers.groupOrder },
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Catches a test that hangs, nothing more: what a test promises about time it asserts
+    // itself, a process's start is bounded by its own CPU time (apiProcess.ts), and speed is
+    // `pnpm bench`'s. At 60 s, tests that start three API processes failed on a busy 2-core
+    // machine while every step of theirs was progressing.
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
   },
 });
 

@@ -21,7 +21,9 @@ export default defineConfig<object, Pick<WorkerFixtures, 'appSettings'>>({
   fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
-  timeout: 60_000,
+  // Catches a test that hangs: each step has its own bound (expect's below). Scenarios with three
+  // browsers and a dozen accessibility scans took 47-57 s of a 60 s budget beside the Vitest run.
+  timeout: 120_000,
   // Live updates show a change made in another browser within a second. Without them the pages
   // poll only every 30 s, so these timeouts also catch live updates that silently stopped.
   expect: { timeout: 12_000 },
