@@ -8,7 +8,11 @@ import { isTablelockError, type TablelockError } from './TablelockError';
 import type { TablelockApi } from './tablelockApi';
 import { watchLockChanges } from './watchLockChanges';
 
-/** How long a save is retried while the API cannot be reached. */
+/**
+ * How long a save is retried while the API cannot be reached, at least: longer while the lock's
+ * lease outlasts it (an API restarted on a busy machine took more than 30 s to serve again, and
+ * the lock was still the caller's). A save that meets a lost lock ends with LOCK_LOST anyway.
+ */
 const SAVE_RETRY_MS = 30_000;
 
 /** Tables held while work runs: renewed, watched, and released at the end. */
@@ -119,7 +123,9 @@ export function holdTableLocks(
           const saved = await api.request(
             saveRowsMutation,
             { table, token, changes, idempotencyKey: randomUUID() },
-            { retryForMs: SAVE_RETRY_MS },
+            {
+              retryForMs: Math.max(SAVE_RETRY_MS, (renewals?.leaseEndOf(table) ?? 0) - Date.now()),
+            },
           );
           return saved.saveRows;
         } catch (error) {

@@ -15,6 +15,8 @@ export interface LeaseRenewals {
   forget(table: string): void;
   /** No more renewals; one in flight is abandoned. */
   stop(): void;
+  /** When `table`'s lease ends, by the local clock (epoch ms), as far as its renewals know. */
+  leaseEndOf(table: string): number | undefined;
 }
 
 /**
@@ -89,5 +91,6 @@ export function renewLeases(
       stopped.abort();
       clearTimeout(timer);
     },
+    leaseEndOf: (table) => leaseEnds.get(table),
   };
 }
