@@ -26,7 +26,7 @@ function notingSaveRetries(real: TablelockApi): { api: TablelockApi; saveRetryMs
     api: {
       live: real.live,
       request: (document, variables, options) => {
-        if (document === saveRowsMutation) saveRetryMs.push(options.retryForMs);
+        if (String(document) === String(saveRowsMutation)) saveRetryMs.push(options.retryForMs);
         return real.request(document, variables, options);
       },
     },
