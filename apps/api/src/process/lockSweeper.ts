@@ -1,4 +1,4 @@
-import type { PrismaClient } from '@tablelock/db';
+import { isOutcomeUnknown, type PrismaClient } from '@tablelock/db';
 import { deleteExpiredIdempotencyKeys } from '@tablelock/idempotency';
 import {
   expireLeases,
@@ -68,7 +68,14 @@ export function startLockSweeper({
       if (round++ % IDEMPOTENCY_SWEEP_EVERY === 0) await deleteExpiredIdempotencyKeys(prisma);
     } catch (error) {
       if (onUnreachable && isDatabaseUnreachable(error)) onUnreachable(error);
-      else logger.error({ err: error }, 'lock sweep failed');
+      // An outage that broke the connection at a commit: whether it happened is unknown, and
+      // each step is a conditional write, so the next round does whatever is left.
+      else if (isOutcomeUnknown(error)) {
+        logger.warn(
+          { reason: String(error) },
+          'lock sweep cut off at its commit; the next round sweeps again',
+        );
+      } else logger.error({ err: error }, 'lock sweep failed');
     }
   };
   const schedule = () => {
