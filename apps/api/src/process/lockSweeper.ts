@@ -1,4 +1,4 @@
-import { isOutcomeUnknown, type PrismaClient } from '@tablelock/db';
+import type { PrismaClient } from '@tablelock/db';
 import { deleteExpiredIdempotencyKeys } from '@tablelock/idempotency';
 import {
   expireLeases,
@@ -7,7 +7,7 @@ import {
   type UnfinishedLeaves,
 } from '@tablelock/lock';
 import type { Logger } from 'pino';
-import { isDatabaseUnreachable } from './databaseUnreachable';
+import { reportRoundFailure } from './reportRoundFailure';
 
 export interface LockSweeperOptions {
   prisma: PrismaClient;
@@ -67,15 +67,13 @@ export function startLockSweeper({
       }
       if (round++ % IDEMPOTENCY_SWEEP_EVERY === 0) await deleteExpiredIdempotencyKeys(prisma);
     } catch (error) {
-      if (onUnreachable && isDatabaseUnreachable(error)) onUnreachable(error);
-      // An outage that broke the connection at a commit: whether it happened is unknown, and
-      // each step is a conditional write, so the next round does whatever is left.
-      else if (isOutcomeUnknown(error)) {
-        logger.warn(
-          { reason: String(error) },
-          'lock sweep cut off at its commit; the next round sweeps again',
-        );
-      } else logger.error({ err: error }, 'lock sweep failed');
+      reportRoundFailure(error, {
+        logger,
+        onUnreachable,
+        cutOff: 'lock sweep cut off at its commit; the next round sweeps again',
+        failed: 'lock sweep failed',
+        failedLevel: 'error',
+      });
     }
   };
   const schedule = () => {

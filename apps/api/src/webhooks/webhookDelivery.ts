@@ -1,8 +1,8 @@
-import { isOutcomeUnknown, type PrismaClient } from '@tablelock/db';
+import type { PrismaClient } from '@tablelock/db';
 import { type DeliverySettings, deliverNextWebhook, webhooksDue } from '@tablelock/outbox';
 import type { Logger } from 'pino';
 import type { OutboxCommits } from '../ports/outboxCommits';
-import { isDatabaseUnreachable } from '../process/databaseUnreachable';
+import { reportRoundFailure } from '../process/reportRoundFailure';
 
 /**
  * The least time between two rounds: commits that come meanwhile are sent together, a claim
@@ -34,14 +34,14 @@ export function startWebhookDelivery(
   let timerAt = Number.POSITIVE_INFINITY;
   /** This process's sender of each endpoint under way, by the endpoint's id. */
   const senders = new Map<string, Promise<void>>();
-  const reportFailure = (error: unknown) => {
-    // A database outage is said once, by the availability watch, not every round here; a
-    // statement cut off by it is simply tried again (deliveries are at least once).
-    if (isDatabaseUnreachable(error)) onUnreachable(error);
-    else if (isOutcomeUnknown(error)) {
-      logger.warn({ reason: String(error) }, 'webhook delivery cut off; trying again');
-    } else logger.warn({ err: error }, 'webhook delivery failed');
-  };
+  const reportFailure = (error: unknown) =>
+    reportRoundFailure(error, {
+      logger,
+      onUnreachable,
+      cutOff: 'webhook delivery cut off; trying again',
+      failed: 'webhook delivery failed',
+      failedLevel: 'warn',
+    });
   /**
    * Starts a sender for each endpoint due without one, then waits for what comes first: an
    * announcement or the next due time of an endpoint without a sender (one with a sender looks
