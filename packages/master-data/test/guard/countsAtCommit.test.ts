@@ -49,16 +49,20 @@ async function unlockedWriteEvents() {
   });
 }
 
-/** Resolves with the announcement of an unlocked write of `rows` rows on TABLE. */
-async function announcement(rows: number): Promise<Record<string, unknown>> {
+/**
+ * Listens before it returns, so a write made afterwards cannot commit unheard; `heard` resolves
+ * with the announcement of an unlocked write of `rows` rows on TABLE.
+ */
+async function listenForUnlockedWrite(rows: number) {
   const listener = await bed.connect();
-  await listener.query(`LISTEN ${LOCK_CHANNEL}`);
-  return new Promise((resolve) => {
+  const heard = new Promise<Record<string, unknown>>((resolve) => {
     listener.on('notification', (message) => {
       const payload = JSON.parse(message.payload ?? '{}') as Record<string, unknown>;
       if (payload.table === TABLE && payload.rowsChanged === rows) resolve(payload);
     });
   });
+  await listener.query(`LISTEN ${LOCK_CHANNEL}`);
+  return { heard };
 }
 
 async function inTransaction(client: pg.Client, statements: string[]): Promise<void> {
@@ -71,7 +75,7 @@ describe('the counts of an outside write, whatever it does with SET CONSTRAINTS'
   beforeEach(() => bed.guard(TABLE, 'RECORD'));
 
   it('counts 300 rows written after SET CONSTRAINTS ALL IMMEDIATE, and announces them', async () => {
-    const heard = announcement(300);
+    const { heard } = await listenForUnlockedWrite(300);
     const client = await bed.connect();
     await inTransaction(client, ['SET CONSTRAINTS ALL IMMEDIATE', insertRows(10, 300)]);
     const { counts, rowChanges, id } = await recorded();
@@ -87,7 +91,7 @@ describe('the counts of an outside write, whatever it does with SET CONSTRAINTS'
   });
 
   it('counts every statement after an early IMMEDIATE, in one lock event', async () => {
-    const heard = announcement(300 + 100 + 2 + 50);
+    const { heard } = await listenForUnlockedWrite(300 + 100 + 2 + 50);
     const client = await bed.connect();
     await inTransaction(client, [
       'SET CONSTRAINTS ALL IMMEDIATE',
