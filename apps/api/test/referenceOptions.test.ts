@@ -124,6 +124,70 @@ describe('referenceOptions', () => {
     expect(byKey.data?.referenceOptions.options[0]).toEqual({ key: '4242', label: 'SKU-004242' });
   });
 
+  // Issue 42: "Sakura" found nothing (every name starts with "Supplier"), "Supplier Sak" listed
+  // 102 before 12, and prefix search was of little use for Japanese company names.
+  it('finds a word anywhere in the label, in any case and width, numbers in numeric order', async () => {
+    const labelsFor = async (search: string, after?: string | null) => {
+      const answer = await execute(carol, optionsQuery, {
+        table: 'products',
+        column: 'supplier_id',
+        search,
+        first: 3,
+        after,
+      });
+      expect(answer.errors).toBeUndefined();
+      return answer.data?.referenceOptions;
+    };
+    for (const search of ['sakura', 'SAKURA', 'ｓａｋｕｒａ', ' Sakura ']) {
+      expect(
+        (await labelsFor(search))?.options.map((option) => option.label),
+        search,
+      ).toEqual(['Supplier Sakura 6', 'Supplier Sakura 12', 'Supplier Sakura 18']);
+    }
+    const first = await labelsFor('supplier sakura 1');
+    expect(first?.options.map((option) => option.label)).toEqual([
+      'Supplier Sakura 12',
+      'Supplier Sakura 18',
+      'Supplier Sakura 102',
+    ]);
+    const next = await labelsFor('supplier sakura 1', first?.endCursor);
+    expect(next?.options.map((option) => option.label)).toEqual([
+      'Supplier Sakura 108',
+      'Supplier Sakura 114',
+      'Supplier Sakura 120',
+    ]);
+  });
+
+  it('finds Japanese names whichever kana and width are typed', async () => {
+    await database.prisma.$executeRawUnsafe(
+      `UPDATE ${MASTER_SCHEMA}.suppliers SET name = CASE id WHEN 1 THEN '株式会社サクラ商事' WHEN 2 THEN 'さくら物産' END WHERE id IN (1, 2)`,
+    );
+    for (const search of ['ｻｸﾗ', 'さくら', 'サクラ']) {
+      const answer = await execute(carol, optionsQuery, {
+        table: 'products',
+        column: 'supplier_id',
+        search,
+      });
+      expect(answer.errors).toBeUndefined();
+      expect(
+        answer.data?.referenceOptions.options.map((option) => option.label),
+        search,
+      ).toEqual(['さくら物産', '株式会社サクラ商事']);
+    }
+  });
+
+  it('takes % and _ in a search as themselves', async () => {
+    for (const search of ['%', '_', 'Sakura%', 'sakura_1']) {
+      const answer = await execute(carol, optionsQuery, {
+        table: 'products',
+        column: 'supplier_id',
+        search,
+      });
+      expect(answer.errors).toBeUndefined();
+      expect(answer.data?.referenceOptions.options, search).toEqual([]);
+    }
+  });
+
   it('answers a search from an index, not by reading the whole table', async () => {
     for (const search of ['sku-0001', '4242']) {
       const statements = await referenceSearchStatements(

@@ -370,11 +370,21 @@ export const en = {
     undo: 'Undo',
     remove: 'Remove',
   },
+  draft: {
+    title_one: 'You have {{count}} unsaved change to this table from {{time}}.',
+    title_other: 'You have {{count}} unsaved changes to this table from {{time}}.',
+    body: 'Restore them to carry on where you left off; a row someone else changed since comes back as a conflict.',
+    startEditing: 'Start editing to restore them.',
+    restore: 'Restore',
+    discard: 'Discard them',
+  },
   reference: {
     options: 'Rows of {{table}}',
-    none: 'No row matches. Type a key or the start of a label.',
+    none: 'No row matches. Type a key or a word of a label.',
     more: 'More rows match: type more to narrow the list.',
     failed: 'The list could not be loaded.',
+    notFound: '{{key}} is not in {{table}}',
+    notFoundShort: 'not in {{table}}',
   },
   views: {
     columns: 'Columns',

@@ -352,11 +352,20 @@ export const ja: TranslationOf<typeof en> = {
     undo: '元に戻す',
     remove: '取り消す',
   },
+  draft: {
+    title_other: 'このテーブルに {{time}} 時点の未保存の変更が {{count}} 件あります。',
+    body: '復元すると続きから編集できます。その後ほかの人が変更した行は競合として示されます。',
+    startEditing: '編集を開始すると復元できます。',
+    restore: '復元する',
+    discard: '破棄する',
+  },
   reference: {
     options: '{{table}} の行',
-    none: '一致する行がありません。キーかラベルの先頭を入力してください。',
+    none: '一致する行がありません。キーかラベルの一部を入力してください。',
     more: 'ほかにも一致する行があります。続けて入力すると絞り込めます。',
     failed: '一覧を読み込めませんでした。',
+    notFound: '{{key}} は {{table}} にありません',
+    notFoundShort: '{{table}} にありません',
   },
   views: {
     columns: '列',

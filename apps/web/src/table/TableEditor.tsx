@@ -24,6 +24,8 @@ import { PendingChanges } from './changes/PendingChanges';
 import { SetValueAction } from './changes/SetValueAction';
 import { UnsavedChangesGuard } from './changes/UnsavedChangesGuard';
 import { useSaveShortcut } from './changes/useSaveShortcut';
+import { DraftBanner } from './drafts/DraftBanner';
+import { useDraft } from './drafts/useDraft';
 import { EditDialogs } from './EditDialogs';
 import { ImportDialog } from './files/ImportDialog';
 import { GridFooter } from './GridFooter';
@@ -103,6 +105,9 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
   const actions = useEditActions({ info, user: user.name, pending, lock, edit, grid: gridApi });
   const editing = session.kind === 'editing' || session.kind === 'lost';
   const lockLost = session.kind === 'lost';
+  const draft = useDraft({ table: info.name, user: user.name, pending, grid: gridApi });
+  // Cells open for typing once an earlier draft is restored or discarded, not over it.
+  const gridEditable = session.kind === 'editing' && draft.settled;
   const needsApproval = info.policy.changesNeedApproval;
   const saveOrSubmit = needsApproval ? actions.askToSubmit : actions.save;
   useSaveShortcut(editing, saveOrSubmit);
@@ -209,6 +214,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
           onStop={actions.stop}
         />
       )}
+      <DraftBanner draft={draft} editing={session.kind === 'editing'} busy={actions.busy} />
       {session.kind === 'viewing' && (
         <QueueBanner
           table={info.name}
@@ -244,9 +250,9 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         user={user.name}
         columns={page.columns}
         pending={pending}
-        editable={session.kind === 'editing'}
+        editable={gridEditable}
       />
-      {editing && (
+      {editing && draft.settled && (
         <EditToolbar
           lockLost={lockLost}
           selected={selected}
@@ -270,7 +276,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         views={views.setup}
         columns={page.columns}
         pending={pending}
-        editable={session.kind === 'editing'}
+        editable={gridEditable}
         onPage={(total, view) => setShown({ total, view })}
         onLoadError={(error) => notify('error', describeError(error, t))}
         onReady={(api) => {

@@ -9,7 +9,7 @@ import { type ReferenceTarget, readReferenceTarget } from './referenceTarget';
 export const MAX_REFERENCE_OPTIONS = 100;
 
 export interface ReferenceOptionQuery {
-  /** Matched against the key exactly and against the label's start, case-insensitively. */
+  /** Matched against the key exactly and anywhere in the label (see `tablelock.search_form`). */
   search?: string | null;
   first: number;
   after?: string | null;
@@ -33,7 +33,7 @@ const optionQuery = z.object({
   after: z.string().nullish(),
 });
 
-/** Where a page of options ended: the last label (lowercased) and key, in the search it was. */
+/** Where a page of options ended: the last label and key, in the search it was. */
 const cursorBody = z.object({
   search: z.string(),
   label: z.string().nullable(),
@@ -42,7 +42,7 @@ const cursorBody = z.object({
 type OptionCursor = z.infer<typeof cursorBody>;
 
 interface OptionRow extends ReferenceOption {
-  /** Where it stands in the list (its lowercased label, or its key); null for the key's row. */
+  /** Where it stands in the list (its label, or its key); null for the key's row. */
   sortLabel: string | null;
   /** False for the row whose key is the search, offered before the list. */
   listed: boolean;
@@ -51,9 +51,10 @@ interface OptionRow extends ReferenceOption {
 /**
  * A page of the rows a foreign-key column may point at, for value help. Without a search, by
  * key (the target's primary or unique key index). With one, the row whose key is the search,
- * then the rows whose label starts with it, by lowercased label: a range on an index of
- * `lower(label) text_pattern_ops` (README, "Value help"), so a 100,000-row target answers from
- * the index instead of being read whole.
+ * then the rows with the search anywhere in their label, compared in `tablelock.search_form`
+ * (width, case and kana folded), by label with numbers in numeric order. A trigram index on the
+ * label's search form (README, "Index for value help on large tables") spares a large target
+ * from being read whole.
  */
 export async function readReferenceOptions(
   prisma: PrismaClient,
@@ -111,7 +112,7 @@ async function plan(
         ? [exactKeyRow(target, search)]
         : [
             ...(after ? [] : [exactKeyRow(target, search)]),
-            labelsStartingWith(target, search, after, limit),
+            labelsContaining(target, search, after, limit),
           ];
   return { target, statements, search };
 }
@@ -148,38 +149,38 @@ function exactKeyRow(target: ReferenceTarget, search: string): Prisma.Sql {
     WHERE ${columnRef(target.key)} = ${searchAsKey(target, search)}`;
 }
 
+/** The label in the order people read it: numbers by value (see migration value_help_anywhere). */
+const naturalOrder = (target: ReferenceTarget) =>
+  Prisma.sql`${labelText(target)} COLLATE "tablelock"."natural_order"`;
+
 /**
- * The rows whose lowercased label lies in `[prefix, prefix + U+10FFFF)` byte-wise, in that
- * order: the operators of `text_pattern_ops`, so an index of that class serves the range and
- * the order, with a parameter as well as with a constant (LIKE needs a constant). The row of
- * the key equal to the search is left out: it is offered first, on its own.
+ * The rows whose label's search form contains the search's, by label in natural order. LIKE with
+ * the search's LIKE characters escaped, so a trigram index on `tablelock.search_form(label)`
+ * serves it. The row of the key equal to the search is left out: it is offered first, on its own.
  */
-function labelsStartingWith(
+function labelsContaining(
   target: ReferenceTarget,
   search: string,
   after: OptionCursor | null,
   limit: number,
 ): Prisma.Sql {
   const key = columnRef(target.key);
-  const lowerLabel = Prisma.sql`lower(${labelText(target)})`;
-  const prefix = search.toLowerCase();
+  const escaped = Prisma.sql`replace(replace(replace(tablelock.search_form(${search}), '\\', '\\\\'), '%', '\\%'), '_', '\\_')`;
   const conditions = [
-    Prisma.sql`${lowerLabel} ~>=~ ${prefix}`,
-    Prisma.sql`${lowerLabel} ~<~ ${`${prefix}\u{10FFFF}`}`,
-    Prisma.sql`starts_with(${lowerLabel}, ${prefix})`,
+    Prisma.sql`tablelock.search_form(${labelText(target)}) LIKE '%' || ${escaped} || '%'`,
     Prisma.sql`${key} IS DISTINCT FROM ${searchAsKey(target, search)}`,
   ];
   if (after?.label != null && after.key != null) {
     conditions.push(
-      Prisma.sql`(${lowerLabel} ~>~ ${after.label} OR (${lowerLabel} = ${after.label} AND ${key} > ${typedKey(target, after.key)}))`,
+      Prisma.sql`(${naturalOrder(target)}, ${key}) > (${after.label}, ${typedKey(target, after.key)})`,
     );
   }
   return Prisma.sql`
-    SELECT ${keyText(target)} AS key, ${labelText(target)} AS label, ${lowerLabel} AS "sortLabel",
+    SELECT ${keyText(target)} AS key, ${labelText(target)} AS label, ${labelText(target)} AS "sortLabel",
            true AS listed
     FROM ${Prisma.raw(target.table.qualifiedName)}
     WHERE ${Prisma.join(conditions, ' AND ')}
-    ORDER BY ${lowerLabel} USING ~<~, ${key}
+    ORDER BY ${naturalOrder(target)}, ${key}
     LIMIT ${limit}`;
 }
 

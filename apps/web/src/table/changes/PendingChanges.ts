@@ -1,4 +1,5 @@
 import type { RowChanges, SaveRowsMutation } from '../../generated/graphql';
+import type { DraftChanges } from './DraftChanges';
 import { EditHistory } from './EditHistory';
 import type { GridRow, RowValues } from './gridRow';
 import { type ColumnRules, type ValidationIssue, validateValue } from './validateValue';
@@ -449,6 +450,36 @@ export class PendingChanges {
   private currentVersion(row: GridRow): string | null {
     const saved = this.savedVersions.get(row.id);
     return saved && row.version === saved.read ? saved.saved : row.version;
+  }
+
+  /** The edits as plain data, to keep as a draft (see DraftChanges). */
+  toDraft(): DraftChanges {
+    return {
+      updates: [...this.updates].map(([id, { row, original, changed }]) => ({
+        id,
+        key: row.key,
+        version: row.version,
+        original: { ...original },
+        changed: { ...changed },
+      })),
+      inserts: this.inserts.map((row) => ({ values: { ...row.values } })),
+      deletes: [...this.deletes].map(([id, { key, version }]) => ({ id, key, version })),
+    };
+  }
+
+  /**
+   * Takes back the edits of a draft in place of none: each changed row keeps the version its
+   * edit was made on, which the grid's overlay keeps when it loads the row.
+   */
+  restoreDraft(draft: DraftChanges): void {
+    this.clear();
+    for (const { id, key, version, original, changed } of draft.updates) {
+      const row = { id, key, version, values: { ...original, ...changed } };
+      this.updates.set(id, { row, original: { ...original }, changed: { ...changed } });
+    }
+    this.inserts = draft.inserts.map(({ values }) => ({ ...this.newRow(), values: { ...values } }));
+    for (const { id, key, version } of draft.deletes) this.deletes.set(id, { key, version });
+    this.emit();
   }
 
   clear(): void {

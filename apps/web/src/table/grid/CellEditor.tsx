@@ -6,12 +6,14 @@ import { normalizeInput } from '../changes/normalizeInput';
 import type { PendingChanges } from '../changes/PendingChanges';
 import { useValidationMessage } from '../changes/useValidationMessage';
 import { validateValue } from '../changes/validateValue';
+import { replayEndingKey, type TypeAhead } from '../typeAhead/TypeAhead';
 import { parseBooleanText } from './booleanText';
 import type { TableColumn } from './useTableColumns';
 
 export interface CellEditorParams {
   tableColumn: TableColumn;
   pending: PendingChanges;
+  typeAhead: TypeAhead;
 }
 
 const PLACEHOLDERS: Partial<Record<TableColumn['kind'], string>> = {
@@ -43,7 +45,7 @@ function initialText(
  * it is fixed.
  */
 export function CellEditor(props: CellEditorProps) {
-  const { tableColumn: column, pending, value, onValueChange, eventKey, data } = props;
+  const { tableColumn: column, pending, typeAhead, value, onValueChange, eventKey, data } = props;
   const { t } = useTranslation();
   const message = useValidationMessage();
   const [text, setText] = useState(() => initialText(column, value, eventKey));
@@ -52,18 +54,26 @@ export function CellEditor(props: CellEditorProps) {
   const normalized = normalizeInput(column.kind, column.nullable, text);
   const issue = validateValue(column, normalized, pending.isNew(data.id));
 
-  // The grid reads the value only through onValueChange: report the starting text too.
+  // The grid reads the value only through onValueChange: report the starting text too, with
+  // what was typed while the editor was mounting.
   const opened = useEffectEvent(() => {
-    onValueChange(normalized);
+    const typed = typeAhead.take();
+    const start = column.kind === 'boolean' ? text : typed.text(text);
+    if (start !== text) setText(start);
+    onValueChange(normalizeInput(column.kind, column.nullable, start));
     const input = inputRef.current ?? selectRef.current;
     input?.focus();
     // Like a spreadsheet: the caret goes after the value, ready to amend it.
     if (inputRef.current) {
-      const end = inputRef.current.value.length;
-      inputRef.current.setSelectionRange(end, end);
+      inputRef.current.value = start;
+      inputRef.current.setSelectionRange(start.length, start.length);
     }
+    if (input) replayEndingKey(input, typed);
   });
-  useEffect(() => opened(), []);
+  useEffect(() => {
+    opened();
+    return () => typeAhead.closed();
+  }, [typeAhead]);
 
   const update = (next: string) => {
     setText(next);

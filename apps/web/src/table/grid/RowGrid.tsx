@@ -11,6 +11,7 @@ import type { PendingChanges } from '../changes/PendingChanges';
 import { useValidationMessage } from '../changes/useValidationMessage';
 import { useSpreadsheet } from '../clipboard/useSpreadsheet';
 import { ReferenceLabels } from '../reference/ReferenceLabels';
+import { TypeAhead } from '../typeAhead/TypeAhead';
 import type { GridViewSetup } from '../views/useGridViews';
 import { buildColumnDefs } from './buildColumnDefs';
 import { createRowDatasource, type RowView } from './createRowDatasource';
@@ -52,6 +53,7 @@ export function RowGrid(props: RowGridProps) {
   const firstNewRow = useRef<string | undefined>(undefined);
   const container = useRef<HTMLDivElement>(null);
   const spreadsheet = useSpreadsheet({ api, columns, pending, editable, container });
+  const [typeAhead] = useState(() => new TypeAhead());
   useSyncExternalStore(pending.subscribe, pending.getRevision);
   const counts = pending.counts();
 
@@ -91,8 +93,9 @@ export function RowGrid(props: RowGridProps) {
         t,
         validationMessage,
         references: { table, labels },
+        typeAhead,
       }),
-    [columns, pending, showStatus, format, t, validationMessage, table, labels],
+    [columns, pending, showStatus, format, t, validationMessage, table, labels, typeAhead],
   );
   const arrangedColumnDefs = useMemo(
     () => arrange(withCaptions(columnDefs, columns, language)),
@@ -123,6 +126,9 @@ export function RowGrid(props: RowGridProps) {
       data-testid="row-grid"
       ref={container}
       {...spreadsheet.containerProps}
+      onKeyDownCapture={(event) => {
+        if (!typeAhead.capture(event, api)) spreadsheet.containerProps.onKeyDownCapture(event);
+      }}
     >
       <AgGridReact<GridRow>
         // The grid reads its texts once: a new language needs a new grid (the edits are kept).

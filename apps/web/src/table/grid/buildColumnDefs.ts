@@ -6,6 +6,7 @@ import type { GridRow } from '../changes/gridRow';
 import type { PendingChanges } from '../changes/PendingChanges';
 import type { ValidationIssue } from '../changes/validateValue';
 import { type ReferenceHelp, referenceColumn } from '../reference/referenceColumn';
+import type { TypeAhead } from '../typeAhead/TypeAhead';
 import { CellEditor, type CellEditorParams } from './CellEditor';
 import { ColumnHeader } from './ColumnHeader';
 import { formatCellValue } from './formatCellValue';
@@ -23,7 +24,9 @@ interface ColumnDefsContext {
   format: Formatters;
   t: TFunction;
   validationMessage: (issue: ValidationIssue) => string;
-  references: ReferenceHelp;
+  references: Omit<ReferenceHelp, 'typeAhead'>;
+  /** Keys typed while an editor opens, for every editor (see TypeAhead). */
+  typeAhead: TypeAhead;
 }
 
 const WIDTH_BY_KIND: Record<TableColumn['kind'], number> = {
@@ -191,7 +194,11 @@ export function buildColumnDefs(
         pending.stateOf(data.id) !== 'deleted' &&
         (!column.primaryKey || pending.isNew(data.id)),
       cellEditor: CellEditor,
-      cellEditorParams: { tableColumn: column, pending } satisfies CellEditorParams,
+      cellEditorParams: {
+        tableColumn: column,
+        pending,
+        typeAhead: context.typeAhead,
+      } satisfies CellEditorParams,
       // The select element needs the arrow keys for itself while its cell is being edited.
       suppressKeyboardEvent:
         column.kind === 'boolean'
@@ -214,7 +221,10 @@ export function buildColumnDefs(
         'row-new': stateIs('new'),
         'row-deleted': stateIs('deleted'),
       },
-      ...referenceColumn(column, pending, context.references),
+      ...referenceColumn(column, pending, {
+        ...context.references,
+        typeAhead: context.typeAhead,
+      }),
     };
   });
   return [statusColumn, ...dataColumns];

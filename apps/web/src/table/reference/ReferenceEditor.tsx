@@ -8,6 +8,7 @@ import { normalizeInput } from '../changes/normalizeInput';
 import type { PendingChanges } from '../changes/PendingChanges';
 import { useValidationMessage } from '../changes/useValidationMessage';
 import { type ColumnRules, validateValue } from '../changes/validateValue';
+import { replayEndingKey, type TypeAhead } from '../typeAhead/TypeAhead';
 import type { ReferenceLabels } from './ReferenceLabels';
 import { referenceOptionsQuery } from './referenceOperations';
 
@@ -16,6 +17,7 @@ export interface ReferenceEditorParams {
   tableColumn: ColumnRules;
   pending: PendingChanges;
   labels: ReferenceLabels;
+  typeAhead: TypeAhead;
 }
 
 type ReferenceEditorProps = CustomCellEditorProps<GridRow, string | null> & ReferenceEditorParams;
@@ -32,7 +34,16 @@ export const REFERENCE_EDITOR_KEYS = new Set(['ArrowUp', 'ArrowDown', 'Enter']);
  * Escape leaves the value as it was. A typed key is checked like any other value.
  */
 export function ReferenceEditor(props: ReferenceEditorProps) {
-  const { table, tableColumn: column, pending, labels, value, onValueChange, eventKey } = props;
+  const {
+    table,
+    tableColumn: column,
+    pending,
+    labels,
+    typeAhead,
+    value,
+    onValueChange,
+    eventKey,
+  } = props;
   const { t } = useTranslation();
   const message = useValidationMessage();
   const listId = useId();
@@ -60,14 +71,24 @@ export function ReferenceEditor(props: ReferenceEditorProps) {
   const options = found.data?.referenceOptions.options ?? [];
 
   const opened = useEffectEvent(() => {
-    onValueChange(normalized);
+    // What was typed while the editor was mounting comes after the key that opened it.
+    const typed = typeAhead.take();
+    const start = typed.text(text);
+    if (start !== text) setText(start);
+    onValueChange(normalizeInput(column.kind, column.nullable, start));
     // The grid shows a popup editor in a dialog of its own, which it leaves unnamed.
     rootRef.current?.closest('[role="dialog"]')?.setAttribute('aria-label', column.name);
-    inputRef.current?.focus();
-    const end = inputRef.current?.value.length ?? 0;
-    inputRef.current?.setSelectionRange(end, end);
+    const input = inputRef.current;
+    if (!input) return;
+    input.focus();
+    input.value = start;
+    input.setSelectionRange(start.length, start.length);
+    replayEndingKey(input, typed);
   });
-  useEffect(() => opened(), []);
+  useEffect(() => {
+    opened();
+    return () => typeAhead.closed();
+  }, [typeAhead]);
 
   // A key typed in full gets its label too, however the edit ends (Enter, Tab, a click away).
   const typedOption = options.find((option) => option.key === normalized);

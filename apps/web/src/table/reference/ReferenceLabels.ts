@@ -20,6 +20,11 @@ export class ReferenceLabels {
     for (const { key, label } of labels) known.set(key, label ?? null);
   }
 
+  /** Whether the label of `key` is known (it may be known to be null). */
+  isKnown(column: string, key: string): boolean {
+    return this.#byColumn.get(column)?.has(key) ?? false;
+  }
+
   labelOf(column: string, key: string | null | undefined): string | null {
     if (key == null) return null;
     return this.#byColumn.get(column)?.get(key) ?? null;

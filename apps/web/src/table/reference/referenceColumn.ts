@@ -2,6 +2,7 @@ import './reference.css';
 import type { ColDef } from 'ag-grid-community';
 import type { GridRow } from '../changes/gridRow';
 import type { PendingChanges } from '../changes/PendingChanges';
+import type { TypeAhead } from '../typeAhead/TypeAhead';
 import { ReferenceCell, type ReferenceCellParams } from './ReferenceCell';
 import {
   REFERENCE_EDITOR_KEYS,
@@ -14,6 +15,8 @@ export interface ReferenceHelp {
   /** The table whose grid this is (the one holding the foreign keys). */
   table: string;
   labels: ReferenceLabels;
+  /** Keys typed while an editor opens (see TypeAhead). */
+  typeAhead: TypeAhead;
 }
 
 /** What a foreign-key column changes in its column definition: label beside it, value help. */
@@ -25,13 +28,19 @@ export function referenceColumn(
   if (!column.references) return {};
   return {
     cellRenderer: ReferenceCell,
-    cellRendererParams: { column: column.name, labels: help.labels } satisfies ReferenceCellParams,
+    cellRendererParams: {
+      table: help.table,
+      tableColumn: column,
+      pending,
+      labels: help.labels,
+    } satisfies ReferenceCellParams,
     cellEditor: ReferenceEditor,
     cellEditorParams: {
       table: help.table,
       tableColumn: column,
       pending,
       labels: help.labels,
+      typeAhead: help.typeAhead,
     } satisfies ReferenceEditorParams,
     cellEditorPopup: true,
     cellEditorPopupPosition: 'over',
