@@ -1,10 +1,22 @@
-import type { APIRequestContext } from '@playwright/test';
+import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { expectAccessible } from '../support/accessibility';
-import { expect, test } from '../support/fixtures';
+import { DEMO_PASSWORD, expect, test } from '../support/fixtures';
 import { graphql, storedRows } from '../support/graphql';
 import { cell, editCell, openTable, rowId, rowStatus, startEditing } from '../support/tablePage';
 
 const byId = (id: string) => [{ column: 'id', operator: 'equals', value: id }];
+
+/** Signs `user` in on a browser someone else used (its storage kept, its session gone). */
+async function signInOnThisBrowser(context: BrowserContext, user: string): Promise<Page> {
+  await context.clearCookies();
+  const page = await context.newPage();
+  await page.goto('/login');
+  await page.getByLabel('User name').fill(user);
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('current-user')).toContainText(user);
+  return page;
+}
 
 /** Takes warehouses through the API, renames one and gives the table back. */
 async function renameWarehouse(request: APIRequestContext, id: string, name: string) {
@@ -91,4 +103,25 @@ test('unsaved edits come back after a reload and after a crash; a row changed me
   expect((await storedRows(bob, 'warehouses', byId('2')))[0]?.name).toBe('Osaka by bob');
   await expectAccessible(again);
   await snap(again, 'restored-draft-conflict');
+
+  // Her draft is still kept (nothing was saved). bob signs in on the same browser: it is not
+  // offered to him, and his own start does not overwrite it.
+  await again.close({ runBeforeUnload: false });
+  const forced = await graphql(
+    admin,
+    'mutation { forceRelease(table: "warehouses", reason: "alice left") { status } }',
+  );
+  expect(forced.errors).toBeUndefined();
+  const bobsPage = await signInOnThisBrowser(context, 'bob');
+  await openTable(bobsPage, 'warehouses');
+  // Cells open (and the Changes column shows) only once the page knows of no draft to offer.
+  await startEditing(bobsPage, ['regions']);
+  await expect(bobsPage.getByTestId('draft-offer')).toHaveCount(0);
+  await expect(bobsPage.getByText('No unsaved changes')).toBeVisible();
+  await bobsPage.getByRole('button', { name: 'Finish editing' }).click();
+  await expect(bobsPage.getByTestId('table-status')).toHaveText('Normal');
+
+  const alicesPage = await signInOnThisBrowser(context, 'alice');
+  await openTable(alicesPage, 'warehouses');
+  await expect(alicesPage.getByTestId('draft-offer')).toContainText('You have 3 unsaved changes');
 });

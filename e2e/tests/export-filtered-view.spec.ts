@@ -27,7 +27,8 @@ test('a viewer exports the filtered, sorted grid as CSV: every matching row, in 
   await snap(carol, 'export-filtered-view');
 
   const [download] = await Promise.all([carol.waitForEvent('download'), exportCsv.click()]);
-  expect(download.suggestedFilename()).toBe('products.csv');
+  // Named by the day, so that exports of different days do not overwrite each other.
+  expect(download.suggestedFilename()).toMatch(/^products_\d{4}-\d{2}-\d{2}\.csv$/);
   const bytes = await readFile(await download.path());
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const records = parse(bytes, { bom: true, columns: true }) as Record<string, string>[];

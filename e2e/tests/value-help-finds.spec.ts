@@ -64,4 +64,38 @@ test('value help finds a word anywhere in the label, in any case, numbers in num
   await combobox.press('ArrowDown');
   await combobox.press('Enter');
   await expect(supplier).toHaveText('12Supplier Sakura 12');
+
+  // The same value help in Row details and in Set value.
+  await cell(alice, rowId('4'), 'name').click();
+  await alice.getByRole('button', { name: 'Row details' }).click();
+  const form = alice.getByRole('dialog', { name: 'Row details' });
+  const field = form.getByRole('combobox', { name: 'supplier_id' });
+  await field.fill('sakura');
+  await expect(form.getByRole('option').first()).toHaveText('6Supplier Sakura 6');
+  await expectAccessible(alice);
+  await snap(alice, 'value-help-row-details');
+  await field.press('ArrowDown');
+  await field.press('Enter');
+  await expect(field).toHaveValue('6');
+  await form.getByRole('button', { name: 'Close' }).click();
+  await expect(form).toHaveCount(0);
+  await expect(cell(alice, rowId('4'), 'supplier_id')).toHaveText('6Supplier Sakura 6');
+
+  for (const id of ['7', '8']) {
+    await alice.locator(`[row-id='${rowId(id)}'] .ag-selection-checkbox input`).check();
+  }
+  await alice.getByRole('button', { name: 'Set value on 2 rows' }).click();
+  const dialog = alice.getByRole('dialog');
+  await dialog.getByLabel('Column').selectOption('supplier_id');
+  const value = dialog.getByRole('combobox', { name: 'Value' });
+  await value.fill('nordic 1');
+  await expect(dialog.getByRole('listbox').getByRole('option').first()).toHaveText(
+    '15Supplier Nordic 15',
+  );
+  await value.press('ArrowDown');
+  await value.press('Enter');
+  await expect(value).toHaveValue('15');
+  await dialog.getByRole('button', { name: 'Set on 2 rows' }).click();
+  await expect(cell(alice, rowId('7'), 'supplier_id')).toHaveText('15Supplier Nordic 15');
+  await expect(cell(alice, rowId('8'), 'supplier_id')).toHaveText('15Supplier Nordic 15');
 });

@@ -71,12 +71,38 @@ async function errorOf(response: Response) {
   return { status: response.status, code: error?.extensions.code };
 }
 
+/** Today in `timeZone`, as YYYY-MM-DD. */
+const dayIn = (timeZone: string) =>
+  new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(new Date());
+
+describe('export file names', () => {
+  it("names the file by the day in the caller's time zone", async () => {
+    // 25 hours apart: never the same day.
+    for (const tz of ['Pacific/Kiritimati', 'Pacific/Pago_Pago']) {
+      const before = dayIn(tz);
+      const response = await download(carol, 'currencies.csv', { tz });
+      const after = dayIn(tz);
+      expect(response.status).toBe(200);
+      const name = /filename=(.+)$/.exec(response.headers.get('content-disposition') ?? '')?.[1];
+      expect([`currencies_${before}.csv`, `currencies_${after}.csv`]).toContain(name);
+      await response.arrayBuffer();
+    }
+  });
+});
+
 describe('export', () => {
   it('streams a filtered, sorted view as CSV with a BOM: exactly its rows, in order', async () => {
     const response = await download(carol, 'products.csv', GREEN_TEA);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect(response.headers.get('content-disposition')).toBe('attachment; filename=products.csv');
+    expect(response.headers.get('content-disposition')).toMatch(
+      /^attachment; filename=products_\d{4}-\d{2}-\d{2}\.csv$/,
+    );
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('x-request-id')).toBeTruthy();
@@ -192,6 +218,7 @@ describe('export', () => {
       ['products.csv', { sort: '[{"column":"nope","direction":"asc"}]' }, 400, 'BAD_USER_INPUT'],
       ['products.csv', { sort: 'name' }, 400, 'BAD_USER_INPUT'],
       ['products.csv', { filters: '[]' }, 400, 'BAD_USER_INPUT'],
+      ['products.csv', { tz: 'Mars/Olympus_Mons' }, 400, 'BAD_USER_INPUT'],
       [
         'products.xlsx',
         { filter: '[{"column":"unit_price","operator":"lessThan","value":"cheap"}]' },

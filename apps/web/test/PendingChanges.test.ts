@@ -203,3 +203,36 @@ describe('PendingChanges undo and redo', () => {
     expect(pending.undo()).toBe(false);
   });
 });
+
+describe('PendingChanges as a draft', () => {
+  it('comes back from its draft as the same changes, with the versions they were made on', () => {
+    const pending = new PendingChanges(columns);
+    pending.setValue(stored('1', 'Apple'), 'name', 'Apricot');
+    pending.delete([stored('2', 'Banana')]);
+    const added = pending.addRow();
+    pending.setValue(added, 'name', 'Cherry');
+    // Through JSON, as IndexedDB's structured clone keeps no class or shared object.
+    const draft = JSON.parse(JSON.stringify(pending.toDraft()));
+
+    const restored = new PendingChanges(columns);
+    restored.restoreDraft(draft);
+    expect(restored.toRowChanges().changes).toEqual(pending.toRowChanges().changes);
+    expect(restored.counts()).toEqual({ inserts: 1, updates: 1, deletes: 1, total: 3 });
+    // The grid loads row 1 as someone else left it: the edit stays, on the version it was made on.
+    const shown = restored.overlay({ ...stored('1', 'Avocado'), version: 'v9' });
+    expect(shown).toMatchObject({ version: 'v1', values: { name: 'Apricot' } });
+    expect(restored.isChanged('1', 'name')).toBe(true);
+  });
+
+  it('replaces what was pending, and a restored edit set back to the value read is no change', () => {
+    const restored = new PendingChanges(columns);
+    restored.setValue(stored('3', 'Date'), 'name', 'Dragonfruit');
+    const draft = new PendingChanges(columns);
+    draft.setValue(stored('1', 'Apple'), 'name', 'Apricot');
+    restored.restoreDraft(draft.toDraft());
+    expect(restored.counts().total).toBe(1);
+    const shown = restored.overlay(stored('1', 'Apple'));
+    restored.setValue(shown, 'name', 'Apple');
+    expect(restored.counts().total).toBe(0);
+  });
+});

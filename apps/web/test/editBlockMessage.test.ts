@@ -10,6 +10,12 @@ const blocks: [string, EditBlock, string, string][] = [
     'alice さんが編集中',
   ],
   [
+    'being edited by an API key (no honorific: it is no person)',
+    { kind: 'beingEdited', blockers: [{ table: 'products', editor: 'key:nightly-import' }] },
+    'Being edited by key:nightly-import',
+    'key:nightly-importが編集中',
+  ],
+  [
     'locked by one table',
     { kind: 'lockedByEditing', blockers: [{ table: 'products', editor: 'alice' }] },
     'Locked because products is being edited (alice)',

@@ -17,9 +17,9 @@ describe('exportUrl', () => {
     ]);
   });
 
-  it('leaves out an empty view and escapes the table name', () => {
-    expect(exportUrl('Odd "Name"/x', 'xlsx', { sort: [], filter: [] })).toBe(
-      '/export/Odd%20%22Name%22%2Fx.xlsx',
+  it('leaves out an empty view, escapes the table name and sends the time zone', () => {
+    expect(exportUrl('Odd "Name"/x', 'xlsx', { sort: [], filter: [] }, 'Asia/Tokyo')).toBe(
+      '/export/Odd%20%22Name%22%2Fx.xlsx?tz=Asia%2FTokyo',
     );
   });
 });

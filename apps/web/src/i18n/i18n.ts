@@ -3,6 +3,7 @@ import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
 import { en } from './en';
 import { ja } from './ja';
+import { addPersonFormat } from './personName';
 
 export const LANGUAGES = ['en', 'ja'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -27,6 +28,8 @@ i18next
       lookupLocalStorage: STORAGE_KEY,
     },
   });
+
+addPersonFormat(i18next);
 
 function syncDocumentLanguage(language: string) {
   document.documentElement.lang = language;

@@ -19,7 +19,8 @@ export const ja: TranslationOf<typeof en> = {
     submit: 'ログイン',
     signingIn: 'ログイン中…',
     wrongCredentials: 'ユーザー名またはパスワードが正しくありません。',
-    tooManyAttempts_other: 'ログインの失敗が続いたため、{{count}} 分後に再度お試しください。',
+    tooManyAttempts_other:
+      'ログインの失敗が続いたため、{{count, number}} 分後に再度お試しください。',
     signInWith: '{{name}} でログイン',
     or: 'または',
     breakGlass: '緊急用管理者ログイン',
@@ -111,7 +112,7 @@ export const ja: TranslationOf<typeof en> = {
     edit: '編集',
     continueEditing: '編集を続ける',
     someone: '他のユーザー',
-    tableCount_other: '{{count}} テーブル',
+    tableCount_other: '{{count, number}} テーブル',
   },
   tableSettings: {
     title: 'テーブル設定',
@@ -143,10 +144,10 @@ export const ja: TranslationOf<typeof en> = {
     firstTextColumn: '最初のテキスト列',
     writeGuard: '書き込みガード',
     historySize_other:
-      '行の履歴の容量は {{size}} です。ロックなしの書き込みを {{count}} 件保持しています。',
+      '行の履歴の容量は {{size}} です。ロックなしの書き込みを {{count, number}} 件保持しています。',
     allGuarded: 'すべてのテーブルに、ガードどおりのトリガーがあります。',
     unguarded_other:
-      '{{count}} 個のテーブルがポリシーどおりに保護されていません。テーブルの所有者としてその文を実行してください。',
+      '{{count, number}} 個のテーブルがポリシーどおりに保護されていません。テーブルの所有者としてその文を実行してください。',
     unguardedTable: '{{table}}（{{guard}}）：',
     anyEditor: 'すべての編集者',
     noCap: '上限なし',
@@ -177,9 +178,9 @@ export const ja: TranslationOf<typeof en> = {
     takeOverSaved: '引き継ぎルールを保存しました。',
     picker: {
       search: 'テーブルを検索',
-      someShown: '{{count}} 件中 {{shown}} 件を表示：入力して絞り込めます。',
-      allShown_other: '{{count}} 件。',
-      chosen_other: '{{count}} 件を選択：',
+      someShown: '{{count, number}} 件中 {{shown}} 件を表示：入力して絞り込めます。',
+      allShown_other: '{{count, number}} 件。',
+      chosen_other: '{{count, number}} 件を選択：',
       remove: '{{table}} を外す',
     },
   },
@@ -189,10 +190,10 @@ export const ja: TranslationOf<typeof en> = {
     readOnly: '読み取り専用',
   },
   editBlock: {
-    beingEdited: '{{editor}} さんが編集中',
-    locked_other: '{{tables}} の編集中のためロック中（{{editor}} さん）',
+    beingEdited: '{{editor, person}}が編集中',
+    locked_other: '{{tables}} の編集中のためロック中（{{editor, person}}）',
     referenceBeingEdited_other: '参照先の {{tables}} が編集中',
-    tableEditedBy: '{{table}}（{{editor}} さん）',
+    tableEditedBy: '{{table}}（{{editor, person}}）',
     queued_other: '空いていますが、{{editors}} さんが先に順番待ちしています',
     readOnly: '読み取り専用：このアプリでは編集しません',
     frozen: '凍結中：{{reason}}',
@@ -203,16 +204,16 @@ export const ja: TranslationOf<typeof en> = {
       editingByYou: 'あなたが編集中です（{{since}} から）。他のユーザーは変更できません。',
       editingByYouUnconfirmed:
         '{{since}} にこのテーブルの編集を始めました。接続が切れているため、ロックがまだ有効かこのページでは確認できません。',
-      editingBy: '{{editor}} さんが {{since}} から編集中です。閲覧のみできます。',
+      editingBy: '{{editor, person}}が {{since}} から編集中です。閲覧のみできます。',
       locked_other:
-        '{{tables}} の編集中のためロックされています（{{editor}} さん）。その間、行は変更できません。閲覧のみできます。',
+        '{{tables}} の編集中のためロックされています（{{editor, person}}）。その間、行は変更できません。閲覧のみできます。',
       free: 'このテーブルを編集中のユーザーはいません。',
     },
     references: '参照先',
     referencedBy: '参照元',
     startEditing: '編集を開始',
     started: '{{table}} の編集を開始しました。',
-    tookOver: '{{editor}} さんから {{table}} の編集を引き継ぎました。',
+    tookOver: '{{editor, person}}から {{table}} の編集を引き継ぎました。',
     startRefused: '編集を開始できません：{{reason}}。',
     startContended:
       '同時に他のユーザーがこのテーブルのロックを変更しました。もう一度お試しください。',
@@ -227,12 +228,12 @@ export const ja: TranslationOf<typeof en> = {
     saved: '保存しました：追加 {{inserted}} 件、変更 {{updated}} 件、削除 {{deleted}} 件。',
     submitForApproval: '承認を申請',
     submitExplained:
-      'まだ書き込まれません。他の人がこの変更（{{count}} 行）を承認します。それまでテーブルは申請とともにロックされたままです。',
+      'まだ書き込まれません。他の人がこの変更（{{count, number}} 行）を承認します。それまでテーブルは申請とともにロックされたままです。',
     submitted: '変更申請 #{{id}} として承認を申請しました。',
     keepAfterApproval: '承認後もテーブルを保持して編集を続ける',
     continueEditing: '編集を続ける',
     saveRefused_other:
-      '保存されませんでした：問題のある行が {{count}} 件あります（グリッドに表示）。',
+      '保存されませんでした：問題のある行が {{count, number}} 件あります（グリッドに表示）。',
     lockLostOnSave:
       '保存されませんでした：このテーブルのロックは解除されています（理由は上のメッセージを参照）。変更内容は残っています。',
     viewOnly: '閲覧のみの権限です。行の閲覧・並べ替え・絞り込みができます。',
@@ -240,7 +241,7 @@ export const ja: TranslationOf<typeof en> = {
     editTools: '編集ツール',
     addRow: '行を追加',
     deleteRows: '選択した行を削除',
-    deleteSelected_other: '選択した {{count}} 行を削除',
+    deleteSelected_other: '選択した {{count, number}} 行を削除',
     rowCount_other: '{{formatted}} 行',
     exportCsv: 'CSV エクスポート',
     exportXlsx: 'XLSX エクスポート',
@@ -261,13 +262,13 @@ export const ja: TranslationOf<typeof en> = {
     leave: '順番待ちをやめる',
     yourTurn: 'あなたの番です：{{table}} が空きました',
     heldFor_other:
-      'あと {{count}} 秒間、あなたのために確保されています。今すぐ編集を開始するか、他の人に譲ってください。',
+      'あと {{count, number}} 秒間、あなたのために確保されています。今すぐ編集を開始するか、他の人に譲ってください。',
     notNow: '今はしない',
     expired:
       '{{table}} の確保時間が過ぎました。時間内に編集が開始されなかったため、順番待ちから外れました。',
     joinFailed: '順番待ちに並べませんでした：{{reason}}',
-    waiters_other: '{{count}} 人が順番待ち：{{editors}}',
-    waitingCount_other: '{{count}} 人待ち',
+    waiters_other: '{{count, number}} 人が順番待ち：{{editors}}',
+    waitingCount_other: '{{count, number}} 人待ち',
     tabTitle: '（あなたの番）{{title}}',
     notificationTitle: 'あなたの番です：{{table}}',
     notificationBody:
@@ -275,19 +276,19 @@ export const ja: TranslationOf<typeof en> = {
   },
   changes: {
     none: '未保存の変更はありません',
-    unsaved_other: '未保存の変更 {{count}} 件',
-    inserts_other: '追加 {{count}} 行',
-    updates_other: '変更 {{count}} 行',
-    deletes_other: '削除 {{count}} 行',
-    invalid_other: '保存前に修正が必要なセル {{count}} 件',
+    unsaved_other: '未保存の変更 {{count, number}} 件',
+    inserts_other: '追加 {{count, number}} 行',
+    updates_other: '変更 {{count, number}} 行',
+    deletes_other: '削除 {{count, number}} 行',
+    invalid_other: '保存前に修正が必要なセル {{count, number}} 件',
   },
   lockLost: {
     title: '{{table}} のロックが解除されました',
     body_zero: '未保存の変更はなかったため、失われた内容はありません。',
     body_other:
-      'もう一度編集を開始するまで保存できません。未保存の変更 {{count}} 件はそのまま残っています。',
-    forceReleased: '{{actor}} さんが {{time}} に強制解除しました。',
-    takenOver: '{{actor}} さんが {{time}} に編集を引き継ぎました。',
+      'もう一度編集を開始するまで保存できません。未保存の変更 {{count, number}} 件はそのまま残っています。',
+    forceReleased: '{{actor, person}}が {{time}} に強制解除しました。',
+    takenOver: '{{actor, person}}が {{time}} に編集を引き継ぎました。',
     continuedElsewhere: '{{time}} に別のタブまたは別の端末で編集を引き継ぎました。',
     expired:
       '{{time}} に有効期限が切れました。このページから期限を延長できませんでした（スリープやオフラインの可能性があります）。',
@@ -299,7 +300,7 @@ export const ja: TranslationOf<typeof en> = {
   connectionLost: {
     title: '接続が切れました',
     endsIn_other:
-      '接続が戻らなければ、ロックは {{count}} 秒後に切れます。未保存の変更はこのページに残ります。',
+      '接続が戻らなければ、ロックは {{count, number}} 秒後に切れます。未保存の変更はこのページに残ります。',
     ended:
       'ロックはおそらく切れています。ほかの人が編集している可能性があります。未保存の変更はこのページに残ります。接続が戻ったら保存してください。',
   },
@@ -326,15 +327,15 @@ export const ja: TranslationOf<typeof en> = {
   },
   setValue: {
     button: '選択した行に値を設定',
-    buttonCount_other: '{{count}} 行に値を設定',
-    title_other: '{{count}} 行に値を設定',
+    buttonCount_other: '{{count, number}} 行に値を設定',
+    title_other: '{{count, number}} 行に値を設定',
     column: '列',
     value: '値',
     emptyIsNull: '空欄のままにすると値なしになります。',
-    apply_other: '{{count}} 行に設定',
+    apply_other: '{{count, number}} 行に設定',
   },
   spreadsheet: {
-    skipped_other: '{{count}} 個のセルは変更できないため、そのままにしました。',
+    skipped_other: '{{count, number}} 個のセルは変更できないため、そのままにしました。',
   },
   grid: {
     changes: '変更',
@@ -348,12 +349,12 @@ export const ja: TranslationOf<typeof en> = {
     requiredWithDefault: '必須（既定値あり）',
     maxLength: '最大 {{max}} 文字',
     references: '{{table}} を参照',
-    invalidCells_other: '要修正 {{count}} セル',
+    invalidCells_other: '要修正 {{count, number}} セル',
     undo: '元に戻す',
     remove: '取り消す',
   },
   draft: {
-    title_other: 'このテーブルに {{time}} 時点の未保存の変更が {{count}} 件あります。',
+    title_other: 'このテーブルに {{time}} 時点の未保存の変更が {{count, number}} 件あります。',
     body: '復元すると続きから編集できます。その後ほかの人が変更した行は競合として示されます。',
     startEditing: '編集を開始すると復元できます。',
     restore: '復元する',
@@ -420,7 +421,7 @@ export const ja: TranslationOf<typeof en> = {
     missingReference:
       '{{value}} は {{table}} にありません（{{table}}.{{targetColumn}}）。存在する値を選んでください。',
     inUse_other:
-      '行 {{row}} は {{table}} の {{count}} 行からまだ参照されています。先にそれらを変更するか削除してください。',
+      '行 {{row}} は {{table}} の {{count, number}} 行からまだ参照されています。先にそれらを変更するか削除してください。',
     check: {
       atLeast: '{{column}} は {{bound}} 以上にしてください。',
       moreThan: '{{column}} は {{bound}} より大きくしてください。',
@@ -439,25 +440,25 @@ export const ja: TranslationOf<typeof en> = {
     idleLimit:
       '{{limit}}操作がないと、ほかの人が編集できるようロックを解除します（2分前にお知らせし、未保存の変更は残ります）。',
     referencesLocked_other:
-      '参照先の次の {{count}} テーブルも、行が変わらないようロックされます（閲覧は可能です）：',
+      '参照先の次の {{count, number}} テーブルも、行が変わらないようロックされます（閲覧は可能です）：',
     noReferences: '参照先のテーブルはないため、ほかにロックされるテーブルはありません。',
   },
   finishEditing: {
     title: '未保存の変更があります。編集を終了しますか？',
     confirm: '破棄して終了',
     keepEditing: '編集を続ける',
-    unsaved_other: '未保存の変更が {{count}} 件あります。終了すると破棄されます。',
+    unsaved_other: '未保存の変更が {{count, number}} 件あります。終了すると破棄されます。',
   },
   discard: {
     title: '未保存の変更を破棄しますか？',
     confirm: '破棄',
-    message_other: '未保存の変更 {{count}} 件が失われます。',
+    message_other: '未保存の変更 {{count, number}} 件が失われます。',
   },
   unsaved: {
     leaveTitle: 'このページを離れますか？',
     leave: '変更を破棄して移動',
     stay: 'とどまる',
-    leaveMessage_other: '未保存の変更が {{count}} 件あります。移動すると失われます。',
+    leaveMessage_other: '未保存の変更が {{count, number}} 件あります。移動すると失われます。',
   },
   admin: {
     webhooks: {
@@ -518,10 +519,10 @@ export const ja: TranslationOf<typeof en> = {
   forceRelease: {
     title: '{{table}} のロックを強制解除',
     reasonLabel:
-      '{{editor}} さんのロックを解除する理由（必須・記録され、{{editor}} さんにも表示されます）',
+      '{{editor, person}}のロックを解除する理由（必須・記録され、{{editor, person}}にも表示されます）',
     confirm: '今すぐ強制解除',
     consequence:
-      '{{editor}} さんは {{table}} のロックをただちに失います。{{editor}} さんの未保存の変更は保存できなくなります。',
+      '{{editor, person}}は {{table}} のロックをただちに失います。{{editor, person}}の未保存の変更は保存できなくなります。',
     alsoReleased: '同時に解除：{{tables}}',
     done: '{{table}} のロックを解除しました。',
   },
@@ -529,10 +530,10 @@ export const ja: TranslationOf<typeof en> = {
     action: '引き継ぐ',
     title: '{{table}} の編集を引き継ぐ',
     reasonLabel:
-      '{{editor}} さんのロックを引き継ぐ理由（必須・記録され、{{editor}} さんにも表示されます）',
+      '{{editor, person}}のロックを引き継ぐ理由（必須・記録され、{{editor, person}}にも表示されます）',
     confirm: '今すぐ引き継ぐ',
     consequence:
-      '{{editor}} さんは {{table}} のロックをただちに失い、誰がなぜ引き継いだかが通知されます。あなたが編集者になります。{{editor}} さんの未保存の変更は保存できなくなります。',
+      '{{editor, person}}は {{table}} のロックをただちに失い、誰がなぜ引き継いだかが通知されます。あなたが編集者になります。{{editor, person}}の未保存の変更は保存できなくなります。',
   },
   history: {
     title: 'ロック履歴',
@@ -558,7 +559,7 @@ export const ja: TranslationOf<typeof en> = {
       details: '詳細',
     },
     system: 'システム（リース期限切れ）',
-    rowsChanged_other: '{{count}} 行を変更',
+    rowsChanged_other: '{{count, number}} 行を変更',
     tookOverFrom: '{{name}} から',
     reasons: {
       idle: '操作がなかったため',
@@ -572,12 +573,12 @@ export const ja: TranslationOf<typeof en> = {
   },
   requests: {
     nav: '承認',
-    waiting: '承認待ちの変更申請: {{count}} 件',
+    waiting: '承認待ちの変更申請: {{count, number}} 件',
     title: '変更申請',
     subtitle: '他の人が行った変更で、あなたの承認を待っているものです。',
     none: '承認待ちの変更申請はありません。',
     queue: '判断する変更申請',
-    entry: '#{{id}} {{table}}（{{author}}、{{count}} 行）',
+    entry: '#{{id}} {{table}}（{{author}}、{{count, number}} 行）',
     decided: '変更申請 #{{id}}: {{state}}',
     notFound: 'その番号の変更申請はありません。',
     heading: '変更申請 #{{id}}: {{table}}（申請者 {{author}}）',
@@ -597,7 +598,7 @@ export const ja: TranslationOf<typeof en> = {
       notChecked: '未確認',
     },
     wouldRefuse:
-      '今承認すると拒否され、申請は {{author}} に差し戻されます。反映できなくなった行: {{count}} 行（「現在」を参照）。',
+      '今承認すると拒否され、申請は {{author}} に差し戻されます。反映できなくなった行: {{count, number}} 行（「現在」を参照）。',
     arrived: '{{author}} が {{table}} の承認を求めています。',
     open: '変更申請 #{{id}} を開く',
     states: {
@@ -667,8 +668,8 @@ export const ja: TranslationOf<typeof en> = {
     chooseTable: 'テーブルを選択',
     setForTable: 'このテーブルに設定',
     saved: 'アイドル制限を保存しました。',
-    minutes_other: '{{count}} 分',
-    seconds_other: '{{count}} 秒',
+    minutes_other: '{{count, number}} 分',
+    seconds_other: '{{count, number}} 秒',
   },
   securityActions: {
     login: 'ログイン',
@@ -778,7 +779,7 @@ export const ja: TranslationOf<typeof en> = {
     limits: '256 MB、1,000,000 行まで。1 行目は列名です。',
     tooLarge: 'ファイルが 256 MB を超えています。小さなファイルに分けてください。',
     unsavedFirst_other:
-      '未保存の変更が {{count}} 件あります。インポートが保存済みの行から始まるよう、先に保存するか破棄してください。',
+      '未保存の変更が {{count, number}} 件あります。インポートが保存済みの行から始まるよう、先に保存するか破棄してください。',
     close: '閉じる',
     dryRun: 'ドライラン',
     checking: '確認中…',
@@ -802,7 +803,7 @@ export const ja: TranslationOf<typeof en> = {
       unchanged: '変更なし',
       all: 'すべての行',
     },
-    unchangedHidden_other: '変更のない {{count}} 行は表示していません。',
+    unchangedHidden_other: '変更のない {{count, number}} 行は表示していません。',
     line: '行',
     result: '結果',
     details: '内容',
@@ -887,21 +888,21 @@ export const ja: TranslationOf<typeof en> = {
     revertTitle: '変更 {{id}} の取り消し',
     revertExplain:
       'まだ何も書き込まれていません。チェックした行は変更前の値に戻ります。その後に変更された行は、チェックしない限りそのままです。',
-    revertRows_other: '戻す行: {{count}} 行',
+    revertRows_other: '戻す行: {{count, number}} 行',
     revertActions: {
       insert: '{{key}} を復元',
       update: '{{key}} を変更前の値に戻す',
       delete: '{{key}} を削除（この変更で追加された行）',
     },
-    conflicts_other: 'その後に変更された行（競合）: {{count}} 行',
+    conflicts_other: 'その後に変更された行（競合）: {{count, number}} 行',
     conflictReasons: {
       changedLater:
         '{{who}} が変更 {{id}} で再び変更しました。チェックするとその変更を上書きします。',
       goneSince: 'その後に削除されました。',
       backSince: '同じキーの行が再び存在します。',
     },
-    revertApply_other: '{{count}} 行を取り消す',
-    reverted_other: '取り消しました: {{count}} 行を戻しました。',
+    revertApply_other: '{{count, number}} 行を取り消す',
+    reverted_other: '取り消しました: {{count, number}} 行を戻しました。',
   },
   pager: {
     label: 'ページ',

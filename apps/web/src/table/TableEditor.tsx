@@ -244,6 +244,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
 
       {/* Before the edit toolbar: from the grid, Shift+Tab reaches the toolbar's actions first. */}
       <GridViewBar
+        table={info.name}
         views={views}
         columnNames={columnNames}
         grid={gridApi}
@@ -262,6 +263,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
           onDeleteSelected={deleteSelected}
         >
           <SetValueAction
+            table={info.name}
             pending={pending}
             columns={page.columns}
             selected={selected}

@@ -51,11 +51,15 @@ export async function downloadFile(
   setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
 }
 
-/** The file name of `Content-Disposition: attachment; filename="…"` (or `filename*=UTF-8''…`). */
+/**
+ * The file name of `Content-Disposition: attachment; filename=…` (a token, or quoted), or of
+ * `filename*=UTF-8''…`.
+ */
 function fileNameOf(disposition: string | null): string | null {
   const encoded = /filename\*=UTF-8''([^;]+)/i.exec(disposition ?? '')?.[1];
   if (encoded) return decodeURIComponent(encoded);
-  return /filename="([^"]+)"/i.exec(disposition ?? '')?.[1] ?? null;
+  const plain = /filename=(?:"([^"]+)"|([^;\s]+))/i.exec(disposition ?? '');
+  return plain?.[1] ?? plain?.[2] ?? null;
 }
 
 function networkError(cause: unknown) {

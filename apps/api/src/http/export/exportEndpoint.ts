@@ -5,6 +5,7 @@ import type { ApiServices } from '../../context';
 import { refuseFileRequest } from '../refuseFileRequest';
 import { requestIdOf } from '../requestId';
 import { drained, ReaderStalled } from './drained';
+import { exportFileName } from './exportFileName';
 import type { ExportLimits } from './exportLimits';
 import { parseExportRequest } from './exportRequest';
 import { createExportSlots } from './exportSlots';
@@ -23,7 +24,9 @@ export function exportEndpoint(services: ApiServices, limits: ExportLimits): Req
     const logger = services.logger.child({ requestId: requestIdOf(response) });
     try {
       const caller = await authorizeFileRequest(services, request, response, 'viewer');
-      const { table, format, view } = parseExportRequest(request);
+      const { table, format, view, timeZone } = parseExportRequest(request);
+      const fileName = (rowExport: RowExport) =>
+        exportFileName(rowExport.table.name, format.extension, timeZone, new Date());
       const release = slots.take(caller);
       let cutOff: NodeJS.Timeout | undefined;
       // From the download's first byte: the time the server took to have its first rows (a
@@ -42,12 +45,13 @@ export function exportEndpoint(services: ApiServices, limits: ExportLimits): Req
         const startedAt = performance.now();
         const rowExport = await openRowExport(services.prisma, services.masterSchema, table, view);
         if (request.method === 'HEAD') {
-          sendHeaders(response, rowExport, format);
+          sendHeaders(response, fileName(rowExport), format);
           response.end();
           return;
         }
         const rows = await sendFile(
           rowExport,
+          fileName(rowExport),
           format,
           response,
           limits.stallMs,
@@ -83,6 +87,7 @@ export function exportEndpoint(services: ApiServices, limits: ExportLimits): Req
  */
 async function sendFile(
   rowExport: RowExport,
+  fileName: string,
   format: RowFileFormat,
   response: Response,
   stallMs: number,
@@ -91,7 +96,7 @@ async function sendFile(
   let file: RowFile | undefined;
   const open = () => {
     if (!file) {
-      sendHeaders(response, rowExport, format);
+      sendHeaders(response, fileName, format);
       onStart();
       file = format.start(response, rowExport.table);
     }
@@ -107,7 +112,7 @@ async function sendFile(
   return rows;
 }
 
-function sendHeaders(response: Response, rowExport: RowExport, format: RowFileFormat) {
-  response.attachment(`${rowExport.table.name}.${format.extension}`);
+function sendHeaders(response: Response, fileName: string, format: RowFileFormat) {
+  response.attachment(fileName);
   response.setHeader('Content-Type', format.contentType);
 }

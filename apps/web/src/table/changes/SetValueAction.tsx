@@ -6,6 +6,8 @@ import { type KeyedColumn, SetValueDialog } from './SetValueDialog';
 import { setValueOnRows } from './setValueOnRows';
 
 interface SetValueActionProps {
+  /** The table being edited. */
+  table: string;
   pending: PendingChanges;
   columns: readonly KeyedColumn[];
   /** Rows selected in the grid. */
@@ -32,6 +34,7 @@ export function SetValueAction(props: SetValueActionProps) {
       </button>
       {rows && (
         <SetValueDialog
+          table={props.table}
           count={rows.length}
           columns={props.columns}
           onCancel={() => setRows(null)}

@@ -9,13 +9,18 @@ import { normalizeInput } from '../changes/normalizeInput';
 import type { PendingChanges } from '../changes/PendingChanges';
 import { useValidationMessage } from '../changes/useValidationMessage';
 import type { ColumnRules } from '../changes/validateValue';
+import { ReferenceCombobox } from '../valueHelp/ReferenceCombobox';
 
 export interface DetailColumn extends ColumnRules {
   primaryKey: boolean;
   captions: readonly Caption[];
+  /** The table a foreign key references: its field offers value help. */
+  references?: string | null;
 }
 
 interface RowDetailDialogProps {
+  /** The table the row is of. */
+  table: string;
   row: GridRow;
   columns: readonly DetailColumn[];
   pending: PendingChanges;
@@ -29,6 +34,7 @@ interface RowDetailDialogProps {
  * a change here is a change of the grid's row (marked, checked and saved alike).
  */
 export function RowDetailDialog({
+  table,
   row,
   columns,
   pending,
@@ -45,6 +51,20 @@ export function RowDetailDialog({
   );
   const state = pending.stateOf(row.id);
   const isNew = pending.isNew(row.id);
+  const change = (column: DetailColumn, text: string) => {
+    setTexts((current) => ({ ...current, [column.name]: text }));
+    pending.setValue(row, column.name, normalizeInput(column.kind, column.nullable, text));
+  };
+  const fieldProps = (
+    column: DetailColumn,
+    id: string,
+    invalid: boolean,
+    description: string | null | undefined,
+  ) => ({
+    'aria-invalid': invalid,
+    'aria-describedby': invalid || description ? `${id}-note` : undefined,
+    className: pending.isChanged(row.id, column.name) ? 'row-detail-changed' : undefined,
+  });
 
   return (
     <Dialog
@@ -70,25 +90,27 @@ export function RowDetailDialog({
                 {name ?? column.name}
                 {name && <span className="column-technical">{column.name}</span>}
               </label>
-              <input
-                id={id}
-                value={texts[column.name] ?? ''}
-                readOnly={readOnly}
-                aria-invalid={issue !== null}
-                aria-describedby={issue || description ? `${id}-note` : undefined}
-                className={
-                  pending.isChanged(row.id, column.name) ? 'row-detail-changed' : undefined
-                }
-                onChange={(event) => {
-                  const text = event.target.value;
-                  setTexts((current) => ({ ...current, [column.name]: text }));
-                  pending.setValue(
-                    row,
-                    column.name,
-                    normalizeInput(column.kind, column.nullable, text),
-                  );
-                }}
-              />
+              {column.references && !readOnly ? (
+                <div className="reference-field">
+                  <ReferenceCombobox
+                    table={table}
+                    column={column.name}
+                    text={texts[column.name] ?? ''}
+                    onTextChange={(text) => change(column, text)}
+                    onPick={(option) => change(column, option.key)}
+                    listWhileFocused
+                    input={{ id, ...fieldProps(column, id, issue !== null, description) }}
+                  />
+                </div>
+              ) : (
+                <input
+                  id={id}
+                  value={texts[column.name] ?? ''}
+                  readOnly={readOnly}
+                  {...fieldProps(column, id, issue !== null, description)}
+                  onChange={(event) => change(column, event.target.value)}
+                />
+              )}
               {(issue || description) && (
                 <p id={`${id}-note`} className={issue ? 'row-detail-issue' : 'row-detail-note'}>
                   {issue ? message(issue) : description}

@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import type { GridRow } from '../changes/gridRow';
 import type { PendingChanges } from '../changes/PendingChanges';
 import { type ColumnRules, validateValue } from '../changes/validateValue';
+import { referencedRowOptions } from '../valueHelp/referenceOperations';
 import type { ReferenceLabels } from './ReferenceLabels';
-import { referencedRowOptions } from './referenceOperations';
 
 export interface ReferenceCellParams {
   /** The table whose grid this is (the one holding the foreign keys). */

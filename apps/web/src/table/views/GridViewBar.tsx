@@ -10,6 +10,8 @@ import type { GridViews } from './useGridViews';
 import './views.css';
 
 interface GridViewBarProps {
+  /** The table shown. */
+  table: string;
   views: GridViews;
   columnNames: readonly string[];
   grid: RefObject<GridApi<GridRow> | null>;
@@ -118,6 +120,7 @@ export function GridViewBar(props: GridViewBarProps) {
       </button>
       {detailRow && (
         <RowDetailDialog
+          table={props.table}
           row={detailRow}
           columns={props.columns}
           pending={props.pending}
