@@ -1,6 +1,11 @@
+import type { GridApi } from 'ag-grid-community';
+import { type RefObject, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormatters } from '../i18n/useFormatters';
+import { useNotify } from '../ui/Notices';
+import type { GridRow } from './changes/gridRow';
 import { ExportButtons } from './files/ExportButtons';
+import { ImportDialog } from './files/ImportDialog';
 import type { RowView } from './grid/createRowDatasource';
 
 interface GridFooterProps {
@@ -9,17 +14,22 @@ interface GridFooterProps {
   /** The sort and filter of the rows shown: what an export writes. */
   view: RowView;
   editing: boolean;
-  /** Opens the import dialog; only while the lock is held. */
-  onImport?: () => void;
+  grid: RefObject<GridApi<GridRow> | null>;
+  /** The lock's token while this tab edits: only then can a file be imported. */
+  importToken: string | null;
+  unsaved: number;
 }
 
 /**
- * Below the grid: how many rows the view has, its exports and, while editing, the import and
- * what the row colours mean.
+ * Below the grid: how many rows the view has, its exports and, while editing, the import (its
+ * dialog too) and what the row colours mean.
  */
-export function GridFooter({ table, total, view, editing, onImport }: GridFooterProps) {
+export function GridFooter(props: GridFooterProps) {
+  const { table, total, view, editing, grid, importToken, unsaved } = props;
   const { t } = useTranslation();
   const format = useFormatters();
+  const notify = useNotify();
+  const [importing, setImporting] = useState(false);
   return (
     <footer className="grid-footer">
       <span className="grid-footer-view">
@@ -29,12 +39,12 @@ export function GridFooter({ table, total, view, editing, onImport }: GridFooter
             : t('table.rowCount', { count: total, formatted: format.count(total) })}
         </span>
         <ExportButtons table={table} view={view} />
-        {onImport && (
+        {importToken && (
           <button
             type="button"
             className="button small"
             title={t('import.buttonHint')}
-            onClick={onImport}
+            onClick={() => setImporting(true)}
           >
             {t('import.button')}
           </button>
@@ -48,6 +58,18 @@ export function GridFooter({ table, total, view, editing, onImport }: GridFooter
           <span className="legend-item legend-invalid">{t('legend.invalid')}</span>
         </span>
       )}
+      <ImportDialog
+        open={importing && importToken !== null}
+        table={table}
+        token={importToken}
+        unsaved={unsaved}
+        onClose={() => setImporting(false)}
+        onApplied={(written) => {
+          setImporting(false);
+          grid.current?.refreshInfiniteCache();
+          notify('success', t('import.applied', written));
+        }}
+      />
     </footer>
   );
 }

@@ -3,48 +3,35 @@ import type { GridApi } from 'ag-grid-community';
 import { useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TableColumnsQuery } from '../generated/graphql';
-import { QueueBanner } from '../queue/QueueBanner';
 import { inLine } from '../queue/queueWait';
 import { useWaitForTable } from '../queue/useWaitForTable';
 import { latestOwnRequestOptions } from '../requests/changeRequestQueries';
 import { roleAtLeast } from '../session/roles';
 import type { SessionUser } from '../session/useSession';
-import { RuleBadges } from '../tables/RuleBadges';
-import { StatusBadge } from '../tables/StatusBadge';
 import type { TableInfo } from '../tables/useTables';
 import { describeError } from '../ui/describeError';
 import { LoadingState } from '../ui/LoadingState';
 import { useNotify } from '../ui/Notices';
 import { usePageTitle } from '../ui/usePageTitle';
-import { TableCaption } from './captions/TableCaption';
+import { deleteSelectedRows } from './changes/deleteSelectedRows';
 import { EditToolbar } from './changes/EditToolbar';
 import type { GridRow } from './changes/gridRow';
-import { OwnRequestBanner } from './changes/OwnRequestBanner';
 import { PendingChanges } from './changes/PendingChanges';
 import { SetValueAction } from './changes/SetValueAction';
 import { UnsavedChangesGuard } from './changes/UnsavedChangesGuard';
 import { useSaveShortcut } from './changes/useSaveShortcut';
-import { DraftBanner } from './drafts/DraftBanner';
 import { useDraft } from './drafts/useDraft';
 import { EditDialogs } from './EditDialogs';
-import { ImportDialog } from './files/ImportDialog';
+import { EditorBanners } from './EditorBanners';
 import { GridFooter } from './GridFooter';
 import type { RowView } from './grid/createRowDatasource';
 import { RowGrid } from './grid/RowGrid';
-import { ChangesDialog } from './history/ChangesDialog';
-import { HistoryButtons } from './history/HistoryButtons';
-import type { RowValues } from './history/historyTypes';
-import { RowHistoryDialog } from './history/RowHistoryDialog';
-import { ConnectionLostBanner } from './lock/ConnectionLostBanner';
-import { EditingElsewhereBanner } from './lock/EditingElsewhereBanner';
-import { IdleWarningBanner } from './lock/IdleWarningBanner';
-import { LockLostBanner } from './lock/LockLostBanner';
-import { LockSummary } from './lock/LockSummary';
 import { SessionActions } from './lock/SessionActions';
 import { useArrival } from './lock/useArrival';
 import { useConnectionLoss } from './lock/useConnectionLoss';
 import { useEditSession } from './lock/useEditSession';
 import { useTableLock } from './lock/useTableLock';
+import { TableHeading } from './TableHeading';
 import { useEditActions } from './useEditActions';
 import { GridViewBar } from './views/GridViewBar';
 import { useGridViews } from './views/useGridViews';
@@ -76,9 +63,6 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
     view: { sort: [], filter: [] },
   });
   const [selected, setSelected] = useState(0);
-  const [importing, setImporting] = useState(false);
-  const [changesOpen, setChangesOpen] = useState(false);
-  const [historyKey, setHistoryKey] = useState<RowValues | null>(null);
   const gridApi = useRef<GridApi<GridRow> | null>(null);
   const startButton = useRef<HTMLButtonElement>(null);
   const takeOverButton = useRef<HTMLButtonElement>(null);
@@ -135,34 +119,19 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
     }
   });
 
-  const deleteSelected = () => {
-    const api = gridApi.current;
-    if (!api) return;
-    pending.delete(api.getSelectedRows());
-    api.deselectAll();
-  };
-
   if (!views.ready) return <LoadingState />;
   return (
     <section className="page table-page">
       <div className="page-header">
-        <div className="page-title">
-          <h1>
-            <TableCaption captions={page.tableCaptions} />
-            <span data-testid="table-title">{info.name}</span>
-            <span data-testid="table-status">
-              <StatusBadge status={info.status} mine={holds} />
-            </span>
-            <RuleBadges table={info} />
-          </h1>
-          <LockSummary info={info} user={user.name} unconfirmed={connectionLoss !== null} />
-          {!roleAtLeast(user.role, 'editor') && <p className="muted">{t('table.viewOnly')}</p>}
-          <HistoryButtons
-            grid={gridApi}
-            onChanges={() => setChangesOpen(true)}
-            onRowHistory={setHistoryKey}
-          />
-        </div>
+        <TableHeading
+          info={info}
+          page={page}
+          user={user}
+          holds={holds}
+          unconfirmed={connectionLoss !== null}
+          grid={gridApi}
+          token={session.kind === 'editing' ? session.token : null}
+        />
         <div className="page-actions">
           <SessionActions
             mode={
@@ -192,55 +161,19 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         </div>
       </div>
 
-      {connectionLoss && <ConnectionLostBanner leaseEndsAt={connectionLoss.leaseEndsAt} />}
-      {session.kind === 'editing' && session.idle !== 'active' && edit.idleDeadline && (
-        <IdleWarningBanner
-          table={info.name}
-          releaseAt={edit.idleDeadline.releaseAt}
-          ending={session.idle === 'ending'}
-          onKeepEditing={edit.keepEditing}
-        />
-      )}
-      {lockLost && (
-        <LockLostBanner
-          table={info.name}
-          unsaved={counts.total}
-          loss={session.loss}
-          user={user.name}
-          canStartAgain={block === null}
-          busy={actions.busy}
-          // Still the editor, through another tab: starting again here is moving the lock back.
-          onStartAgain={() => actions.takeLock(holds ? t('elsewhere.reason') : null)}
-          onStop={actions.stop}
-        />
-      )}
-      <DraftBanner draft={draft} editing={session.kind === 'editing'} busy={actions.busy} />
-      {session.kind === 'viewing' && (
-        <QueueBanner
-          table={info.name}
-          wait={queue.wait}
-          busy={actions.busy}
-          onStart={() => actions.openDialog('start')}
-          onLeave={queue.leave}
-        />
-      )}
-      {roleAtLeast(user.role, 'editor') && (
-        <OwnRequestBanner
-          table={info.name}
-          user={user.name}
-          onContinue={editing ? null : actions.continueWith}
-        />
-      )}
-      {session.kind === 'elsewhere' && !awaitingApproval && (
-        <EditingElsewhereBanner
-          table={info.name}
-          busy={actions.busy}
-          onContinueHere={() => actions.takeLock(t('elsewhere.reason'))}
-        />
-      )}
-      {!page.editable && roleAtLeast(user.role, 'editor') && (
-        <p className="banner banner-info">{t('table.noPrimaryKey')}</p>
-      )}
+      <EditorBanners
+        info={info}
+        user={user}
+        edit={edit}
+        actions={actions}
+        draft={draft}
+        queue={queue}
+        unsaved={counts.total}
+        holds={holds}
+        awaitingApproval={awaitingApproval}
+        connectionLoss={connectionLoss}
+        tableEditable={page.editable}
+      />
 
       {/* Before the edit toolbar: from the grid, Shift+Tab reaches the toolbar's actions first. */}
       <GridViewBar
@@ -260,7 +193,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
           counts={counts}
           invalid={invalid}
           onAddRow={() => pending.addRow()}
-          onDeleteSelected={deleteSelected}
+          onDeleteSelected={() => deleteSelectedRows(pending, gridApi.current)}
         >
           <SetValueAction
             table={info.name}
@@ -291,32 +224,10 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         total={shown.total}
         view={shown.view}
         editing={editing}
-        {...(session.kind === 'editing' ? { onImport: () => setImporting(true) } : {})}
-      />
-      <ImportDialog
-        open={importing && session.kind === 'editing'}
-        table={info.name}
-        token={session.kind === 'editing' ? session.token : null}
+        grid={gridApi}
+        importToken={session.kind === 'editing' ? session.token : null}
         unsaved={counts.total}
-        onClose={() => setImporting(false)}
-        onApplied={(written) => {
-          setImporting(false);
-          gridApi.current?.refreshInfiniteCache();
-          notify('success', t('import.applied', written));
-        }}
       />
-
-      <ChangesDialog
-        open={changesOpen}
-        table={info.name}
-        token={session.kind === 'editing' ? session.token : null}
-        onClose={() => setChangesOpen(false)}
-        onReverted={(rows) => {
-          gridApi.current?.refreshInfiniteCache();
-          notify('success', t('changeHistory.reverted', { count: rows }));
-        }}
-      />
-      <RowHistoryDialog table={info.name} rowKey={historyKey} onClose={() => setHistoryKey(null)} />
 
       <EditDialogs
         open={actions.dialog}

@@ -68,8 +68,9 @@ export function RowGrid(props: RowGridProps) {
     () => columns.filter((column) => column.primaryKey).map((column) => column.name),
     [columns],
   );
-  // biome-ignore lint/correctness/useExhaustiveDependencies: another table starts with no labels
-  const labels = useMemo(() => new ReferenceLabels(), [table]);
+  // The page mounts a new grid for another table (TablePage keys the editor by table), which
+  // starts with no labels.
+  const [labels] = useState(() => new ReferenceLabels());
   const datasource = useMemo(
     () =>
       createRowDatasource({

@@ -1,23 +1,28 @@
 import type { GridApi } from 'ag-grid-community';
-import type { RefObject } from 'react';
+import { type RefObject, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../ui/Notices';
 import type { GridRow } from '../changes/gridRow';
+import { ChangesDialog } from './ChangesDialog';
 import type { RowValues } from './historyTypes';
+import { RowHistoryDialog } from './RowHistoryDialog';
 
 interface HistoryButtonsProps {
+  table: string;
   grid: RefObject<GridApi<GridRow> | null>;
-  onChanges: () => void;
-  onRowHistory: (key: RowValues) => void;
+  /** The lock's token while this tab edits: the changes can then be reverted. */
+  token: string | null;
 }
 
 /** Opens the table's changes, or the history of the grid's selected (else focused) stored row. */
-export function HistoryButtons({ grid, onChanges, onRowHistory }: HistoryButtonsProps) {
+export function HistoryButtons({ table, grid, token }: HistoryButtonsProps) {
   const { t } = useTranslation();
   const notify = useNotify();
+  const [changesOpen, setChangesOpen] = useState(false);
+  const [historyKey, setHistoryKey] = useState<RowValues | null>(null);
   const openRowHistory = () => {
     const key = rowKeyOf(grid.current);
-    if (key) onRowHistory(key);
+    if (key) setHistoryKey(key);
     else notify('info', t('changeHistory.pickRow'));
   };
   return (
@@ -26,7 +31,7 @@ export function HistoryButtons({ grid, onChanges, onRowHistory }: HistoryButtons
         type="button"
         className="button small"
         title={t('changeHistory.openHint')}
-        onClick={onChanges}
+        onClick={() => setChangesOpen(true)}
       >
         {t('changeHistory.open')}
       </button>
@@ -38,6 +43,17 @@ export function HistoryButtons({ grid, onChanges, onRowHistory }: HistoryButtons
       >
         {t('changeHistory.rowHistory')}
       </button>
+      <ChangesDialog
+        open={changesOpen}
+        table={table}
+        token={token}
+        onClose={() => setChangesOpen(false)}
+        onReverted={(rows) => {
+          grid.current?.refreshInfiniteCache();
+          notify('success', t('changeHistory.reverted', { count: rows }));
+        }}
+      />
+      <RowHistoryDialog table={table} rowKey={historyKey} onClose={() => setHistoryKey(null)} />
     </span>
   );
 }
