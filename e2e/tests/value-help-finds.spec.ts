@@ -26,7 +26,7 @@ test('keys typed faster than the editor mounts all land in the cell, in order; a
     await alice.keyboard.type(typed, { delay: 0 });
     await alice.keyboard.press('Enter');
     await expect(alice.getByRole('combobox', { name: 'supplier_id' })).toHaveCount(0);
-    await expect(supplier).toHaveText(new RegExp(`^${typed}Supplier`));
+    await expect(supplier).toHaveText(new RegExp(`^${typed}\\D`));
   }
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   // A key no supplier has is flagged in its cell at once, not only when Save is refused.
@@ -51,35 +51,37 @@ test('value help finds a word anywhere in the label, in any case, numbers in num
   const combobox = alice.getByRole('combobox', { name: 'supplier_id' });
   await expect(combobox).toBeFocused();
   const options = alice.getByRole('listbox').getByRole('option');
-  for (const search of ['sakura', 'SAKURA', 'ｓａｋｕｒａ']) {
+  // Other tests of this worker rename suppliers (e.g. to "Sakura Approved"): these searches
+  // match only names the demo data gives.
+  for (const search of ['sakura 1', 'SAKURA 1', 'ｓａｋｕｒａ\u3000１']) {
     await combobox.fill(search);
-    // Suppliers 6, 12, 18, …: 12 before 102 (numbers compared as numbers, not as text).
-    await expect(options.first()).toHaveText('6Supplier Sakura 6');
-    await expect(options.nth(1)).toHaveText('12Supplier Sakura 12');
-    await expect(options.nth(2)).toHaveText('18Supplier Sakura 18');
+    // In the middle of the name; 102 after 18 (numbers compared as numbers, not as text).
+    await expect(options.first()).toHaveText('12Supplier Sakura 12');
+    await expect(options.nth(1)).toHaveText('18Supplier Sakura 18');
+    await expect(options.nth(2)).toHaveText('102Supplier Sakura 102');
   }
   await expectAccessible(alice);
   await snap(alice, 'value-help-anywhere');
   await combobox.press('ArrowDown');
   await combobox.press('ArrowDown');
   await combobox.press('Enter');
-  await expect(supplier).toHaveText('12Supplier Sakura 12');
+  await expect(supplier).toHaveText('18Supplier Sakura 18');
 
   // The same value help in Row details and in Set value.
   await cell(alice, rowId('4'), 'name').click();
   await alice.getByRole('button', { name: 'Row details' }).click();
   const form = alice.getByRole('dialog', { name: 'Row details' });
   const field = form.getByRole('combobox', { name: 'supplier_id' });
-  await field.fill('sakura');
-  await expect(form.getByRole('option').first()).toHaveText('6Supplier Sakura 6');
+  await field.fill('sakura 1');
+  await expect(form.getByRole('option').first()).toHaveText('12Supplier Sakura 12');
   await expectAccessible(alice);
   await snap(alice, 'value-help-row-details');
   await field.press('ArrowDown');
   await field.press('Enter');
-  await expect(field).toHaveValue('6');
+  await expect(field).toHaveValue('12');
   await form.getByRole('button', { name: 'Close' }).click();
   await expect(form).toHaveCount(0);
-  await expect(cell(alice, rowId('4'), 'supplier_id')).toHaveText('6Supplier Sakura 6');
+  await expect(cell(alice, rowId('4'), 'supplier_id')).toHaveText('12Supplier Sakura 12');
 
   for (const id of ['7', '8']) {
     await alice.locator(`[row-id='${rowId(id)}'] .ag-selection-checkbox input`).check();

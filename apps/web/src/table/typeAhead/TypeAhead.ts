@@ -23,7 +23,8 @@ export interface TypedAhead {
 export class TypeAhead {
   private keys: string[] = [];
   private endingKey: { key: string; shiftKey: boolean } | null = null;
-  private editorMounted = false;
+  /** Editors mounted now: the next may mount before the last unmounts (Tab to the next cell). */
+  private editorsMounted = 0;
 
   /**
    * For the grid's container, in the capture phase: keeps a key meant for an editor that has not
@@ -31,7 +32,7 @@ export class TypeAhead {
    * it. Answers whether it kept it.
    */
   capture(event: ReactKeyboardEvent, api: GridApi<GridRow> | null): boolean {
-    if (this.editorMounted || this.endingKey || !api) return false;
+    if (this.editorsMounted > 0 || this.endingKey || !api) return false;
     const target = event.target;
     if (!(target instanceof Element) || !target.closest('.ag-cell')) return false;
     if (target.matches('input, select, textarea')) return false;
@@ -52,7 +53,7 @@ export class TypeAhead {
     const ending = this.endingKey;
     this.keys = [];
     this.endingKey = null;
-    this.editorMounted = true;
+    this.editorsMounted++;
     return {
       text: (initial) =>
         keys.reduce((text, key) => (key === 'Backspace' ? text.slice(0, -1) : text + key), initial),
@@ -61,11 +62,12 @@ export class TypeAhead {
     };
   }
 
-  /** For an editor as it unmounts: the next one opens with nothing typed ahead. */
+  /** For an editor as it unmounts: once none is open, the next one opens with nothing typed ahead. */
   closed(): void {
+    this.editorsMounted = Math.max(0, this.editorsMounted - 1);
+    if (this.editorsMounted > 0) return;
     this.keys = [];
     this.endingKey = null;
-    this.editorMounted = false;
   }
 }
 
