@@ -53,8 +53,8 @@ interface OptionRow extends ReferenceOption {
  * key (the target's primary or unique key index). With one, the row whose key is the search,
  * then the rows with the search anywhere in their label, compared in `tablelock.search_form`
  * (width, case and kana folded), by label with numbers in numeric order. A trigram index on the
- * label's search form (README, "Index for value help on large tables") spares a large target
- * from being read whole.
+ * label's search form, or one on the label in that order for a search most rows match (README,
+ * "Index for value help on large tables"), spares a large target from being read whole.
  */
 export async function readReferenceOptions(
   prisma: PrismaClient,
