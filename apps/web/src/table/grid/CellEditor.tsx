@@ -1,12 +1,12 @@
 import type { CustomCellEditorProps } from 'ag-grid-react';
-import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { GridRow } from '../changes/gridRow';
 import { normalizeInput } from '../changes/normalizeInput';
 import type { PendingChanges } from '../changes/PendingChanges';
 import { useValidationMessage } from '../changes/useValidationMessage';
 import { validateValue } from '../changes/validateValue';
-import { replayEndingKey, type TypeAhead } from '../typeAhead/TypeAhead';
+import { focusAtEnd, type TypeAhead, useTypedAhead } from '../typeAhead/TypeAhead';
 import { parseBooleanText } from './booleanText';
 import type { TableColumn } from './useTableColumns';
 
@@ -56,24 +56,14 @@ export function CellEditor(props: CellEditorProps) {
 
   // The grid reads the value only through onValueChange: report the starting text too, with
   // what was typed while the editor was mounting.
-  const opened = useEffectEvent(() => {
-    const typed = typeAhead.take();
+  useTypedAhead(typeAhead, (typed) => {
     const start = column.kind === 'boolean' ? text : typed.text(text);
     if (start !== text) setText(start);
     onValueChange(normalizeInput(column.kind, column.nullable, start));
-    const input = inputRef.current ?? selectRef.current;
-    input?.focus();
-    // Like a spreadsheet: the caret goes after the value, ready to amend it.
-    if (inputRef.current) {
-      inputRef.current.value = start;
-      inputRef.current.setSelectionRange(start.length, start.length);
-    }
-    if (input) replayEndingKey(input, typed);
+    if (inputRef.current) focusAtEnd(inputRef.current, start);
+    else selectRef.current?.focus();
+    return inputRef.current ?? selectRef.current;
   });
-  useEffect(() => {
-    opened();
-    return () => typeAhead.closed();
-  }, [typeAhead]);
 
   const update = (next: string) => {
     setText(next);

@@ -24,7 +24,7 @@ interface ColumnDefsContext {
   format: Formatters;
   t: TFunction;
   validationMessage: (issue: ValidationIssue) => string;
-  references: Omit<ReferenceHelp, 'typeAhead'>;
+  references: ReferenceHelp;
   /** Keys typed while an editor opens, for every editor (see TypeAhead). */
   typeAhead: TypeAhead;
 }
@@ -221,10 +221,7 @@ export function buildColumnDefs(
         'row-new': stateIs('new'),
         'row-deleted': stateIs('deleted'),
       },
-      ...referenceColumn(column, pending, {
-        ...context.references,
-        typeAhead: context.typeAhead,
-      }),
+      ...referenceColumn(column, pending, context.typeAhead, context.references),
     };
   });
   return [statusColumn, ...dataColumns];

@@ -1,11 +1,11 @@
 import type { CustomCellEditorProps } from 'ag-grid-react';
-import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { GridRow } from '../changes/gridRow';
 import { normalizeInput } from '../changes/normalizeInput';
 import type { PendingChanges } from '../changes/PendingChanges';
 import { useValidationMessage } from '../changes/useValidationMessage';
 import { type ColumnRules, validateValue } from '../changes/validateValue';
-import { replayEndingKey, type TypeAhead } from '../typeAhead/TypeAhead';
+import { focusAtEnd, type TypeAhead, useTypedAhead } from '../typeAhead/TypeAhead';
 import { ReferenceCombobox } from '../valueHelp/ReferenceCombobox';
 import type { ReferenceLabels } from './ReferenceLabels';
 
@@ -47,25 +47,16 @@ export function ReferenceEditor(props: ReferenceEditorProps) {
   const normalized = normalizeInput(column.kind, column.nullable, text);
   const issue = validateValue(column, normalized, pending.isNew(props.data.id));
 
-  const opened = useEffectEvent(() => {
-    // What was typed while the editor was mounting comes after the key that opened it.
-    const typed = typeAhead.take();
+  // What was typed while the editor was mounting comes after the key that opened it.
+  useTypedAhead(typeAhead, (typed) => {
     const start = typed.text(text);
     if (start !== text) setText(start);
     onValueChange(normalizeInput(column.kind, column.nullable, start));
     // The grid shows a popup editor in a dialog of its own, which it leaves unnamed.
     rootRef.current?.closest('[role="dialog"]')?.setAttribute('aria-label', column.name);
-    const input = inputRef.current;
-    if (!input) return;
-    input.focus();
-    input.value = start;
-    input.setSelectionRange(start.length, start.length);
-    replayEndingKey(input, typed);
+    if (inputRef.current) focusAtEnd(inputRef.current, start);
+    return inputRef.current;
   });
-  useEffect(() => {
-    opened();
-    return () => typeAhead.closed();
-  }, [typeAhead]);
 
   return (
     <div ref={rootRef} className="reference-editor">

@@ -15,14 +15,13 @@ export interface ReferenceHelp {
   /** The table whose grid this is (the one holding the foreign keys). */
   table: string;
   labels: ReferenceLabels;
-  /** Keys typed while an editor opens (see TypeAhead). */
-  typeAhead: TypeAhead;
 }
 
 /** What a foreign-key column changes in its column definition: label beside it, value help. */
 export function referenceColumn(
   column: ReferenceEditorParams['tableColumn'] & { references?: string | null },
   pending: PendingChanges,
+  typeAhead: TypeAhead,
   help: ReferenceHelp,
 ): Partial<ColDef<GridRow>> {
   if (!column.references) return {};
@@ -40,7 +39,7 @@ export function referenceColumn(
       tableColumn: column,
       pending,
       labels: help.labels,
-      typeAhead: help.typeAhead,
+      typeAhead,
     } satisfies ReferenceEditorParams,
     cellEditorPopup: true,
     cellEditorPopupPosition: 'over',

@@ -1,5 +1,5 @@
 import type { GridApi } from 'ag-grid-community';
-import type { KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { type KeyboardEvent as ReactKeyboardEvent, useEffect, useEffectEvent } from 'react';
 import type { GridRow } from '../changes/gridRow';
 
 /** Keys that end an edit: replayed on the editor once it has the text typed before them. */
@@ -76,7 +76,7 @@ export class TypeAhead {
  * grid and the editor act on it as on a key typed there: Enter keeps the value and moves down,
  * Tab moves on, Escape cancels.
  */
-export function replayEndingKey(editor: HTMLElement, typed: TypedAhead): void {
+function replayEndingKey(editor: HTMLElement, typed: TypedAhead): void {
   if (!typed.endingKey) return;
   editor.dispatchEvent(
     new KeyboardEvent('keydown', {
@@ -87,4 +87,31 @@ export function replayEndingKey(editor: HTMLElement, typed: TypedAhead): void {
       cancelable: true,
     }),
   );
+}
+
+/**
+ * For a cell editor: once it has mounted, `open` starts it with what was typed for it meanwhile
+ * (`typed.text(initial)`) and answers the element it focused, on which the key that ended the
+ * edit meanwhile is then replayed. Its unmounting lets the next editor collect keys again.
+ */
+export function useTypedAhead(
+  typeAhead: TypeAhead,
+  open: (typed: TypedAhead) => HTMLElement | null,
+): void {
+  const opened = useEffectEvent(() => {
+    const typed = typeAhead.take();
+    const editor = open(typed);
+    if (editor) replayEndingKey(editor, typed);
+  });
+  useEffect(() => {
+    opened();
+    return () => typeAhead.closed();
+  }, [typeAhead]);
+}
+
+/** Focuses a text input holding `text`, the caret after it, ready to amend it (a spreadsheet's way). */
+export function focusAtEnd(input: HTMLInputElement, text: string): void {
+  input.focus();
+  input.value = text;
+  input.setSelectionRange(text.length, text.length);
 }
