@@ -9,7 +9,7 @@ const graphqlAsNodeResolvesIt = createRequire(
   new URL('apps/api/package.json', import.meta.url),
 ).resolve('graphql');
 
-const TEST_FILES = '{apps,packages}/*/test/**/*.test.ts';
+const TEST_FILES = '{apps/*,packages/*,conformance}/test/**/*.test.ts';
 
 /**
  * Files whose outcome depends on getting the machine's time when they ask for it: a process

@@ -3,6 +3,8 @@ import type {
   RowChanges,
   SaveRowsMutation,
 } from './generated/graphql';
+import type { ImportOptions, ImportResult } from './importFile';
+import type { SqlConnection } from './useLockIn';
 
 /** What a save did: all or nothing; `rowErrors` say why not (ROW_CONFLICT, NOT_NULL, ...). */
 export type SaveResult = SaveRowsMutation['saveRows'];
@@ -34,6 +36,13 @@ export interface TableLock {
   readonly signal: AbortSignal;
   /** Writes rows of `table`, one of the tables held, behind its fencing token. */
   saveRows(table: string, changes: RowChanges): Promise<SaveResult>;
+  /**
+   * Shows the lock to the write guard in `db`'s current transaction (`tablelock.use_lock` for each
+   * table held), so that the job's own SQL writes pass. After BEGIN, before writing.
+   */
+  useIn(db: SqlConnection): Promise<void>;
+  /** Imports a CSV or XLSX file into `table`, one of the tables held: a dry run unless asked. */
+  importFile(table: string, path: string, options?: ImportOptions): Promise<ImportResult>;
   /**
    * On a table that needs approval: makes `request` a change request. Once submitted, the lock
    * of `table` waits with the request: it is renewed and released no more by this hold.

@@ -22,7 +22,7 @@ export async function acquireTables(
   // A stop while waiting in line cuts the wait off; an acquisition that answers at once is
   // heard out, so that a grant it brings can be released (withTableLock).
   const options = {
-    retryForMs: (wait ?? 0) * 1000 + ACQUIRE_RETRY_MS,
+    retryForMs: (wait ?? 0) * 1000 + api.retryFor(ACQUIRE_RETRY_MS),
     signal,
     letAnswerArrive: !wait,
   };

@@ -61,7 +61,7 @@ export async function* readChanges(
       const data = await api.request(
         changeFeedQuery,
         { after, first: pageSize, ...filter },
-        { retryForMs: READ_RETRY_MS, signal },
+        { retryForMs: api.retryFor(READ_RETRY_MS), signal },
       );
       page = data.changeFeed;
     } catch (error) {

@@ -7,6 +7,8 @@ import {
   readTableChanges,
   type TableChangesPage,
 } from './historyReads';
+import type { ImportOptions, ImportResult } from './importFile';
+import { type RowsOptions, readRows, type TableRow } from './rowReads';
 import type { TableLock } from './TableLock';
 import { connectToApi, type TablelockClientConfig } from './tablelockApi';
 import {
@@ -27,6 +29,14 @@ export interface TablelockClient {
     work: (lock: TableLock) => Promise<T>,
     options?: WithTableLockOptions,
   ): Promise<T>;
+  /** Every row of `table`, read page by page (by cursor) as the iteration goes. */
+  rows(table: string, options?: RowsOptions): AsyncGenerator<TableRow>;
+  /**
+   * Imports a CSV or XLSX file into `table`, holding its lock for the import alone: a dry run
+   * unless `dryRun: false` (then the rows are written, all or nothing). Under a lock held for more
+   * work, use `lock.importFile`.
+   */
+  importFile(table: string, path: string, options?: ImportOptions): Promise<ImportResult>;
   /** A table's changes (saves, imports, reverts, outside writes), newest first, a page at a time. */
   tableChanges(
     table: string,
@@ -56,6 +66,9 @@ export function createTablelockClient(config: TablelockClientConfig): TablelockC
   const api = connectToApi(config);
   return {
     withTableLock: (tables, work, options) => withTableLock(api, tables, work, options),
+    rows: (table, options) => readRows(api, table, options),
+    importFile: (table, path, options) =>
+      withTableLock(api, table, (lock) => lock.importFile(table, path, options)),
     tableChanges: (table, options) => readTableChanges(api, table, options),
     rowHistory: (table, key, options) => readRowHistory(api, table, key, options),
     changes: (options) => readChanges(api, options),

@@ -68,7 +68,7 @@ export async function readTableChanges(
   const data = await api.request(
     tableChangesQuery,
     { table, filter, after, ...(first === undefined ? {} : { first }) },
-    { retryForMs: READ_RETRY_MS },
+    { retryForMs: api.retryFor(READ_RETRY_MS) },
   );
   return data.tableChanges;
 }
@@ -83,7 +83,7 @@ export async function readRowHistory(
   const data = await api.request(
     rowHistoryQuery,
     { table, key, after, ...(first === undefined ? {} : { first }) },
-    { retryForMs: READ_RETRY_MS },
+    { retryForMs: api.retryFor(READ_RETRY_MS) },
   );
   return data.rowHistory;
 }

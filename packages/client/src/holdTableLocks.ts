@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { submitChangeRequestMutation } from './changeRequestOperations';
+import { importFile } from './importFile';
 import { releaseTableLockMutation, saveRowsMutation } from './lockOperations';
 import { endsAcquisition, lostLockError } from './lostLock';
 import { type HeldTable, renewLeases } from './renewLeases';
 import type { TableLock } from './TableLock';
 import { isTablelockError, type TablelockError } from './TablelockError';
 import type { TablelockApi } from './tablelockApi';
+import { useLockIn } from './useLockIn';
 import { watchLockChanges } from './watchLockChanges';
 
 /**
@@ -43,6 +45,7 @@ export function holdTableLocks(
   // Tables whose lock went (or is going) to a change request: neither lost nor released here.
   const handedOver = new Set<string>();
   let lostError: TablelockError | undefined;
+  let releasing = false;
   const lose = (table: string, error: TablelockError) => {
     if (handedOver.has(table)) return;
     lost.add(table);
@@ -54,15 +57,20 @@ export function holdTableLocks(
   const stopWatching = watchLockChanges(api, held.length === 1 ? (held[0]?.table ?? null) : null, {
     onChange: (change) => {
       const token = tokens[change.table];
+      // Our own release, announced before the subscription had closed, ends nothing we hold.
+      if (releasing && change.action === 'release') return;
       if (token && !lost.has(change.table) && endsAcquisition(change, token)) {
         lose(change.table, lostLockError(change));
       }
     },
-    onReconnected: () => renewals?.renewNow(),
+    // A change announced before the subscription listened was not heard: a renewal tells
+    // whether the lock is still ours (LOCK_LOST otherwise), on the first connection as on later ones.
+    onConnected: () => renewals?.renewNow(),
   });
 
   let released: Promise<void> | undefined;
   const release = async (retryForMs: number) => {
+    releasing = true;
     renewals?.stop();
     await stopWatching();
     const releases = held
@@ -93,6 +101,16 @@ export function holdTableLocks(
     return token;
   };
 
+  /** `call`'s outcome; a LOCK_LOST answer also tells the work that the lock is gone. */
+  const noticingLoss = async <T>(table: string, call: Promise<T>): Promise<T> => {
+    try {
+      return await call;
+    } catch (error) {
+      if (isTablelockError(error, 'LOCK_LOST') && !lost.has(table)) lose(table, error);
+      throw error;
+    }
+  };
+
   return {
     lock: {
       tokens,
@@ -119,19 +137,32 @@ export function holdTableLocks(
       },
       async saveRows(table, changes) {
         const token = tokenOf(table);
-        try {
-          const saved = await api.request(
+        const saved = await noticingLoss(
+          table,
+          api.request(
             saveRowsMutation,
             { table, token, changes, idempotencyKey: randomUUID() },
             {
-              retryForMs: Math.max(SAVE_RETRY_MS, (renewals?.leaseEndOf(table) ?? 0) - Date.now()),
+              retryForMs: Math.max(
+                api.retryFor(SAVE_RETRY_MS),
+                (renewals?.leaseEndOf(table) ?? 0) - Date.now(),
+              ),
             },
-          );
-          return saved.saveRows;
-        } catch (error) {
-          if (isTablelockError(error, 'LOCK_LOST') && !lost.has(table)) lose(table, error);
-          throw error;
-        }
+          ),
+        );
+        return saved.saveRows;
+      },
+      async useIn(db) {
+        // A token known stale is not shown: the guard would refuse it with a database error,
+        // where the work should learn that the lock is lost.
+        if (lostError) throw lostError;
+        await useLockIn(
+          db,
+          Object.fromEntries(Object.entries(tokens).filter(([table]) => !handedOver.has(table))),
+        );
+      },
+      async importFile(table, path, options) {
+        return noticingLoss(table, importFile(api, table, tokenOf(table), path, options));
       },
     },
     lostBecause: () => lostError,

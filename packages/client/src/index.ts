@@ -6,6 +6,8 @@ export type {
   RowHistoryPage,
   TableChangesPage,
 } from './historyReads';
+export type { ImportOptions, ImportResult } from './importFile';
+export type { RowFilter, RowSort, RowsOptions, TableRow } from './rowReads';
 export type {
   ApprovalRequest,
   RowChanges,
@@ -20,5 +22,6 @@ export {
   type TablelockErrorExtensions,
 } from './TablelockError';
 export type { TablelockClientConfig } from './tablelockApi';
+export type { SqlConnection } from './useLockIn';
 export type { ChangeRequestDecision, WaitForDecisionOptions } from './waitForDecision';
 export type { WithTableLockOptions } from './withTableLock';

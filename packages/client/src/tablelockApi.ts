@@ -8,6 +8,12 @@ export interface TablelockClientConfig {
   url: string;
   /** An API key (an admin creates one: `create-api-key`); sent as `Authorization: Bearer <key>`. */
   apiKey: string;
+  /**
+   * How long failures that may pass (no answer, SERVICE_UNAVAILABLE, OUTCOME_UNKNOWN) are
+   * retried before a call gives up: instead of each call's default (30 s for changes, 10 s for
+   * reads). An acquisition adds its `wait`; a save goes on while its lease lasts.
+   */
+  retryForMs?: number;
 }
 
 export interface RequestOptions {
@@ -29,6 +35,8 @@ export interface TablelockApi {
     variables: TVariables,
     options: RequestOptions,
   ): Promise<TResult>;
+  /** How long a call retries failures that may pass: the client's setting, else `defaultMs`. */
+  retryFor(defaultMs: number): number;
   /** The graphql-ws endpoint (ws:// or wss://) and its `connectionParams`. */
   readonly live: { url: string; connectionParams: { authorization: string } };
 }
@@ -48,6 +56,7 @@ export function connectToApi(config: TablelockClientConfig): TablelockApi {
         Date.now() + retryForMs,
         signal,
       ),
+    retryFor: (defaultMs) => config.retryForMs ?? defaultMs,
     live: { url: liveUrl.href, connectionParams: { authorization: endpoint.authorization } },
   };
 }

@@ -30,8 +30,13 @@ export async function waitForDecision(
   const { signal } = options;
   signal?.throwIfAborted();
   const read = async () =>
-    (await api.request(requestOutcomeQuery, { id }, { retryForMs: READ_RETRY_MS, signal }))
-      .changeRequest;
+    (
+      await api.request(
+        requestOutcomeQuery,
+        { id },
+        { retryForMs: api.retryFor(READ_RETRY_MS), signal },
+      )
+    ).changeRequest;
   const first = await read();
   if (!first) throw new TablelockError('NOT_FOUND', `No change request has the id ${id}.`);
   if (first.state !== 'pending') return first;
@@ -41,7 +46,8 @@ export async function waitForDecision(
       if (done) return;
       done = true;
       signal?.removeEventListener('abort', stopped);
-      void client.dispose();
+      // A connection that failed to open rejects its dispose: nothing was left to close.
+      Promise.resolve(client.dispose()).catch(() => {});
       settle();
     };
     const stopped = () => finish(() => reject(signal?.reason));

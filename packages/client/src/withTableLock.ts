@@ -69,10 +69,10 @@ export async function withTableLock<T>(
       result = await work(hold.lock);
     } catch (error) {
       // The work's failure is the one to report; the lease ends a lock the release missed.
-      await hold.release(RELEASE_RETRY_MS).catch(() => {});
+      await hold.release(api.retryFor(RELEASE_RETRY_MS)).catch(() => {});
       throw error;
     }
-    const releaseFailure = await hold.release(RELEASE_RETRY_MS).then(
+    const releaseFailure = await hold.release(api.retryFor(RELEASE_RETRY_MS)).then(
       () => undefined,
       (error: unknown) => ({ error }),
     );

@@ -35,6 +35,7 @@ async function saveRetriesUnder(
   const saveRetryMs: number[] = [];
   const noting: TablelockApi = {
     live: real.live,
+    retryFor: real.retryFor,
     request: (document, variables, options) => {
       if (String(document) === String(saveRowsMutation)) saveRetryMs.push(options.retryForMs);
       return real.request(document, variables, options);

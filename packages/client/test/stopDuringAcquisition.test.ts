@@ -29,6 +29,7 @@ function slowAnswers(real: TablelockApi): { api: TablelockApi; deliver: () => vo
     deliver: () => deliver(),
     api: {
       live: real.live,
+      retryFor: real.retryFor,
       request: async (document, variables, options) => {
         const answer = await real.request(document, variables, options);
         const { signal } = options;

@@ -1,0 +1,35 @@
+import { afterAll, beforeAll, it } from 'vitest';
+import { type ConformanceApi, startConformanceApi } from './conformanceApi';
+import { playScenario } from './playScenario';
+import { type RunnerCommand, type RunnerProcess, startRunner } from './runnerProcess';
+import { loadScenarios } from './scenario';
+
+/** Three capital letters for the `n`th play of a file: codes its rows are created with. */
+function uniqueCode(n: number): string {
+  const letter = (index: number) => String.fromCharCode(65 + (index % 26));
+  return `Q${letter(Math.floor(n / 26))}${letter(n)}`;
+}
+
+/**
+ * Every scenario of the kit as a test, played with the client that `runner` starts (once, for
+ * them all) against a compiled API on a database of the file's own.
+ */
+export function conformanceSuite(runner: () => Promise<RunnerCommand>): void {
+  let api: ConformanceApi;
+  let client: RunnerProcess;
+  let plays = 0;
+  beforeAll(async () => {
+    const command = await runner();
+    api = await startConformanceApi(`conformance-${command.name}`);
+    client = startRunner(command);
+  });
+  afterAll(async () => {
+    await client?.stop();
+    await api?.stop();
+  });
+  for (const scenario of loadScenarios()) {
+    const fault = scenario.fault ? ` [${scenario.fault}]` : '';
+    it(`${scenario.file}: ${scenario.name}${fault}`, () =>
+      playScenario(scenario, client, api, uniqueCode(plays++)));
+  }
+}
