@@ -1,5 +1,5 @@
 // `pnpm test:all`, what `npm test` runs once the workspace is built: the type check and lint, the
-// `parallel` Vitest files and the browser tests side by side; then the `timing` and `failover`
+// `parallel` Vitest files, the browser tests and the Python client's unit tests side by side; then the `timing` and `failover`
 // files side by side, on a machine the first phase no longer uses. Every run goes to its end
 // whatever the others do, so each prints its own summary: `pnpm run` with a regex stopped the
 // other runs at the first failure, and a newcomer saw a red suite with no reason. The second
@@ -22,6 +22,7 @@ const PHASES = [
     { script: 'test:static' },
     { script: 'test:parallel', vitest: 'vitest-parallel.json' },
     { script: 'test:browser', playwright: 'playwright.json' },
+    { script: 'test:python' },
   ],
   [
     { script: 'test:timing', vitest: 'vitest-timing.json' },

@@ -1,6 +1,7 @@
 // What `npm test` needs beside Node.js, found the way the tests find it. Run directly (the first
 // step of `npm test`, before the install), it stops at once, naming the commands that install
 // what is missing, instead of a test failing minutes later.
+import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -60,6 +61,19 @@ function playwrightHasChromium() {
   return existsSync(browsers) && readdirSync(browsers).some((name) => name.startsWith('chromium'));
 }
 
+export const NO_PYTHON =
+  'The Python client is built and tested in a virtualenv of its own, which needs Python 3.10 or newer with its venv module: install it (Debian/Ubuntu: `sudo apt-get install python3 python3-venv`).';
+
+/** Whether `python3` is 3.10 or newer and can make a virtualenv with pip in it. */
+export function hasPythonWithVenv() {
+  const check = spawnSync(
+    'python3',
+    ['-c', 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 10))'],
+    { stdio: 'ignore' },
+  );
+  return check.status === 0;
+}
+
 /** The pgbouncer program on PATH or where Debian's package puts it (/usr/sbin, often not on PATH). */
 export function findPgBouncer() {
   return onPath('pgbouncer', ['/usr/sbin']);
@@ -71,6 +85,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       ? undefined
       : NO_BROWSER,
     findPgBouncer() ? undefined : NO_PGBOUNCER,
+    hasPythonWithVenv() ? undefined : NO_PYTHON,
   ].filter(Boolean);
   if (missing.length > 0) {
     console.error(['npm test cannot run on this machine yet:', ...missing].join('\n- '));

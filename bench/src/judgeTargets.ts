@@ -17,6 +17,8 @@ const IMPORT_RSS_MB = 300;
 const IMPORT_HEALTHZ_MS = 100;
 /** Any history page (lock events, a table's changes, a row's history), p50. */
 const HISTORY_PAGE_MS = 100;
+/** The Python client's lock cycle as a share of the TypeScript client's. */
+const PYTHON_CLIENT_SHARE = 0.8;
 
 /**
  * The issue's goals, judged on a full run. Targets named "correctness" are judged in every mode
@@ -39,6 +41,10 @@ export function judgeTargets(report: Omit<BenchReport, 'targets'>): Target[] {
         level.advisoryLock.errors +
         (level.redis?.errors ?? 0) +
         (level.etcd?.errors ?? 0),
+      0,
+    ) +
+    (report.clientLockCycle ?? []).reduce(
+      (sum, level) => sum + level.typescript.errors + level.python.errors,
       0,
     ) +
     report.reads.reduce((sum, result) => sum + result.errors, 0) +
@@ -68,6 +74,14 @@ export function judgeTargets(report: Omit<BenchReport, 'targets'>): Target[] {
         detail: `${(ratio * 100).toFixed(0)}% (median of ${level.graphql.windows} rounds${ceiling(
           level.bareVs && `${(level.bareVs.rawSql.throughput.median * 100).toFixed(0)}%`,
         )})`,
+      };
+    }),
+    ...(report.clientLockCycle ?? []).map((level) => {
+      const ratio = level.pythonVs.typescript.throughput.median;
+      return {
+        name: `Python client ≥ ${PYTHON_CLIENT_SHARE * 100}% of the TypeScript client at ${level.clients} client(s)`,
+        met: speed(ratio >= PYTHON_CLIENT_SHARE),
+        detail: `${(ratio * 100).toFixed(0)}% (${level.python.opsPerSecond.median.toFixed(1)} vs ${level.typescript.opsPerSecond.median.toFixed(1)} ops/s, median of ${level.python.windows} rounds)`,
       };
     }),
     ...(report.writeGuard

@@ -13,10 +13,20 @@ import { createGraphQLClient } from './graphqlClient';
 import { judgeTargets } from './judgeTargets';
 import { type CpuProfile, profileSteps } from './profileSteps';
 import { startRedisServer } from './redisServer';
-import { type BenchReport, formatReport, type LockCycleLevel } from './report';
+import {
+  type BenchReport,
+  type ClientLockCycleLevel,
+  formatReport,
+  type LockCycleLevel,
+} from './report';
 import type { Operation } from './runClosedLoop';
 import { advisoryLockCycle } from './scenarios/advisoryLockCycle';
 import { measureBigImports } from './scenarios/bigImports';
+import {
+  installPythonClient,
+  pythonClientSubject,
+  typescriptClientSubject,
+} from './scenarios/clientLockCycle';
 import { runContention } from './scenarios/contention';
 import { measureDeepPages } from './scenarios/deepPages';
 import { etcdLockCycle } from './scenarios/etcdLockCycle';
@@ -47,6 +57,8 @@ const quick = process.argv.includes('--quick');
  */
 const profile = process.argv.includes('--profile');
 const CLIENT_LEVELS = [1, 8, 32];
+/** The client libraries' lock cycle: a job or two, and a fleet of them. */
+const CLIENT_LIBRARY_LEVELS = [1, 8];
 // Full mode: figures to judge. Quick mode: a smoke test of every scenario (CI), judged on
 // correctness only.
 const windows: WindowPlan = quick
@@ -204,6 +216,26 @@ try {
       });
     }
   });
+  console.log("the clients' lock cycle, TypeScript and Python in turns…");
+  const clientLockCycle: ClientLockCycleLevel[] = [];
+  const pythonClient = await installPythonClient();
+  try {
+    const clientSubjects = {
+      typescript: typescriptClientSubject(api.url, credentials.editors),
+      python: pythonClientSubject(pythonClient.python, api.url, credentials.editors),
+    };
+    for (const clients of CLIENT_LIBRARY_LEVELS) {
+      const measured = await runSideBySide(clientSubjects, clients, windows);
+      clientLockCycle.push({
+        clients,
+        typescript: summarizeWindows(measured.typescript),
+        python: summarizeWindows(measured.python),
+        pythonVs: { typescript: ratioOf(measured.python, measured.typescript) },
+      });
+    }
+  } finally {
+    await pythonClient.remove();
+  }
   console.log('round trips…');
   const roundTrips = await measureRoundTrips(
     api.url,
@@ -301,6 +333,7 @@ try {
       etcd: { skipped: 'skipped' in etcd ? etcd.skipped : null },
     },
     lockCycle,
+    clientLockCycle,
     roundTrips,
     reads,
     contention,

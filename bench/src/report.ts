@@ -44,6 +44,15 @@ export interface LockCycleLevel {
   };
 }
 
+/** The client libraries' lock cycle (`with table_lock`, `withTableLock`) at one client level. */
+export interface ClientLockCycleLevel {
+  clients: number;
+  typescript: ThroughputResult;
+  python: ThroughputResult;
+  /** The Python client's figures over the TypeScript client's, window by window. */
+  pythonVs: { typescript: Ratio };
+}
+
 export interface Target {
   name: string;
   /** null: not judged (quick mode judges correctness only). */
@@ -66,6 +75,8 @@ export interface BenchReport {
   /** Why a peer was not measured, or null when it was. */
   peers: { redis: { skipped: string | null }; etcd?: { skipped: string | null } };
   lockCycle: LockCycleLevel[];
+  /** Absent from runs before the Python client. */
+  clientLockCycle?: ClientLockCycleLevel[];
   /** Null when the API measured has no statement counter (an older version). */
   roundTrips: RoundTripsResult | null;
   reads: ThroughputResult[];
@@ -120,6 +131,10 @@ export function formatReport(report: BenchReport): string {
     if (level.redis) lines.push(row('peer: Redis SET NX', level.redis));
     if (level.etcd) lines.push(row('peer: etcd lock', level.etcd));
   }
+  for (const level of report.clientLockCycle ?? []) {
+    lines.push(row('client: TypeScript', level.typescript));
+    lines.push(row('client: Python', level.python));
+  }
   for (const result of report.reads) lines.push(row('GraphQL tables query', result));
   if (report.peers.redis.skipped) lines.push(`peer: Redis skipped: ${report.peers.redis.skipped}`);
   if (report.peers.etcd?.skipped) lines.push(`peer: etcd skipped: ${report.peers.etcd.skipped}`);
@@ -134,6 +149,14 @@ export function formatReport(report: BenchReport): string {
         `${vs('advisory lock', level.graphqlVs.advisoryLock)} | ${vs('Redis', level.graphqlVs.redis)} | ` +
         `${vs('etcd', level.graphqlVs.etcd ?? null)}`,
     );
+  }
+  if (report.clientLockCycle) {
+    lines.push('', 'the Python client over the TypeScript client (throughput ratio):');
+    for (const level of report.clientLockCycle) {
+      lines.push(
+        `  ${String(level.clients).padStart(2)} clients: ${formatSpread(level.pythonVs.typescript.throughput, percent)}`,
+      );
+    }
   }
   if (report.lockCycle.some((level) => level.bareVs)) {
     lines.push(
@@ -227,6 +250,7 @@ export function formatReport(report: BenchReport): string {
       level.redis,
       level.etcd ?? null,
     ]),
+    ...(report.clientLockCycle ?? []).flatMap((level) => [level.typescript, level.python]),
     ...report.reads,
     c,
     b ?? null,

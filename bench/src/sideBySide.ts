@@ -9,9 +9,24 @@ export interface WindowPlan {
   warmupMs: number;
 }
 
-/** Something measured in closed loops: opened once per client level, closed after. */
+/**
+ * Something opened once per client level, closed after, and measured in closed loops: of its
+ * `operation` here, or run by itself (`runWindow`: a client in another process, say).
+ */
 export interface Subject {
-  open(clients: number): Promise<{ operation: Operation; close(): Promise<void> }>;
+  open(clients: number): Promise<OpenedSubject>;
+}
+
+export type OpenedSubject = { close(): Promise<void> } & (
+  | { operation: Operation }
+  | { runWindow(durationMs: number): Promise<WindowResult> }
+);
+
+/** One closed-loop window of an opened subject. */
+function windowOf(opened: OpenedSubject, clients: number, durationMs: number) {
+  return 'operation' in opened
+    ? runClosedLoop(clients, durationMs, opened.operation)
+    : opened.runWindow(durationMs);
 }
 
 /** A subject's figures at one client level, over every window. */
@@ -38,7 +53,7 @@ export async function runSideBySide<Name extends string>(
   plan: WindowPlan,
 ): Promise<Record<Name, WindowResult[]>> {
   const names = Object.keys(subjects) as Name[];
-  const open = new Map<Name, Awaited<ReturnType<Subject['open']>>>();
+  const open = new Map<Name, OpenedSubject>();
   const windows = Object.fromEntries(names.map((name) => [name, []])) as unknown as Record<
     Name,
     WindowResult[]
@@ -47,13 +62,12 @@ export async function runSideBySide<Name extends string>(
     for (const name of names) {
       const opened = await subjects[name].open(clients);
       open.set(name, opened);
-      await runClosedLoop(clients, plan.warmupMs, opened.operation);
+      await windowOf(opened, clients, plan.warmupMs);
     }
     for (let round = 0; round < plan.windows; round++) {
       for (const name of names) {
         const opened = open.get(name);
-        if (opened)
-          windows[name].push(await runClosedLoop(clients, plan.windowMs, opened.operation));
+        if (opened) windows[name].push(await windowOf(opened, clients, plan.windowMs));
       }
     }
   } finally {

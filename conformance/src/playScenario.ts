@@ -32,23 +32,28 @@ export async function playScenario(
         `${scenario.file}, ${name}: ${why}${stderr ? `\n${runner.name} stderr:\n${stderr}` : ''}`,
       );
     });
-  try {
+  const played = (async () => {
     for (const [index, step] of scenario.steps.entries()) {
-      const played = play(step, `step ${index + 1}`);
+      const playing = play(step, `step ${index + 1}`);
       if ('harness' in step && step.background) {
         // Awaited below; until then its failure is not unhandled.
-        played.catch(() => {});
-        background.push(played);
+        playing.catch(() => {});
+        background.push(playing);
       } else {
-        await played;
+        await playing;
       }
     }
     await Promise.all(background);
-  } finally {
-    await Promise.allSettled(background);
-    // Whatever the scenario left open (a failed step's locks, a command) ends before the next.
-    await runner.send('reset', {});
-  }
+  })();
+  const outcome = await played.then(
+    () => null,
+    (error: unknown) => ({ error }),
+  );
+  await Promise.allSettled(background);
+  // Whatever the scenario left open (a failed step's locks, a command) ends before the next.
+  const reset = await runner.send('reset', {});
+  if (outcome) throw outcome.error;
+  if (!reset.ok) throw new Error(`${runner.name} could not reset: ${reset.error.message}`);
 }
 
 interface Players {
