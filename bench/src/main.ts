@@ -13,20 +13,11 @@ import { createGraphQLClient } from './graphqlClient';
 import { judgeTargets } from './judgeTargets';
 import { type CpuProfile, profileSteps } from './profileSteps';
 import { startRedisServer } from './redisServer';
-import {
-  type BenchReport,
-  type ClientLockCycleLevel,
-  formatReport,
-  type LockCycleLevel,
-} from './report';
+import { type BenchReport, formatReport, type LockCycleLevel } from './report';
 import type { Operation } from './runClosedLoop';
 import { advisoryLockCycle } from './scenarios/advisoryLockCycle';
 import { measureBigImports } from './scenarios/bigImports';
-import {
-  installPythonClient,
-  pythonClientSubject,
-  typescriptClientSubject,
-} from './scenarios/clientLockCycle';
+import { CLIENT_LIBRARY_LEVELS, measureClientLockCycle } from './scenarios/clientLockCycle';
 import { runContention } from './scenarios/contention';
 import { measureDeepPages } from './scenarios/deepPages';
 import { etcdLockCycle } from './scenarios/etcdLockCycle';
@@ -42,13 +33,7 @@ import { redisLockCycle } from './scenarios/redisLockCycle';
 import { measureRoundTrips } from './scenarios/roundTrips';
 import { measureWebhookDelivery } from './scenarios/webhookDelivery';
 import { measureWriteGuardCost } from './scenarios/writeGuardCost';
-import {
-  ratioOf,
-  runSideBySide,
-  type Subject,
-  summarizeWindows,
-  type WindowPlan,
-} from './sideBySide';
+import { ratioOf, runSideBySide, type Subject, summarizeWindows, windowPlan } from './sideBySide';
 
 const quick = process.argv.includes('--quick');
 /**
@@ -57,13 +42,7 @@ const quick = process.argv.includes('--quick');
  */
 const profile = process.argv.includes('--profile');
 const CLIENT_LEVELS = [1, 8, 32];
-/** The client libraries' lock cycle: a job or two, and a fleet of them. */
-const CLIENT_LIBRARY_LEVELS = [1, 8];
-// Full mode: figures to judge. Quick mode: a smoke test of every scenario (CI), judged on
-// correctness only.
-const windows: WindowPlan = quick
-  ? { windows: 1, windowMs: 500, warmupMs: 200 }
-  : { windows: 3, windowMs: 5_000, warmupMs: 1_000 };
+const windows = windowPlan(quick);
 const CONTENTION = { clients: 200, rounds: quick ? 5 : 30 };
 const ROUND_TRIP_REPETITIONS = quick ? 20 : 200;
 // Split over two API processes, as behind a load balancer: each hears the change from Postgres.
@@ -217,25 +196,12 @@ try {
     }
   });
   console.log("the clients' lock cycle, TypeScript and Python in turns…");
-  const clientLockCycle: ClientLockCycleLevel[] = [];
-  const pythonClient = await installPythonClient();
-  try {
-    const clientSubjects = {
-      typescript: typescriptClientSubject(api.url, credentials.editors),
-      python: pythonClientSubject(pythonClient.python, api.url, credentials.editors),
-    };
-    for (const clients of CLIENT_LIBRARY_LEVELS) {
-      const measured = await runSideBySide(clientSubjects, clients, windows);
-      clientLockCycle.push({
-        clients,
-        typescript: summarizeWindows(measured.typescript),
-        python: summarizeWindows(measured.python),
-        pythonVs: { typescript: ratioOf(measured.python, measured.typescript) },
-      });
-    }
-  } finally {
-    await pythonClient.remove();
-  }
+  const clientLockCycle = await measureClientLockCycle(
+    api.url,
+    credentials.editors,
+    CLIENT_LIBRARY_LEVELS,
+    windows,
+  );
   console.log('round trips…');
   const roundTrips = await measureRoundTrips(
     api.url,

@@ -107,6 +107,27 @@ export const formatSpread = (spread: Spread, format: (value: number) => string =
     ? format(spread.median)
     : `${format(spread.median)} (${format(spread.min)}–${format(spread.max)})`;
 
+export const THROUGHPUT_HEADER =
+  'scenario                 clients  ops/s                  p50 ms                 p99 ms                  errors refused';
+
+/** One subject at one client level, under THROUGHPUT_HEADER. */
+export const throughputRow = (name: string, result: ThroughputResult) =>
+  `${name.padEnd(24)}${String(result.clients).padStart(8)}  ${formatSpread(result.opsPerSecond).padEnd(23)}` +
+  `${formatSpread(result.latencyMs.p50, (v) => fixed(v, 2)).padEnd(23)}` +
+  `${formatSpread(result.latencyMs.p99, (v) => fixed(v, 2)).padEnd(24)}` +
+  `${String(result.errors).padStart(6)}${String(result.refused).padStart(8)}`;
+
+/** The Python client's throughput over the TypeScript client's, level by level. */
+export function formatPythonOverTypescript(levels: ClientLockCycleLevel[]): string[] {
+  return [
+    'the Python client over the TypeScript client (throughput ratio):',
+    ...levels.map(
+      (level) =>
+        `  ${String(level.clients).padStart(2)} clients: ${formatSpread(level.pythonVs.typescript.throughput, percent)}`,
+    ),
+  ];
+}
+
 /** The report as plain text for the terminal. */
 export function formatReport(report: BenchReport): string {
   const { windows } = report;
@@ -116,13 +137,9 @@ export function formatReport(report: BenchReport): string {
     `each figure: the median of ${windows.windows} window(s) of ${fixed(windows.windowMs / 1000, 0)} s ` +
       '(min–max in brackets), subjects run in turns',
     '',
-    'scenario                 clients  ops/s                  p50 ms                 p99 ms                  errors refused',
+    THROUGHPUT_HEADER,
   ];
-  const row = (name: string, result: ThroughputResult) =>
-    `${name.padEnd(24)}${String(result.clients).padStart(8)}  ${formatSpread(result.opsPerSecond).padEnd(23)}` +
-    `${formatSpread(result.latencyMs.p50, (v) => fixed(v, 2)).padEnd(23)}` +
-    `${formatSpread(result.latencyMs.p99, (v) => fixed(v, 2)).padEnd(24)}` +
-    `${String(result.errors).padStart(6)}${String(result.refused).padStart(8)}`;
+  const row = throughputRow;
   for (const level of report.lockCycle) {
     lines.push(row('raw SQL floor', level.rawSql));
     lines.push(row('tablelock GraphQL', level.graphql));
@@ -132,8 +149,8 @@ export function formatReport(report: BenchReport): string {
     if (level.etcd) lines.push(row('peer: etcd lock', level.etcd));
   }
   for (const level of report.clientLockCycle ?? []) {
-    lines.push(row('client: TypeScript', level.typescript));
-    lines.push(row('client: Python', level.python));
+    lines.push(throughputRow('client: TypeScript', level.typescript));
+    lines.push(throughputRow('client: Python', level.python));
   }
   for (const result of report.reads) lines.push(row('GraphQL tables query', result));
   if (report.peers.redis.skipped) lines.push(`peer: Redis skipped: ${report.peers.redis.skipped}`);
@@ -150,14 +167,7 @@ export function formatReport(report: BenchReport): string {
         `${vs('etcd', level.graphqlVs.etcd ?? null)}`,
     );
   }
-  if (report.clientLockCycle) {
-    lines.push('', 'the Python client over the TypeScript client (throughput ratio):');
-    for (const level of report.clientLockCycle) {
-      lines.push(
-        `  ${String(level.clients).padStart(2)} clients: ${formatSpread(level.pythonVs.typescript.throughput, percent)}`,
-      );
-    }
-  }
+  if (report.clientLockCycle) lines.push('', ...formatPythonOverTypescript(report.clientLockCycle));
   if (report.lockCycle.some((level) => level.bareVs)) {
     lines.push(
       '',

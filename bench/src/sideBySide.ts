@@ -10,6 +10,15 @@ export interface WindowPlan {
 }
 
 /**
+ * Full mode: figures to judge. Quick mode: a smoke test of every scenario (CI), judged on
+ * correctness only.
+ */
+export const windowPlan = (quick: boolean): WindowPlan =>
+  quick
+    ? { windows: 1, windowMs: 500, warmupMs: 200 }
+    : { windows: 3, windowMs: 5_000, warmupMs: 1_000 };
+
+/**
  * Something opened once per client level, closed after, and measured in closed loops: of its
  * `operation` here, or run by itself (`runWindow`: a client in another process, say).
  */

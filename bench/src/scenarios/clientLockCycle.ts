@@ -7,19 +7,28 @@ import { createInterface, type Interface } from 'node:readline';
 import { promisify } from 'node:util';
 import { createTablelockClient } from '@tablelock/client';
 import { benchPair } from '../benchDatabase';
-import type { Subject } from '../sideBySide';
+import type { ClientLockCycleLevel } from '../report';
+import {
+  ratioOf,
+  runSideBySide,
+  type Subject,
+  summarizeWindows,
+  type WindowPlan,
+} from '../sideBySide';
 
 const INSTALL_WHEEL = new URL('../../../clients/python/scripts/install_wheel.sh', import.meta.url)
   .pathname;
 const PYTHON_LOCK_CYCLE = new URL('../../python/lock_cycle.py', import.meta.url).pathname;
 const LEASE_SECONDS = 60;
+/** The client libraries' lock cycle is measured for a job, and for a fleet of them. */
+export const CLIENT_LIBRARY_LEVELS = [1, 8];
 
 /**
  * The TypeScript client's lock cycle: client `i` runs `withTableLock` on its own table (its FK
  * table locked with it) with an empty block, as a job that locks, writes and releases does,
  * renewals and the watch of the lock included.
  */
-export function typescriptClientSubject(apiUrl: string, apiKeys: string[]): Subject {
+function typescriptClientSubject(apiUrl: string, apiKeys: string[]): Subject {
   return {
     async open(clients) {
       const tablelock = Array.from({ length: clients }, (_, i) =>
@@ -40,7 +49,7 @@ export function typescriptClientSubject(apiUrl: string, apiKeys: string[]): Subj
 }
 
 /** The Python client installed from its wheel into a virtualenv of the bench's: its python. */
-export async function installPythonClient(): Promise<{ python: string; remove(): Promise<void> }> {
+async function installPythonClient(): Promise<{ python: string; remove(): Promise<void> }> {
   const folder = await mkdtemp(join(tmpdir(), 'tablelock-bench-python-'));
   await promisify(execFile)('bash', [INSTALL_WHEEL, join(folder, 'venv')]);
   return {
@@ -53,7 +62,7 @@ export async function installPythonClient(): Promise<{ python: string; remove():
  * The same cycle through the Python client (`with client.table_lock(...)`), one thread per
  * client in a Python process of its own (bench/python/lock_cycle.py), which runs each window.
  */
-export function pythonClientSubject(python: string, apiUrl: string, apiKeys: string[]): Subject {
+function pythonClientSubject(python: string, apiUrl: string, apiKeys: string[]): Subject {
   return {
     async open(clients) {
       const tables = Array.from({ length: clients }, (_, i) => benchPair(i).child);
@@ -87,4 +96,36 @@ export function pythonClientSubject(python: string, apiUrl: string, apiKeys: str
       };
     },
   };
+}
+
+/**
+ * The lock cycle through each client library, side by side at each of `levels`: the TypeScript
+ * client in this process, the Python client (installed from its wheel) in its own.
+ */
+export async function measureClientLockCycle(
+  apiUrl: string,
+  apiKeys: string[],
+  levels: number[],
+  windows: WindowPlan,
+): Promise<ClientLockCycleLevel[]> {
+  const pythonClient = await installPythonClient();
+  try {
+    const subjects = {
+      typescript: typescriptClientSubject(apiUrl, apiKeys),
+      python: pythonClientSubject(pythonClient.python, apiUrl, apiKeys),
+    };
+    const measured: ClientLockCycleLevel[] = [];
+    for (const clients of levels) {
+      const windowsOf = await runSideBySide(subjects, clients, windows);
+      measured.push({
+        clients,
+        typescript: summarizeWindows(windowsOf.typescript),
+        python: summarizeWindows(windowsOf.python),
+        pythonVs: { typescript: ratioOf(windowsOf.python, windowsOf.typescript) },
+      });
+    }
+    return measured;
+  } finally {
+    await pythonClient.remove();
+  }
 }
