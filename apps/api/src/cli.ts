@@ -185,6 +185,10 @@ program
     ).choices(WRITE_GUARDS),
   )
   .option('--label-column <column>', 'text column shown beside its keys ("" for the first)')
+  .option(
+    '--row-lock-column <column>',
+    'column whose values row scopes name ("" for the primary key)',
+  )
   .action(
     async (
       table: string,
@@ -196,6 +200,7 @@ program
         maxLease?: string;
         writeGuard?: WriteGuard;
         labelColumn?: string;
+        rowLockColumn?: string;
         approval?: boolean;
         approverRoles?: Role[];
         approverGroups?: string[];
@@ -212,6 +217,9 @@ program
         ...(options.writeGuard ? { writeGuard: options.writeGuard } : {}),
         ...(options.labelColumn !== undefined
           ? { labelColumn: options.labelColumn === '' ? null : options.labelColumn }
+          : {}),
+        ...(options.rowLockColumn !== undefined
+          ? { rowLockColumn: options.rowLockColumn === '' ? null : options.rowLockColumn }
           : {}),
         ...(options.approval !== undefined ? { changesNeedApproval: options.approval } : {}),
         ...(options.approverRoles ? { approverRoles: options.approverRoles } : {}),

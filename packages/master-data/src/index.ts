@@ -124,6 +124,7 @@ export {
 } from './reference/referenceOptions';
 export type { ReferenceTarget } from './reference/referenceTarget';
 export { openRowExport, type RowExport } from './rowExport';
+export { requireRowLockColumn } from './rowScopes/rowLockColumn';
 export type { FilterOperator, RowView, SortDirection } from './rowView';
 export {
   type RowChangeKind,

@@ -7,14 +7,14 @@ import {
   type TablePolicyChange,
   type TakeOverSettings,
 } from '@tablelock/lock';
-import { requireLabelColumn } from '@tablelock/master-data';
+import { requireLabelColumn, requireRowLockColumn } from '@tablelock/master-data';
 
 /** What the security history calls the take-over rule, as a change's subject. */
 export const TAKE_OVER_RULE_SUBJECT = 'take-over rule';
 
 /**
  * Changes a table's policy and records it in the security history, in one transaction. A label
- * column is checked against the table in `masterSchema` first.
+ * column and a row-lock column are checked against the table in `masterSchema` first.
  */
 export function changeTablePolicy(
   prisma: PrismaClient,
@@ -27,9 +27,12 @@ export function changeTablePolicy(
   audit: SecurityAudit,
 ): Promise<TablePolicy> {
   return withSecurityEvents(prisma, audit.logger, async (tx, record) => {
-    const { labelColumn } = request.change;
+    const { labelColumn, rowLockColumn } = request.change;
     if (labelColumn != null) {
       await requireLabelColumn(tx, request.masterSchema, request.tableName, labelColumn);
+    }
+    if (rowLockColumn != null) {
+      await requireRowLockColumn(tx, request.masterSchema, request.tableName, rowLockColumn);
     }
     const policy = await setTablePolicy(tx, { ...request, actor: audit.actor });
     await record({

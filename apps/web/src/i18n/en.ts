@@ -116,6 +116,7 @@ export const en = {
       maxLease: 'Longest lease (s)',
       writeGuard: 'Write guard',
       labelColumn: 'Label column',
+      rowLockColumn: 'Row-lock column',
     },
     readOnlyOf: '{{table}}: read-only',
     lockingOf: '{{table}}: locked as an FK target',
@@ -131,6 +132,8 @@ export const en = {
     },
     labelColumnOf: '{{table}}: column shown beside its keys in value help',
     firstTextColumn: 'first text column',
+    rowLockColumnOf: '{{table}}: column whose values editors take as row scopes',
+    primaryKey: 'primary key',
     writeGuard: 'Write guard',
     historySize_one: 'The row history takes {{size}}. It keeps {{count, number}} unlocked write.',
     historySize_other:

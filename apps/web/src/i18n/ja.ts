@@ -127,6 +127,7 @@ export const ja: TranslationOf<typeof en> = {
       maxLease: '最長リース（秒）',
       writeGuard: '書き込みガード',
       labelColumn: 'ラベル列',
+      rowLockColumn: '行ロック列',
     },
     readOnlyOf: '{{table}}：読み取り専用',
     lockingOf: '{{table}}：参照先としてロック',
@@ -142,6 +143,8 @@ export const ja: TranslationOf<typeof en> = {
     },
     labelColumnOf: '{{table}}：値ヘルプでキーの横に表示する列',
     firstTextColumn: '最初のテキスト列',
+    rowLockColumnOf: '{{table}}：編集者が行の範囲として取る値の列',
+    primaryKey: '主キー',
     writeGuard: '書き込みガード',
     historySize_other:
       '行の履歴の容量は {{size}} です。ロックなしの書き込みを {{count, number}} 件保持しています。',

@@ -1,4 +1,5 @@
 import type { Blocker } from './blocker';
+import { holdsInTheWay, type TableHold, wantsOf } from './intentionLocks';
 import { lineAheadOf, lineBlockers } from './lineForTable';
 import type { LockRow } from './lockRow';
 import { DEFAULT_TABLE_RULES, type EditorRights, mayEdit, type TableRules } from './tableRules';
@@ -56,28 +57,54 @@ export function policyBlockOf(
 /**
  * Why `table` cannot be edited, or null: the rule acquisitions are decided by and the one every
  * reader is shown. `referenced` are the rows of the tables it would lock; `editorOf` names the
- * editor of a holder table, where the caller has its row.
+ * editor of a holder table, where the caller has its row. Who is in the way is decided by the
+ * intention-lock matrix (intentionLocks.ts): editing the whole table wants X on it and S on
+ * every table it references.
  */
 export function editBlockOf(
   table: LockState,
   referenced: readonly LockState[],
   editorOf: (tableName: string) => string | null,
 ): EditBlock | null {
-  if (table.status === 'editing') {
+  const wants = wantsOf(
+    table.tableName,
+    null,
+    referenced.map((row) => row.tableName),
+  );
+  const inTheWay = holdsInTheWay(wants, [table, ...referenced].flatMap(holdsOf));
+  if (inTheWay.length === 0) return null;
+  const onTable = inTheWay.filter((held) => held.table === table.tableName);
+  if (onTable.some((held) => held.hold.mode === 'whole')) {
     return { kind: 'beingEdited', blockers: [{ table: table.tableName, editor: table.editor }] };
   }
-  if (table.status === 'locked') {
+  if (onTable.length > 0) {
     return {
       kind: 'lockedByEditing',
-      blockers: table.lockedBy.map((holder) => ({ table: holder, editor: editorOf(holder) })),
+      blockers: onTable.map(({ holder }) => ({ table: holder, editor: editorOf(holder) })),
     };
   }
-  const edited = referenced.filter((row) => row.status === 'editing');
-  if (edited.length === 0) return null;
   return {
     kind: 'referenceBeingEdited',
-    blockers: edited.map((row) => ({ table: row.tableName, editor: row.editor })),
+    blockers: referenced
+      .filter((row) => inTheWay.some((held) => held.table === row.tableName))
+      .map((row) => ({ table: row.tableName, editor: row.editor })),
   };
+}
+
+/**
+ * A table's holds as its lock row records them: its editor's whole table while `editing`, a
+ * reference of each holder table while `locked`.
+ */
+function holdsOf(row: LockState): TableHold[] {
+  if (row.status === 'editing') {
+    return [{ table: row.tableName, holder: row.editor ?? '', hold: { mode: 'whole' } }];
+  }
+  if (row.status !== 'locked') return [];
+  return row.lockedBy.map((holder) => ({
+    table: row.tableName,
+    holder,
+    hold: { mode: 'referenced' },
+  }));
 }
 
 /** A table as everyone sees it (see TableInfo): what editBlockFor makes personal. */

@@ -27,6 +27,8 @@ export interface TablePolicy extends Omit<TableRules, 'frozen'>, ApprovalPolicy 
   writeGuard: WriteGuard | null;
   /** The text column value help shows beside the table's keys; null: its first text column. */
   labelColumn: string | null;
+  /** The column whose values row scopes name; null: the table's single-column primary key. */
+  rowLockColumn: string | null;
   updatedAt: Date | null;
   updatedBy: string | null;
 }
@@ -34,7 +36,11 @@ export interface TablePolicy extends Omit<TableRules, 'frozen'>, ApprovalPolicy 
 /** What an admin changes: only the settings given. */
 export type TablePolicyChange = Partial<
   Omit<TableRules, 'frozen'> &
-    ApprovalPolicy & { writeGuard: WriteGuard; labelColumn: string | null }
+    ApprovalPolicy & {
+      writeGuard: WriteGuard;
+      labelColumn: string | null;
+      rowLockColumn: string | null;
+    }
 >;
 
 const MAX_LEASE_BOUNDS = { min: 15, max: 86_400 };
@@ -91,6 +97,7 @@ export function policyOf(
         ApprovalPolicy & {
           writeGuard: WriteGuard;
           labelColumn: string | null;
+          rowLockColumn: string | null;
           updatedAt: Date;
           updatedBy: string | null;
         })
@@ -103,6 +110,7 @@ export function policyOf(
       tableName,
       writeGuard: null,
       labelColumn: null,
+      rowLockColumn: null,
       updatedAt: null,
       updatedBy: null,
     };
@@ -115,6 +123,7 @@ export function policyOf(
     maxLeaseSeconds: stored.maxLeaseSeconds,
     writeGuard: stored.writeGuard,
     labelColumn: stored.labelColumn,
+    rowLockColumn: stored.rowLockColumn,
     changesNeedApproval: stored.changesNeedApproval,
     approverRoles: stored.approverRoles,
     approverGroups: stored.approverGroups,

@@ -36,12 +36,13 @@ export const setTablePolicyResolver: MutationResolvers['setTablePolicy'] = async
     maxLeaseSeconds,
     writeGuard,
     labelColumn,
+    rowLockColumn,
     changesNeedApproval,
     approverRoles,
     approverGroups,
   } = args.policy;
   // GraphQL's null for a Boolean or list means "not given"; for maxLeaseSeconds, "no cap"; for
-  // labelColumn, "the first text column".
+  // labelColumn, "the first text column"; for rowLockColumn, "the primary key".
   const change = {
     ...(readOnly != null ? { readOnly } : {}),
     ...(editRoles != null ? { editRoles } : {}),
@@ -50,6 +51,7 @@ export const setTablePolicyResolver: MutationResolvers['setTablePolicy'] = async
     ...(maxLeaseSeconds !== undefined ? { maxLeaseSeconds } : {}),
     ...(writeGuard != null ? { writeGuard } : {}),
     ...(labelColumn !== undefined ? { labelColumn } : {}),
+    ...(rowLockColumn !== undefined ? { rowLockColumn } : {}),
     ...(changesNeedApproval != null ? { changesNeedApproval } : {}),
     ...(approverRoles != null ? { approverRoles } : {}),
     ...(approverGroups != null ? { approverGroups } : {}),

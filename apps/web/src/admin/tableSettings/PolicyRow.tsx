@@ -2,8 +2,8 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { graphqlRequest } from '../../api/graphqlRequest';
 import type { TablePolicyInput, TableSettingsQuery, WriteGuard } from '../../generated/graphql';
+import { ColumnNameField } from './ColumnNameField';
 import { setTablePolicyMutation } from './governanceOperations';
-import { LabelColumnField } from './LabelColumnField';
 import { useSettingsChange } from './useSettingsChange';
 import { WriteGuardField } from './WriteGuardField';
 
@@ -18,6 +18,7 @@ export function PolicyRow({ policy, defaultGuard }: { policy: Policy; defaultGua
   const [maxLease, setMaxLease] = useState(policy.maxLeaseSeconds?.toString() ?? '');
   const [writeGuard, setWriteGuard] = useState(policy.writeGuard ?? defaultGuard);
   const [labelColumn, setLabelColumn] = useState(policy.labelColumn ?? '');
+  const [rowLockColumn, setRowLockColumn] = useState(policy.rowLockColumn ?? '');
   const save = useSettingsChange(
     (input: TablePolicyInput) =>
       graphqlRequest(setTablePolicyMutation, { table: policy.table, policy: input }),
@@ -35,6 +36,7 @@ export function PolicyRow({ policy, defaultGuard }: { policy: Policy; defaultGua
       maxLeaseSeconds: maxLease.trim() === '' ? null : Number(maxLease),
       writeGuard,
       labelColumn: labelColumn.trim() === '' ? null : labelColumn.trim(),
+      rowLockColumn: rowLockColumn.trim() === '' ? null : rowLockColumn.trim(),
     });
   };
   const form = `policy-${policy.table}`;
@@ -93,11 +95,21 @@ export function PolicyRow({ policy, defaultGuard }: { policy: Policy; defaultGua
         />
       </td>
       <td>
-        <LabelColumnField
-          table={policy.table}
+        <ColumnNameField
           form={form}
           value={labelColumn}
+          placeholder={t('tableSettings.firstTextColumn')}
+          label={t('tableSettings.labelColumnOf', { table: policy.table })}
           onChange={setLabelColumn}
+        />
+      </td>
+      <td>
+        <ColumnNameField
+          form={form}
+          value={rowLockColumn}
+          placeholder={t('tableSettings.primaryKey')}
+          label={t('tableSettings.rowLockColumnOf', { table: policy.table })}
+          onChange={setRowLockColumn}
         />
       </td>
       <td>

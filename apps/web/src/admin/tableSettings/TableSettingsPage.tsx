@@ -60,6 +60,7 @@ export function TableSettingsPage() {
               <th scope="col">{t('tableSettings.columns.maxLease')}</th>
               <th scope="col">{t('tableSettings.columns.writeGuard')}</th>
               <th scope="col">{t('tableSettings.columns.labelColumn')}</th>
+              <th scope="col">{t('tableSettings.columns.rowLockColumn')}</th>
               <th scope="col">{t('tables.columns.actions')}</th>
             </tr>
           </thead>

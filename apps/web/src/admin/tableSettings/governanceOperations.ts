@@ -11,6 +11,7 @@ export const tableSettingsQuery = graphql(`
       maxLeaseSeconds
       writeGuard
       labelColumn
+      rowLockColumn
     }
     writeGuardStatus {
       defaultGuard
