@@ -20,6 +20,7 @@ export {
   type WaitForTableLocks,
   waitForTableLocks,
 } from './line/waitForTableLocks';
+export { type AcquireRowScope, acquireRowScope, MAX_SCOPE_ROWS } from './ops/acquireRowScope';
 export { type AcquireTableLock, acquireTableLock } from './ops/acquireTableLock';
 export {
   type AcquireTableLocks,
@@ -27,6 +28,7 @@ export {
   MAX_TABLES_AT_ONCE,
 } from './ops/acquireTableLocks';
 export { handLockBack, moveLockToChangeRequest } from './ops/changeRequestLock';
+export { expireRowScopes, releaseRowScope } from './ops/endRowScope';
 export { expireLeases } from './ops/expireLeases';
 export { forceReleaseTableLock } from './ops/forceReleaseTableLock';
 export { type LockGrant, reviveGrant, reviveGrants } from './ops/lockGrant';
@@ -35,6 +37,7 @@ export { assertHoldsLock, explainLockEndedInDatabase } from './ops/lostLock';
 export type { ReleasedLock } from './ops/releasedLock';
 export { releaseLocksOf } from './ops/releaseLocksOf';
 export { releaseTableLock } from './ops/releaseTableLock';
+export { renewRowScope } from './ops/renewRowScope';
 export { renewTableLock } from './ops/renewTableLock';
 export { type RegistrySync, syncTableRegistry } from './ops/syncTableRegistry';
 export { takeOverTableLock } from './ops/takeOverTableLock';
@@ -98,3 +101,4 @@ export { isRegisteredTable } from './sql/isRegisteredTable';
 export { LOCK_CHANNEL, type LockEventInput, recordLockEvent } from './sql/lockEvent';
 export { purgeLockEvents } from './sql/lockEventRetention';
 export { notAMasterTable } from './sql/notAMasterTable';
+export { isRowScopeToken } from './sql/rowScopeSql';

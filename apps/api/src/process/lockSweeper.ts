@@ -2,6 +2,7 @@ import type { PrismaClient } from '@tablelock/db';
 import { deleteExpiredIdempotencyKeys } from '@tablelock/idempotency';
 import {
   expireLeases,
+  expireRowScopes,
   removeGoneWaiters,
   thawEndedFreezes,
   type UnfinishedLeaves,
@@ -53,6 +54,8 @@ export function startLockSweeper({
   const sweep = async () => {
     try {
       const expired = await expireLeases(prisma);
+      const expiredScopes = await expireRowScopes(prisma);
+      if (expiredScopes > 0) logger.info({ rowScopes: expiredScopes }, 'expired row scopes ended');
       await unfinishedLeaves?.finish(prisma);
       // Those behind a waiter whose process is gone, or whose turn went unused, move up.
       const settled = Date.now() >= (listening.reconnectedAt() ?? 0) + RECONNECT_GRACE_MS;

@@ -5,4 +5,6 @@
 export interface Blocker {
   table: string;
   editor: string | null;
+  /** For a row scope in the way: the values of the table's row-lock column it holds. */
+  rows?: string[];
 }

@@ -31,7 +31,7 @@ export interface EditBlock {
 }
 
 /** What the rule looks at in a table's lock row. */
-type LockState = Pick<LockRow, 'tableName' | 'status' | 'editor' | 'lockedBy'>;
+type LockState = Pick<LockRow, 'tableName' | 'status' | 'editor' | 'lockedBy' | 'rowScopes'>;
 
 /**
  * What an admin's rules for `table` forbid, whatever its lock state: read-only (or out of
@@ -58,53 +58,65 @@ export function policyBlockOf(
  * Why `table` cannot be edited, or null: the rule acquisitions are decided by and the one every
  * reader is shown. `referenced` are the rows of the tables it would lock; `editorOf` names the
  * editor of a holder table, where the caller has its row. Who is in the way is decided by the
- * intention-lock matrix (intentionLocks.ts): editing the whole table wants X on it and S on
- * every table it references.
+ * intention-lock matrix (intentionLocks.ts): editing the whole table wants X on it, a row scope
+ * (`rows`: values of its row-lock column) IX on it and X on the values, and either S on every
+ * table it references.
  */
 export function editBlockOf(
   table: LockState,
   referenced: readonly LockState[],
   editorOf: (tableName: string) => string | null,
+  rows: readonly string[] | null = null,
 ): EditBlock | null {
   const wants = wantsOf(
     table.tableName,
-    null,
+    rows,
     referenced.map((row) => row.tableName),
   );
   const inTheWay = holdsInTheWay(wants, [table, ...referenced].flatMap(holdsOf));
   if (inTheWay.length === 0) return null;
   const onTable = inTheWay.filter((held) => held.table === table.tableName);
-  if (onTable.some((held) => held.hold.mode === 'whole')) {
-    return { kind: 'beingEdited', blockers: [{ table: table.tableName, editor: table.editor }] };
-  }
-  if (onTable.length > 0) {
+  const referencedHolds = onTable.filter((held) => held.hold.mode === 'referenced');
+  if (onTable.length > 0 && referencedHolds.length === onTable.length) {
     return {
       kind: 'lockedByEditing',
-      blockers: onTable.map(({ holder }) => ({ table: holder, editor: editorOf(holder) })),
+      blockers: referencedHolds.map(({ holder }) => ({ table: holder, editor: editorOf(holder) })),
     };
   }
-  return {
-    kind: 'referenceBeingEdited',
-    blockers: referenced
-      .filter((row) => inTheWay.some((held) => held.table === row.tableName))
-      .map((row) => ({ table: row.tableName, editor: row.editor })),
-  };
+  if (onTable.length > 0) return { kind: 'beingEdited', blockers: onTable.map(blockerOf) };
+  return { kind: 'referenceBeingEdited', blockers: inTheWay.map(blockerOf) };
+}
+
+/** An editor in the way: of the whole table, or of rows of it (then with the values). */
+function blockerOf(held: TableHold): Blocker {
+  const editor = held.holder === '' ? null : held.holder;
+  return held.hold.mode === 'rows'
+    ? { table: held.table, editor, rows: [...held.hold.rows] }
+    : { table: held.table, editor };
 }
 
 /**
  * A table's holds as its lock row records them: its editor's whole table while `editing`, a
- * reference of each holder table while `locked`.
+ * reference of each holder table while `locked`, and its row scopes.
  */
 function holdsOf(row: LockState): TableHold[] {
+  const scopes = (row.rowScopes ?? []).map(
+    (scope): TableHold => ({
+      table: row.tableName,
+      holder: scope.editor,
+      hold: { mode: 'rows', rows: scope.rows },
+    }),
+  );
   if (row.status === 'editing') {
-    return [{ table: row.tableName, holder: row.editor ?? '', hold: { mode: 'whole' } }];
+    return [{ table: row.tableName, holder: row.editor ?? '', hold: { mode: 'whole' } }, ...scopes];
   }
-  if (row.status !== 'locked') return [];
-  return row.lockedBy.map((holder) => ({
-    table: row.tableName,
-    holder,
-    hold: { mode: 'referenced' },
-  }));
+  if (row.status !== 'locked') return scopes;
+  return [
+    ...row.lockedBy.map(
+      (holder): TableHold => ({ table: row.tableName, holder, hold: { mode: 'referenced' } }),
+    ),
+    ...scopes,
+  ];
 }
 
 /** A table as everyone sees it (see TableInfo): what editBlockFor makes personal. */

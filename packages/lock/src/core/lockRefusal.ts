@@ -1,3 +1,4 @@
+import type { Blocker } from './blocker';
 import type { EditBlock } from './editBlock';
 import { describeRowHolders, type RowHolder } from './rowHolder';
 
@@ -30,16 +31,16 @@ export function blockingTables(refusal: LockRefusal): string[] {
 export function describeLockRefusal(tableName: string, refusal: LockRefusal): string {
   switch (refusal.kind) {
     case 'beingEdited':
-      return `${tableName} is being edited by ${editorText(refusal.blockers[0]?.editor)}`;
+      return `${tableName} is being edited by ${editorsText(refusal.blockers)}`;
     case 'lockedByEditing': {
       const holders = refusal.blockers.map((blocker) => blocker.table);
       return `${tableName} is locked because ${holders.join(', ')} ${holders.length > 1 ? 'are' : 'is'} being edited`;
     }
     case 'referenceBeingEdited':
-      return refusal.blockers
+      return [...new Set(refusal.blockers.map((blocker) => blocker.table))]
         .map(
-          (blocker) =>
-            `${blocker.table} (referenced) is being edited by ${editorText(blocker.editor)}`,
+          (table) =>
+            `${table} (referenced) is being edited by ${editorsText(refusal.blockers.filter((blocker) => blocker.table === table))}`,
         )
         .join('; ');
     case 'queued': {
@@ -70,3 +71,13 @@ export function describeLockRefusal(tableName: string, refusal: LockRefusal): st
 }
 
 const editorText = (editor: string | null | undefined) => editor ?? 'someone';
+
+/** "alice", or for row scopes "alice (rows 11, 12), bob (rows 21)". */
+const editorsText = (blockers: readonly Blocker[]) =>
+  blockers
+    .map((blocker) =>
+      blocker.rows
+        ? `${editorText(blocker.editor)} (rows ${blocker.rows.join(', ')})`
+        : editorText(blocker.editor),
+    )
+    .join(', ') || editorText(null);

@@ -33,6 +33,17 @@ export interface LockRow {
   idleSeconds?: number | null;
   /** Its lock waits with a pending change request, which ends it by its decision. */
   carriesChangeRequest?: boolean;
+  /**
+   * Its row scopes (docs/decisions/0021), oldest first: while any is held the table is edited
+   * in parts (IX), so it can be neither edited whole nor locked as a reference.
+   */
+  rowScopes?: RowScopeHolder[];
+}
+
+/** Who holds a row scope of a table, and which values of its row-lock column. */
+export interface RowScopeHolder {
+  editor: string;
+  rows: string[];
 }
 
 /**

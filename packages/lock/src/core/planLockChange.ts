@@ -137,7 +137,7 @@ function planRelease(
 }
 
 /** Those in line first for any of `rows`, once each, first in line first. */
-function queueBlockOf(rows: LockRow[]): EditBlock | null {
+export function queueBlockOf(rows: LockRow[]): EditBlock | null {
   const ahead = new Map<string, Blocker>();
   for (const row of rows) {
     for (const waiter of row.waitersAhead ?? [])

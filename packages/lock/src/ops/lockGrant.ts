@@ -17,6 +17,8 @@ export interface LockGrant {
   idleLimitSeconds: number | null;
   /** The tables now `locked` because this one is being edited. */
   lockedTables: string[];
+  /** A row scope's values of the row-lock column (docs/decisions/0021); absent for the whole table. */
+  rows?: string[];
 }
 
 export function lockGrantOf(result: LockChangeResult, tableName: string): LockGrant {

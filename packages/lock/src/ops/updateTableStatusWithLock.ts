@@ -66,10 +66,18 @@ function outcome(
     throw new LockError('TABLE_NOT_FOUND', `No master table is named ${intent.tableName}.`);
   return {
     lockResult,
-    currentStatus: main.status,
+    currentStatus: legacyStatusOf(main),
     fkCurrentStatus: fkTablesOf(intent, main).flatMap((name) => {
       const row = rows.get(name);
-      return row ? [{ tableName: name, currentStatus: row.status }] : [];
+      return row ? [{ tableName: name, currentStatus: legacyStatusOf(row) }] : [];
     }),
   };
+}
+
+/**
+ * What the legacy contract says of a table: a table edited in row scopes (which the contract
+ * cannot name) is `editing`, never `normal` (docs/decisions/0021).
+ */
+function legacyStatusOf(row: LockRow): TableStatus {
+  return row.status === 'normal' && (row.rowScopes ?? []).length > 0 ? 'editing' : row.status;
 }

@@ -13,6 +13,7 @@ import { policyOf, type TablePolicy } from '../rules/tablePolicies';
 import { type TakeOverSettings, takeOverSettingsOf } from '../rules/takeOverSettings';
 import { TABLE_LOCK } from '../sql/registryTables';
 import {
+  type RowScope,
   TABLE_LOCK_COLUMNS,
   type TableLock,
   type TableLockRow,
@@ -59,6 +60,11 @@ export interface TableInfo {
   inLine: Waiter[];
   /** Its lock waits with a pending change request: only an admin may take it over. */
   carriesChangeRequest: boolean;
+  /**
+   * Its row scopes, oldest first (docs/decisions/0021). While any is held the table shows as
+   * `editing` by the oldest scope's editor, to readers that know no scopes (legacy clients).
+   */
+  rowLocks: RowScope[];
 }
 
 /** The most tables one page may ask for. */
@@ -99,10 +105,13 @@ function describeTables(
   return rows.map((row) => {
     const policy = policyOf(row.tableName, settings.policies.get(row.tableName));
     const rules = { ...policy, frozen: row.frozen };
+    const [oldestScope] = row.rowScopes;
+    const editedInScopes = row.status === 'normal' && oldestScope !== undefined;
     return {
       name: row.tableName,
-      status: row.status,
-      editor: row.editor ?? editorOf(row.lockedBy[0] ?? ''),
+      status: editedInScopes ? 'editing' : row.status,
+      editor: editedInScopes ? oldestScope.editor : (row.editor ?? editorOf(row.lockedBy[0] ?? '')),
+      rowLocks: row.rowScopes,
       lockedBy: row.lockedBy,
       references: row.references,
       referencedBy: referencedBy.get(row.tableName) ?? [],

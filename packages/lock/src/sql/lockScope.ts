@@ -100,6 +100,7 @@ export async function readLockScope(
           rules: tableRulesOf(row.policy, table.frozen),
           idleSeconds: table.idleSeconds,
           ...(table.carriesChangeRequest ? { carriesChangeRequest: true } : {}),
+          ...(table.rowScopes.length > 0 ? { rowScopes: table.rowScopes } : {}),
         },
       ];
     }),

@@ -13,6 +13,8 @@ export const TABLE_POLICY = qualified('table_policy');
 export const LOCK_SETTINGS = qualified('lock_settings');
 /** The audit history of lock changes, denied attempts and saves. */
 export const LOCK_EVENT = qualified('lock_event');
+/** Row scopes: editors of parts of a table, each with a token of its own (decision 0021). */
+export const ROW_LOCK = qualified('row_lock');
 /** The line of those waiting for tables to be free. */
 export const LOCK_WAITER = qualified('lock_waiter');
 /** Changes waiting for another person's approval; a pending one carries its table's lock. */

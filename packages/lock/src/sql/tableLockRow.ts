@@ -1,7 +1,8 @@
 import { Prisma } from '@tablelock/db';
+import type { RowScopeHolder } from '../core/lockRow';
 import type { Freeze } from '../core/tableRules';
 import type { TableStatus } from '../core/tableStatus';
-import { CHANGE_REQUEST } from './registryTables';
+import { CHANGE_REQUEST, ROW_LOCK } from './registryTables';
 import { FREEZE_IN_FORCE, type FreezeColumns, freezeOf } from './tableRulesSql';
 
 /**
@@ -14,6 +15,16 @@ const CARRIES_CHANGE_REQUEST = Prisma.sql`(table_lock.lease_expires_at IS NULL
               WHERE r.table_name = table_lock.table_name AND r.state = 'pending'))`;
 
 /**
+ * The table's live row scopes, oldest first, as `[{editor, rows}]`: an index lookup, and on most
+ * tables an empty one. A scope whose lease ran out holds nothing; the sweeper deletes it.
+ */
+const ROW_SCOPES = Prisma.sql`(SELECT coalesce(jsonb_agg(jsonb_build_object('editor', r.editor, 'rows', r.rows,
+      'acquiredAt', r.acquired_at, 'leaseExpiresAt', r.lease_expires_at)
+    ORDER BY r.fencing_token), '[]'::jsonb)
+  FROM ${ROW_LOCK} AS r WHERE r.table_name = table_lock.table_name
+    AND (r.lease_expires_at IS NULL OR r.lease_expires_at > now()))`;
+
+/**
  * The columns of a `table_lock` row as every reader of the registry selects them, with what is
  * judged on the database clock when the row is read: whether the lease has run out, how long
  * its holder has been idle, the freeze in force; and whether it waits with a change request.
@@ -23,7 +34,8 @@ export const TABLE_LOCK_COLUMNS = Prisma.sql`table_name, status::text AS status,
   acquired_at, lease_expires_at, last_active_at,
   coalesce(lease_expires_at <= now(), false) AS lease_expired,
   extract(epoch FROM now() - last_active_at)::float8 AS idle_seconds,
-  ${FREEZE_IN_FORCE} AS freeze, ${CARRIES_CHANGE_REQUEST} AS carries_change_request`;
+  ${FREEZE_IN_FORCE} AS freeze, ${CARRIES_CHANGE_REQUEST} AS carries_change_request,
+  ${ROW_SCOPES} AS row_scopes`;
 
 /** A `table_lock` row as TABLE_LOCK_COLUMNS selects it. */
 export interface TableLockRow {
@@ -42,6 +54,7 @@ export interface TableLockRow {
   idle_seconds: number | null;
   freeze: FreezeColumns | null;
   carries_change_request: boolean;
+  row_scopes: (RowScopeHolder & { acquiredAt: string; leaseExpiresAt: string | null })[];
 }
 
 /** One master table's registry row, as the lock changes and the read models use it. */
@@ -69,6 +82,15 @@ export interface TableLock {
   frozen: Freeze | null;
   /** Its lock waits with a pending change request, which ends it by its decision. */
   carriesChangeRequest: boolean;
+  /** Its live row scopes, oldest first (decision 0021). */
+  rowScopes: RowScope[];
+}
+
+/** A row scope as readers see it: who edits which values, since when, until when. */
+export interface RowScope extends RowScopeHolder {
+  acquiredAt: Date;
+  /** Null: no expiry. */
+  leaseExpiresAt: Date | null;
 }
 
 export function tableLockOf(row: TableLockRow): TableLock {
@@ -88,5 +110,11 @@ export function tableLockOf(row: TableLockRow): TableLock {
     idleSeconds: row.idle_seconds,
     frozen: freezeOf(row.freeze),
     carriesChangeRequest: row.carries_change_request,
+    rowScopes: row.row_scopes.map((scope) => ({
+      editor: scope.editor,
+      rows: scope.rows,
+      acquiredAt: new Date(scope.acquiredAt),
+      leaseExpiresAt: scope.leaseExpiresAt ? new Date(scope.leaseExpiresAt) : null,
+    })),
   };
 }

@@ -1,11 +1,16 @@
 import {
+  acquireRowScope,
   acquireTableLock,
   acquireTableLocks,
   grantedOrConflict,
+  isRowScopeToken,
+  LockError,
   leaseSeconds,
   parseFencingToken,
   readLockEvents,
+  releaseRowScope,
   releaseTableLock,
+  renewRowScope,
   renewTableLock,
   reviveGrant,
   reviveGrants,
@@ -40,6 +45,26 @@ export const acquireTableLockResolver: MutationResolvers['acquireTableLock'] = a
   const caller = callerOf(context);
   const lease = leaseFor(args.leaseSeconds, context);
   const idempotency = idempotentRequest(caller, args, 'acquireTableLock');
+  if (args.rows != null) {
+    if (waits(args.wait)) {
+      throw new LockError('BAD_USER_INPUT', 'A row scope cannot wait in line yet: leave out wait.');
+    }
+    const rows = args.rows;
+    return runLockOperation(
+      context.prisma,
+      idempotency,
+      (db) =>
+        acquireRowScope(db, {
+          tableName: args.table,
+          rows,
+          editor: caller.name,
+          leaseSeconds: lease,
+          rights: editorRights(caller),
+          masterSchema: context.masterSchema,
+        }),
+      reviveGrant,
+    );
+  }
   if (!waits(args.wait)) {
     return runLockOperation(
       context.prisma,
@@ -100,15 +125,18 @@ export const renewTableLockResolver: MutationResolvers['renewTableLock'] = async
   context,
 ) => {
   const caller = callerOf(context);
+  const renewal = {
+    tableName: args.table,
+    editor: caller.name,
+    token: parseFencingToken(args.token),
+    leaseSeconds: leaseFor(args.leaseSeconds, context),
+    active: args.active ?? true,
+  };
+  if (await isRowScopeToken(context.prisma, args.table, renewal.token)) {
+    return renewRowScope(context.prisma, renewal);
+  }
   return grantedOrConflict(
-    await renewTableLock(context.prisma, {
-      tableName: args.table,
-      editor: caller.name,
-      token: parseFencingToken(args.token),
-      leaseSeconds: leaseFor(args.leaseSeconds, context),
-      active: args.active ?? true,
-      rights: editorRights(caller),
-    }),
+    await renewTableLock(context.prisma, { ...renewal, rights: editorRights(caller) }),
   );
 };
 
@@ -118,11 +146,21 @@ export const releaseTableLockResolver: MutationResolvers['releaseTableLock'] = a
   context,
 ) => {
   const caller = callerOf(context);
-  const token = parseFencingToken(args.token);
+  const release = {
+    tableName: args.table,
+    editor: caller.name,
+    token: parseFencingToken(args.token),
+  };
   await runLockOperation(
     context.prisma,
     idempotentRequest(caller, args, 'releaseTableLock'),
-    (db) => releaseTableLock(db, { tableName: args.table, editor: caller.name, token }),
+    async (db) => {
+      if (!(await isRowScopeToken(db, args.table, release.token))) {
+        return releaseTableLock(db, release);
+      }
+      await releaseRowScope(db, release);
+      return { granted: { tableName: args.table, editor: caller.name } };
+    },
   );
   return tableInfo(context.prisma, args.table);
 };
@@ -161,4 +199,5 @@ export const lockEvents: QueryResolvers['lockEvents'] = (_parent, args, context)
 export const LockGrant: LockGrantResolvers = {
   table: (grant) => grant.tableName,
   token: (grant) => grant.fencingToken,
+  rows: (grant) => grant.rows ?? null,
 };

@@ -1,0 +1,394 @@
+import { acquireRowScope, expireRowScopes, lockInvariantViolations } from '@tablelock/lock';
+import { resetLockRegistry } from '@tablelock/test-support';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { graphql } from './generated';
+import { useSignedInApi } from './support/signedInApi';
+import { execute, type TestClient } from './support/testApi';
+
+const signedIn = useSignedInApi();
+
+const takeRows = graphql(`
+  mutation TakeRows($table: String!, $rows: [String!], $leaseSeconds: Int, $wait: Int) {
+    acquireTableLock(table: $table, rows: $rows, leaseSeconds: $leaseSeconds, wait: $wait) {
+      table
+      editor
+      token
+      rows
+      lockedTables
+      leaseExpiresAt
+    }
+  }
+`);
+
+const renewRows = graphql(`
+  mutation RenewRows($table: String!, $token: String!) {
+    renewTableLock(table: $table, token: $token, leaseSeconds: 600) {
+      token
+      rows
+      leaseExpiresAt
+    }
+  }
+`);
+
+const releaseRows = graphql(`
+  mutation ReleaseRows($table: String!, $token: String!) {
+    releaseTableLock(table: $table, token: $token) {
+      name
+    }
+  }
+`);
+
+const setRowLockColumn = graphql(`
+  mutation ScopeByColumn($table: String!, $rowLockColumn: String) {
+    setTablePolicy(table: $table, policy: { rowLockColumn: $rowLockColumn }) {
+      table
+    }
+  }
+`);
+
+const legacyTakeProducts = graphql(`
+  mutation LegacyTakeProducts {
+    UpdateTableStatusWithLock(
+      input: { table_name: "products", current_status: normal, target_status: editing, editor: "admin" }
+    ) {
+      lock_result
+      current_status
+    }
+  }
+`);
+
+const productsEditBlock = graphql(`
+  query ProductsEditBlock {
+    table(name: "products") {
+      status
+      editor
+      rowLocks {
+        editor
+        rows
+        leaseExpiresAt
+      }
+      editBlock {
+        kind
+        blockers {
+          table
+          editor
+          rows
+        }
+      }
+    }
+  }
+`);
+
+/** Takes `rows` of products (by category) for `who`: the grant, or the error. */
+const take = (who: TestClient, rows: string[] | null, table = 'products') =>
+  execute(who, takeRows, { table, rows, leaseSeconds: 600 });
+
+const granted = async (who: TestClient, rows: string[], table = 'products') => {
+  const answer = await take(who, rows, table);
+  expect(answer.errors).toBeUndefined();
+  const grant = answer.data?.acquireTableLock;
+  if (!grant) throw new Error('no grant');
+  return grant;
+};
+
+const lockOf = (table: string) =>
+  signedIn.database.prisma.tableLock.findUniqueOrThrow({ where: { tableName: table } });
+
+/** No locks, and products scoped by category: the start of each test and race round. */
+async function startAfresh() {
+  await resetLockRegistry(signedIn.database.prisma);
+  const set = await execute(signedIn.admin, setRowLockColumn, {
+    table: 'products',
+    rowLockColumn: 'category_id',
+  });
+  expect(set.errors).toBeUndefined();
+}
+
+beforeEach(startAfresh);
+
+describe('row scopes: several editors of one table at once', () => {
+  it('grants disjoint values to two editors, each with a token of its own, sharing the FK locks', async () => {
+    const alice = await granted(signedIn.alice, ['11', '12']);
+    const bob = await granted(signedIn.bob, ['21']);
+    expect(alice).toMatchObject({
+      table: 'products',
+      editor: 'alice',
+      rows: ['11', '12'],
+      lockedTables: ['categories', 'currencies', 'suppliers'],
+    });
+    expect(bob).toMatchObject({ editor: 'bob', rows: ['21'] });
+    expect(BigInt(bob.token)).toBeGreaterThan(BigInt(alice.token));
+    for (const target of ['categories', 'currencies', 'suppliers']) {
+      expect(await lockOf(target)).toMatchObject({ status: 'locked', lockedBy: ['products'] });
+    }
+    // Whoever looks sees who edits which part, and that the table cannot be edited whole.
+    const seen = await execute(signedIn.admin, productsEditBlock);
+    expect(seen.data?.table?.editBlock).toEqual({
+      kind: 'beingEdited',
+      blockers: [
+        { table: 'products', editor: 'alice', rows: ['11', '12'] },
+        { table: 'products', editor: 'bob', rows: ['21'] },
+      ],
+    });
+    // Never `normal` while edited in parts: `editing` by the oldest scope's editor.
+    expect(seen.data?.table).toMatchObject({
+      status: 'editing',
+      editor: 'alice',
+      rowLocks: [
+        { editor: 'alice', rows: ['11', '12'], leaseExpiresAt: alice.leaseExpiresAt },
+        { editor: 'bob', rows: ['21'] },
+      ],
+    });
+    // A legacy client's acquisition fails as against an editor, and says `editing`.
+    const legacy = await execute(signedIn.admin, legacyTakeProducts);
+    expect(legacy.data?.UpdateTableStatusWithLock).toEqual({
+      lock_result: false,
+      current_status: 'editing',
+    });
+    const events = await signedIn.database.prisma.lockEvent.findMany({
+      where: { tableName: 'products', action: 'acquire' },
+      orderBy: { id: 'desc' },
+      take: 2,
+    });
+    expect(events.map((event) => [event.editor, event.token?.toString(), event.details])).toEqual([
+      ['bob', bob.token, { rows: ['21'] }],
+      ['alice', alice.token, { rows: ['11', '12'] }],
+    ]);
+  });
+
+  it('refuses values another scope holds, naming its holder and rows, and takes nothing', async () => {
+    await granted(signedIn.alice, ['11']);
+    const answer = await take(signedIn.bob, ['11', '31']);
+    expect(answer.errors?.[0]?.extensions).toMatchObject({
+      code: 'LOCK_CONFLICT',
+      editBlock: 'beingEdited',
+      blockers: [{ table: 'products', editor: 'alice', rows: ['11'] }],
+    });
+    expect(answer.errors?.[0]?.message).toBe(
+      'Refused: products is being edited by alice (rows 11).',
+    );
+    expect(await signedIn.database.prisma.rowLock.count()).toBe(1);
+  });
+
+  it('keeps the whole table from being edited while any scope is held, and a scope while it is', async () => {
+    await granted(signedIn.alice, ['11']);
+    await granted(signedIn.bob, ['21']);
+    const whole = await take(signedIn.admin, null);
+    expect(whole.errors?.[0]?.extensions).toMatchObject({
+      code: 'LOCK_CONFLICT',
+      blockers: [
+        { table: 'products', editor: 'alice', rows: ['11'] },
+        { table: 'products', editor: 'bob', rows: ['21'] },
+      ],
+    });
+    expect((await lockOf('products')).status).toBe('normal');
+
+    await startAfresh();
+    const wholeGrant = await take(signedIn.admin, null);
+    expect(wholeGrant.errors).toBeUndefined();
+    const scope = await take(signedIn.alice, ['11']);
+    expect(scope.errors?.[0]?.extensions).toMatchObject({
+      code: 'LOCK_CONFLICT',
+      editBlock: 'beingEdited',
+      blockers: [{ table: 'products', editor: 'admin' }],
+    });
+  });
+
+  it('conflicts with a lock of the table as a reference, both ways', async () => {
+    // price_list_items references products: editing it locks products (S), which IX cannot join.
+    const items = await take(signedIn.admin, null, 'price_list_items');
+    expect(items.errors).toBeUndefined();
+    const scope = await take(signedIn.alice, ['11']);
+    expect(scope.errors?.[0]?.extensions).toMatchObject({
+      code: 'LOCK_CONFLICT',
+      editBlock: 'lockedByEditing',
+      blockers: [{ table: 'price_list_items', editor: 'admin' }],
+    });
+
+    await startAfresh();
+    await granted(signedIn.alice, ['11']);
+    const referencing = await take(signedIn.admin, null, 'price_list_items');
+    expect(referencing.errors?.[0]?.extensions).toMatchObject({
+      code: 'LOCK_CONFLICT',
+      editBlock: 'referenceBeingEdited',
+      blockers: [{ table: 'products', editor: 'alice', rows: ['11'] }],
+    });
+    // A scope of products locks suppliers for it: suppliers cannot be edited whole meanwhile.
+    const suppliers = await take(signedIn.bob, null, 'suppliers');
+    expect(suppliers.errors?.[0]?.extensions).toMatchObject({
+      editBlock: 'lockedByEditing',
+      blockers: [{ table: 'products' }],
+    });
+  });
+
+  it('frees the FK targets with the last scope only; a token released is lost', async () => {
+    const alice = await granted(signedIn.alice, ['11']);
+    const bob = await granted(signedIn.bob, ['21']);
+    expect(
+      (await execute(signedIn.alice, releaseRows, { table: 'products', token: alice.token }))
+        .errors,
+    ).toBeUndefined();
+    expect(await lockOf('suppliers')).toMatchObject({ status: 'locked', lockedBy: ['products'] });
+    const again = await execute(signedIn.alice, releaseRows, {
+      table: 'products',
+      token: alice.token,
+    });
+    expect(again.errors?.[0]?.extensions?.code).toBe('LOCK_LOST');
+    const othersToken = await execute(signedIn.alice, releaseRows, {
+      table: 'products',
+      token: bob.token,
+    });
+    expect(othersToken.errors?.[0]?.extensions?.code).toBe('LOCK_LOST');
+
+    await execute(signedIn.bob, releaseRows, { table: 'products', token: bob.token });
+    for (const target of ['categories', 'currencies', 'suppliers']) {
+      expect(await lockOf(target)).toMatchObject({ status: 'normal', lockedBy: [] });
+    }
+    const actions = await signedIn.database.prisma.lockEvent.findMany({
+      where: { tableName: 'products', action: { in: ['acquire', 'release'] } },
+      orderBy: { id: 'asc' },
+      select: { action: true, editor: true, token: true },
+    });
+    expect(
+      actions.slice(-4).map((event) => [event.action, event.editor, event.token?.toString()]),
+    ).toEqual([
+      ['acquire', 'alice', alice.token],
+      ['acquire', 'bob', bob.token],
+      ['release', 'alice', alice.token],
+      ['release', 'bob', bob.token],
+    ]);
+  });
+
+  it('renews a scope’s lease; a scope whose lease ran out holds nothing and is swept', async () => {
+    const alice = await granted(signedIn.alice, ['11']);
+    const renewed = await execute(signedIn.alice, renewRows, {
+      table: 'products',
+      token: alice.token,
+    });
+    expect(renewed.data?.renewTableLock).toMatchObject({ token: alice.token, rows: ['11'] });
+    expect(new Date(String(renewed.data?.renewTableLock.leaseExpiresAt)).getTime()).toBeGreaterThan(
+      new Date(String(alice.leaseExpiresAt)).getTime(),
+    );
+
+    await signedIn.database.prisma.rowLock.update({
+      where: { fencingToken: BigInt(alice.token) },
+      data: { leaseExpiresAt: new Date(Date.now() - 1_000) },
+    });
+    // Out of the way at once: bob takes the same value before any sweep.
+    const bob = await granted(signedIn.bob, ['11']);
+    const late = await execute(signedIn.alice, renewRows, {
+      table: 'products',
+      token: alice.token,
+    });
+    expect(late.errors?.[0]?.extensions?.code).toBe('LOCK_LOST');
+
+    expect(await expireRowScopes(signedIn.database.prisma)).toBe(1);
+    expect(await signedIn.database.prisma.rowLock.findMany({ select: { editor: true } })).toEqual([
+      { editor: 'bob' },
+    ]);
+    // Bob's scope still holds the FK targets.
+    expect(await lockOf('suppliers')).toMatchObject({ status: 'locked', lockedBy: ['products'] });
+    const expired = await signedIn.database.prisma.lockEvent.findFirst({
+      where: { tableName: 'products', action: 'expire' },
+      orderBy: { id: 'desc' },
+    });
+    expect(expired).toMatchObject({ actor: 'system', editor: 'alice', token: BigInt(alice.token) });
+    expect(bob.rows).toEqual(['11']);
+  });
+
+  it.each([
+    ['no values', 'products', [], 'none empty'],
+    ['an empty value', 'products', [''], 'none empty'],
+    [
+      'a table whose key has two columns and no row-lock column',
+      'price_list_items',
+      ['1'],
+      'no row-lock column',
+    ],
+  ])('refuses %s as BAD_USER_INPUT, taking nothing', async (_case, table, rows, says) => {
+    const answer = await take(signedIn.alice, rows, table);
+    expect(answer.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(answer.errors?.[0]?.message).toContain(says);
+    expect(await signedIn.database.prisma.rowLock.count()).toBe(0);
+  });
+
+  it('refuses to wait in line with rows (not yet built), and a table that is no master table', async () => {
+    const waiting = await execute(signedIn.alice, takeRows, {
+      table: 'products',
+      rows: ['11'],
+      wait: 5,
+    });
+    expect(waiting.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    const unknown = await take(signedIn.alice, ['1'], 'no_such_table');
+    expect(unknown.errors?.[0]?.extensions?.code).toBe('TABLE_NOT_FOUND');
+  });
+
+  it('uses the one-column primary key when no row-lock column is declared', async () => {
+    const grant = await granted(signedIn.alice, ['1', '2'], 'suppliers');
+    expect(grant.rows).toEqual(['1', '2']);
+  });
+});
+
+/** The registry as the invariants read it: every table's row, with its live row scopes. */
+async function registryWithScopes() {
+  const [tables, scopes] = await Promise.all([
+    signedIn.database.prisma.tableLock.findMany(),
+    signedIn.database.prisma.rowLock.findMany({ orderBy: { fencingToken: 'asc' } }),
+  ]);
+  return new Map(
+    tables.map((table) => [
+      table.tableName,
+      {
+        ...table,
+        rowScopes: scopes
+          .filter((scope) => scope.tableName === table.tableName)
+          .map(({ editor, rows }) => ({ editor, rows })),
+      },
+    ]),
+  );
+}
+
+describe('row scopes under racing editors', () => {
+  it('never grants two overlapping scopes, nor a scope beside the whole table, over parallel connections', async () => {
+    const values = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10'];
+    const editors = Array.from({ length: 16 }, (_, i) => `racer-${i}`);
+    for (let round = 0; round < 12; round++) {
+      await startAfresh();
+      const asks = editors.map((editor, i) => {
+        const rows = values.filter((_, v) => (v * 7 + i * 3 + round) % 5 === 0);
+        return { editor, rows: i === round ? null : rows };
+      });
+      const answers = await Promise.all(
+        asks.map(({ editor, rows }) =>
+          rows === null
+            ? execute(signedIn.admin, takeRows, {
+                table: 'products',
+                rows: null,
+                leaseSeconds: 600,
+              }).then((answer) => ({ editor: 'admin', rows: null, ok: !answer.errors }))
+            : acquireRowScope(signedIn.database.prisma, {
+                tableName: 'products',
+                rows,
+                editor,
+                leaseSeconds: 600,
+                masterSchema: 'master',
+              }).then((answer) => ({ editor, rows, ok: 'granted' in answer })),
+        ),
+      );
+      const held = await signedIn.database.prisma.rowLock.findMany();
+      const grantedScopes = answers.filter((answer) => answer.ok && answer.rows !== null);
+      expect(held.map((scope) => scope.editor).sort()).toEqual(
+        grantedScopes.map((answer) => answer.editor).sort(),
+      );
+      for (const [i, a] of held.entries()) {
+        for (const b of held.slice(i + 1)) {
+          expect(a.rows.filter((value) => b.rows.includes(value))).toEqual([]);
+        }
+      }
+      const whole = answers.find((answer) => answer.rows === null);
+      if (whole?.ok) expect(held).toEqual([]);
+      expect(lockInvariantViolations(await registryWithScopes())).toEqual([]);
+      expect(grantedScopes.length + (whole?.ok ? 1 : 0)).toBeGreaterThan(0);
+    }
+  });
+});

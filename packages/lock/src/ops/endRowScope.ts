@@ -1,0 +1,78 @@
+import type { LockAction } from '@tablelock/db';
+import { inTransaction, type Queryable } from '@tablelock/db';
+import { LockError } from '../core/lockError';
+import { LEASE_EXPIRED_REASON } from '../sql/idleLimitSql';
+import {
+  deleteRowScope,
+  lockLiveRowScope,
+  lockScopeRows,
+  readDeadRowScopes,
+} from '../sql/rowScopeSql';
+
+/**
+ * Finishes the holder's row scope `token` of `tableName` (docs/decisions/0021): its rows are
+ * free, and when it was the table's last scope its FK targets are no longer locked for it.
+ * LOCK_LOST when the scope is no longer the holder's (its lease ran out, or it ended).
+ */
+export async function releaseRowScope(
+  db: Queryable,
+  request: { tableName: string; editor: string; token: string; actor?: string },
+): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    await lockScopeRows(tx, request.tableName);
+    const scope = await lockLiveRowScope(tx, request.tableName, request.token);
+    if (!scope || scope.editor !== request.editor) {
+      throw new LockError(
+        'LOCK_LOST',
+        `Row scope ${request.token} of ${request.tableName} is no longer held.`,
+      );
+    }
+    await deleteRowScope(tx, request.tableName, request.token, {
+      action: 'release',
+      tableName: request.tableName,
+      actor: request.actor ?? request.editor,
+      editor: scope.editor,
+      details: { rows: scope.rows },
+    });
+  });
+}
+
+/**
+ * Ends a scope whoever holds it: an admin's force release (`force_release`, with the reason),
+ * or the sweeper's expiry of one whose lease ran out (`expire`, by `system`). False when it had
+ * ended already.
+ */
+export function endRowScope(
+  db: Queryable,
+  scope: { tableName: string; token: string; editor: string },
+  how: { action: Extract<LockAction, 'force_release' | 'expire'>; actor: string; reason: string },
+): Promise<boolean> {
+  return inTransaction(db, async (tx) => {
+    await lockScopeRows(tx, scope.tableName);
+    return deleteRowScope(tx, scope.tableName, scope.token, {
+      action: how.action,
+      tableName: scope.tableName,
+      actor: how.actor,
+      editor: scope.editor,
+      reason: how.reason,
+    });
+  });
+}
+
+/**
+ * The sweeper's round for row scopes: ends every scope whose lease has run out, each recorded
+ * and announced as `expire` by `system`. Safe from every API process at once: a scope is
+ * deleted once. Answers how many it ended.
+ */
+export async function expireRowScopes(db: Queryable): Promise<number> {
+  let expired = 0;
+  for (const scope of await readDeadRowScopes(db)) {
+    const ended = await endRowScope(db, scope, {
+      action: 'expire',
+      actor: 'system',
+      reason: LEASE_EXPIRED_REASON,
+    });
+    if (ended) expired++;
+  }
+  return expired;
+}
