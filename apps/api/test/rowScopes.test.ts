@@ -38,6 +38,14 @@ const releaseRows = graphql(`
   }
 `);
 
+const saveUnderScope = graphql(`
+  mutation SaveUnderScope($token: String!, $changes: RowChanges!) {
+    saveRows(table: "products", token: $token, changes: $changes) {
+      saved
+    }
+  }
+`);
+
 const setRowLockColumn = graphql(`
   mutation ScopeByColumn($table: String!, $rowLockColumn: String) {
     setTablePolicy(table: $table, policy: { rowLockColumn: $rowLockColumn }) {
@@ -321,6 +329,31 @@ describe('row scopes: several editors of one table at once', () => {
     expect(waiting.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     const unknown = await take(signedIn.alice, ['1'], 'no_such_table');
     expect(unknown.errors?.[0]?.extensions?.code).toBe('TABLE_NOT_FOUND');
+  });
+
+  it('cannot save under a row token yet, and says so: nothing is written', async () => {
+    const alice = await granted(signedIn.alice, ['11']);
+    const answer = await execute(signedIn.alice, saveUnderScope, {
+      token: alice.token,
+      changes: { updates: [], deletes: [{ key: { id: '1' }, version: '1' }] },
+    });
+    expect(answer.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(answer.errors?.[0]?.message).toContain('saves within a row scope are not built yet');
+    expect(await signedIn.database.prisma.lockEvent.count({ where: { action: 'save' } })).toBe(0);
+  });
+
+  it('keeps the row-lock column while a scope is held', async () => {
+    await granted(signedIn.alice, ['11']);
+    const answer = await execute(signedIn.admin, setRowLockColumn, {
+      table: 'products',
+      rowLockColumn: 'supplier_id',
+    });
+    expect(answer.errors?.[0]?.extensions?.code).toBe('LOCK_CONFLICT');
+    expect(answer.errors?.[0]?.message).toContain('held (by alice)');
+    const policy = await signedIn.database.prisma.tablePolicy.findUnique({
+      where: { tableName: 'products' },
+    });
+    expect(policy?.rowLockColumn).toBe('category_id');
   });
 
   it('uses the one-column primary key when no row-lock column is declared', async () => {

@@ -82,18 +82,19 @@ def test_reconnect_pauses_stay_within_ten_seconds() -> None:
     assert reconnect_pause(50, lambda: 0.5) == 10.0
 
 
-def test_row_scopes_are_refused_before_anything_is_sent() -> None:
+def test_a_row_scope_is_of_one_table_and_a_list_of_values() -> None:
     client = tablelock.Client("http://127.0.0.1:9", api_key="k")
-    with pytest.raises(TypeError, match="row scopes are not supported"):
-        client.table_lock("products", rows={"id": ["1"]})
-    with pytest.raises(TypeError, match="row scopes are not supported"):
-        tablelock.AsyncClient("http://127.0.0.1:9", api_key="k").table_lock("p", rows=[1])
+    with pytest.raises(TypeError, match="one table"):
+        client.table_lock(["products", "suppliers"], rows=["11"])
+    with pytest.raises(TypeError, match="one table"):
+        tablelock.AsyncClient("http://127.0.0.1:9", api_key="k").table_lock("p", rows="11")
+    assert lock_arguments("products", 60, None, [11, "12"]) == (["products"], 60, None, ["11", "12"])
 
 
 def test_lock_arguments() -> None:
-    assert lock_arguments("products", 60, None, None) == (["products"], 60, None)
-    assert lock_arguments(("a", "b"), 14.2, 0.5, None) == (["a", "b"], 15, 1)
-    assert lock_arguments(["a"], None, None, None) == (["a"], None, None)
+    assert lock_arguments("products", 60, None, None) == (["products"], 60, None, None)
+    assert lock_arguments(("a", "b"), 14.2, 0.5, None) == (["a", "b"], 15, 1, None)
+    assert lock_arguments(["a"], None, None, None) == (["a"], None, None, None)
     with pytest.raises(ValueError):
         lock_arguments([], 60, None, None)
 

@@ -91,7 +91,7 @@ def client_options(args: Args) -> dict[str, Any]:
 
 
 def lock_options(args: Args) -> dict[str, Any]:
-    options: dict[str, Any] = {"wait": args.get("wait")}
+    options: dict[str, Any] = {"wait": args.get("wait"), "rows": args.get("rows")}
     if "lease" in args:
         options["lease"] = args["lease"]
     return options

@@ -85,6 +85,7 @@ async function enterLock(args: Args) {
     {
       ...(args.lease !== undefined ? { leaseSeconds: args.lease as number | null } : {}),
       ...(args.wait !== undefined ? { wait: args.wait as number } : {}),
+      ...(args.rows !== undefined ? { rows: args.rows as string[] } : {}),
     },
   );
   // Its end is awaited by lock.exit; until then a rejection is not unhandled.

@@ -9,14 +9,15 @@ const ACQUIRE_RETRY_MS = 30_000;
 /**
  * Starts editing `tables`, all or nothing (one mutation, so one idempotency key: a retry after
  * a lost answer gets the first answer's grant instead of acting again). `wait`: seconds to wait
- * in line for busy tables; without it, a busy table is LOCK_CONFLICT at once.
+ * in line for busy tables; without it, a busy table is LOCK_CONFLICT at once. `rows`: a row
+ * scope of the one table.
  */
 export async function acquireTables(
   api: TablelockApi,
   tables: readonly string[],
   leaseSeconds: number | null,
-  wait: number | undefined,
   signal: AbortSignal,
+  { wait, rows }: { wait?: number | undefined; rows?: readonly string[] | undefined },
 ): Promise<HeldTable[]> {
   const request = { leaseSeconds, wait, idempotencyKey: randomUUID() };
   // A stop while waiting in line cuts the wait off; an acquisition that answers at once is
@@ -30,7 +31,7 @@ export async function acquireTables(
   if (table !== undefined && more.length === 0) {
     const { acquireTableLock } = await api.request(
       acquireTableLockMutation,
-      { ...request, table },
+      { ...request, table, ...(rows ? { rows: [...rows] } : {}) },
       options,
     );
     return [acquireTableLock];

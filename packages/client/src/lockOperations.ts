@@ -15,12 +15,14 @@ export const acquireTableLockMutation = graphql(`
     $leaseSeconds: Int
     $wait: Int
     $idempotencyKey: String
+    $rows: [String!]
   ) {
     acquireTableLock(
       table: $table
       leaseSeconds: $leaseSeconds
       wait: $wait
       idempotencyKey: $idempotencyKey
+      rows: $rows
     ) {
       ...HeldTable
     }

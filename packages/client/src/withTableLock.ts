@@ -18,6 +18,11 @@ export interface WithTableLockOptions {
   leaseSeconds?: number | null;
   /** Stops waiting for the lock, or aborts `lock.signal` while the work runs. */
   signal?: AbortSignal;
+  /**
+   * A row scope of the one table instead of the whole table: values of its row-lock column
+   * (docs/decisions/0021). Others may hold other values of it at once.
+   */
+  rows?: readonly string[];
 }
 
 const DEFAULT_LEASE_SECONDS = 60;
@@ -39,6 +44,9 @@ export async function withTableLock<T>(
 ): Promise<T> {
   const names = typeof tables === 'string' ? [tables] : [...tables];
   if (names.length === 0) throw new TypeError('withTableLock needs at least one table.');
+  if (options.rows && names.length !== 1) {
+    throw new TypeError('withTableLock takes rows of one table only.');
+  }
   const leaseSeconds =
     options.leaseSeconds === undefined ? DEFAULT_LEASE_SECONDS : options.leaseSeconds;
   options.signal?.throwIfAborted();
@@ -56,7 +64,7 @@ export async function withTableLock<T>(
     await hold?.release(RELEASE_BEFORE_EXIT_RETRY_MS).catch(() => {});
   });
   try {
-    acquisition = acquireTables(api, names, leaseSeconds, options.wait, stop.signal);
+    acquisition = acquireTables(api, names, leaseSeconds, stop.signal, options);
     const held = await acquisition;
     hold = holdTableLocks(api, held, leaseSeconds, stop);
     // Stopped while the grant was on its way: nothing runs, and the lock is given back at once.

@@ -62,12 +62,12 @@ class AsyncClient:
         self,
         tables: str | Sequence[str],
         lease: float | None = DEFAULT_LEASE,
-        rows: object = None,
+        rows: Sequence[str] | None = None,
         wait: float | None = None,
     ) -> AsyncTableLock:
         """Holds ``tables`` while an ``async with`` block runs; see ``Client.table_lock``."""
-        names, lease_seconds, wait_seconds = calls.lock_arguments(tables, lease, wait, rows)
-        return AsyncTableLock(self, names, lease_seconds, wait_seconds)
+        names, lease_seconds, wait_seconds, scope = calls.lock_arguments(tables, lease, wait, rows)
+        return AsyncTableLock(self, names, lease_seconds, wait_seconds, scope)
 
     async def import_file(
         self, table: str, path: str | Path, dry_run: bool = True, format: str | None = None

@@ -32,12 +32,18 @@ class AsyncTableLock:
     """
 
     def __init__(
-        self, client: AsyncClient, tables: list[str], lease: int | None, wait: int | None
+        self,
+        client: AsyncClient,
+        tables: list[str],
+        lease: int | None,
+        wait: int | None,
+        rows: list[str] | None = None,
     ) -> None:
         self._client = client
         self._tables = tables
         self._lease = lease
         self._wait = wait
+        self._rows = rows
         self._state: HoldState | None = None
         self._signals = SignalGuard()
         self._renew_now = asyncio.Event()
@@ -121,7 +127,9 @@ class AsyncTableLock:
 
     async def __aenter__(self) -> AsyncTableLock:
         tokens = await self._client._send(
-            calls.acquire(self._tables, self._lease, self._wait, self._client.retry_for)
+            calls.acquire(
+                self._tables, self._lease, self._wait, self._client.retry_for, self._rows
+            )
         )
         hold = self._state = HoldState(tokens, self._lease)
         self._signals.install_async(asyncio.current_task())

@@ -60,10 +60,15 @@ _REQUEST_OUTCOME = """
 
 
 def acquire(
-    tables: Sequence[str], lease: int | None, wait: int | None, retry_for: float
+    tables: Sequence[str],
+    lease: int | None,
+    wait: int | None,
+    retry_for: float,
+    rows: Sequence[str] | None = None,
 ) -> Call[dict[str, str]]:
     """One mutation for all tables, all or nothing: one idempotency key, so a retry after a
-    lost answer gets the first answer's grant instead of acquiring again."""
+    lost answer gets the first answer's grant instead of acquiring again. ``rows``: a row scope
+    of the one table (values of its row-lock column) instead of the whole table."""
     variables: dict[str, Any] = {
         "leaseSeconds": lease,
         "wait": wait,
@@ -74,10 +79,10 @@ def acquire(
     retry = retry_for + (wait or 0)
     if len(tables) == 1:
         return Call(
-            """mutation AcquireTableLock($table: String!, $leaseSeconds: Int, $wait: Int, $idempotencyKey: String) {
-  acquireTableLock(table: $table, leaseSeconds: $leaseSeconds, wait: $wait, idempotencyKey: $idempotencyKey) { table token }
+            """mutation AcquireTableLock($table: String!, $leaseSeconds: Int, $wait: Int, $idempotencyKey: String, $rows: [String!]) {
+  acquireTableLock(table: $table, leaseSeconds: $leaseSeconds, wait: $wait, idempotencyKey: $idempotencyKey, rows: $rows) { table token }
 }""",
-            {**variables, "table": tables[0]},
+            {**variables, "table": tables[0], "rows": None if rows is None else list(rows)},
             retry,
             lambda data: {data["acquireTableLock"]["table"]: data["acquireTableLock"]["token"]},
             timeout,
@@ -324,20 +329,23 @@ def _submit_result(answer: dict[str, Any]) -> SubmitResult:
 
 
 def lock_arguments(
-    tables: str | Sequence[str], lease: float | None, wait: float | None, rows: object
-) -> tuple[list[str], int | None, int | None]:
-    """``table_lock``'s arguments as the API takes them: whole seconds, rounded up."""
-    if rows is not None:
-        raise TypeError(
-            "rows: row scopes are not supported by the tablelock API yet; lock whole tables."
-        )
+    tables: str | Sequence[str],
+    lease: float | None,
+    wait: float | None,
+    rows: Sequence[str] | None,
+) -> tuple[list[str], int | None, int | None, list[str] | None]:
+    """``table_lock``'s arguments as the API takes them: whole seconds, rounded up; a row scope
+    as a list of values, of one table only."""
     names = [tables] if isinstance(tables, str) else list(tables)
     if not names:
         raise ValueError("table_lock needs at least one table.")
+    if rows is not None and (isinstance(rows, str) or len(names) != 1):
+        raise TypeError("rows: a list of values of the row-lock column of one table.")
     return (
         names,
         None if lease is None else math.ceil(lease),
         None if wait is None else math.ceil(wait),
+        None if rows is None else [str(value) for value in rows],
     )
 
 

@@ -43,7 +43,7 @@ EXIT_NOT_FOUND = 127
 
 DEFAULT_GRACE = 10.0
 
-USAGE = """Usage: python -m tablelock lock <table>... [--wait 5m] [--lease 2m] [--grace 10s] [--pass-api-key] -- <command> [args...]
+USAGE = """Usage: python -m tablelock lock <table>... [--rows 11,12] [--wait 5m] [--lease 2m] [--grace 10s] [--pass-api-key] -- <command> [args...]
 
   Runs <command> while holding the tables (all or nothing), renewing the lease.
   It gets TABLELOCK_TOKEN (one table), TABLELOCK_TOKENS ({"table":"token",...}) and
@@ -53,6 +53,7 @@ USAGE = """Usage: python -m tablelock lock <table>... [--wait 5m] [--lease 2m] [
 Options:
   --url <url>        the API, e.g. https://tablelock.example.com (default: TABLELOCK_URL)
   --api-key <key>    the API key (default: TABLELOCK_API_KEY; the variable keeps it out of ps)
+  --rows <values>    a row scope of the one table: values of its row-lock column, comma-separated
 
 Durations: 90 or 90s, 5m, 1h, 500ms. Exit status: the command's own when it ran; 75 the lock
 could not be had in time; 76 the lock was lost while it ran; 64 wrong usage, unknown table or
@@ -90,9 +91,11 @@ class LockArguments:
     lease: int | None = None
     grace: float = DEFAULT_GRACE
     pass_api_key: bool = False
+    #: A row scope (``--rows 11,12``): values of the one table's row-lock column.
+    rows: list[str] | None = None
 
 
-_VALUE_FLAGS = ("--wait", "--lease", "--grace", "--url", "--api-key")
+_VALUE_FLAGS = ("--wait", "--lease", "--grace", "--url", "--api-key", "--rows")
 
 
 def parse_lock_arguments(args: Sequence[str], environ: Mapping[str, str]) -> LockArguments:
@@ -138,6 +141,7 @@ def parse_lock_arguments(args: Sequence[str], environ: Mapping[str, str]) -> Loc
         wait=parse_seconds(values["--wait"], "--wait") if "--wait" in values else None,
         lease=parse_seconds(values["--lease"], "--lease") if "--lease" in values else None,
         grace=parse_duration(values["--grace"], "--grace") if "--grace" in values else DEFAULT_GRACE,
+        rows=[value.strip() for value in values["--rows"].split(",")] if "--rows" in values else None,
         pass_api_key=pass_api_key,
     )
 
@@ -214,7 +218,9 @@ def lock_command(args: Sequence[str]) -> int:
     try:
         with Client(arguments.url, arguments.api_key) as client:
             lease = arguments.lease if arguments.lease is not None else DEFAULT_LEASE
-            with client.table_lock(arguments.tables, lease=lease, wait=arguments.wait) as lock:
+            with client.table_lock(
+                arguments.tables, lease=lease, wait=arguments.wait, rows=arguments.rows
+            ) as lock:
                 environment = command_environment(arguments, lock.tokens, os.environ)
                 try:
                     running = subprocess.Popen(arguments.command, env=environment)

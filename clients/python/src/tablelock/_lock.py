@@ -38,12 +38,18 @@ class TableLock:
     """
 
     def __init__(
-        self, client: Client, tables: list[str], lease: int | None, wait: int | None
+        self,
+        client: Client,
+        tables: list[str],
+        lease: int | None,
+        wait: int | None,
+        rows: list[str] | None = None,
     ) -> None:
         self._client = client
         self._tables = tables
         self._lease = lease
         self._wait = wait
+        self._rows = rows
         self._state: HoldState | None = None
         self._signals = SignalGuard()
         self._stopped = threading.Event()
@@ -129,7 +135,9 @@ class TableLock:
 
     def __enter__(self) -> TableLock:
         tokens = self._client._send(
-            calls.acquire(self._tables, self._lease, self._wait, self._client.retry_for)
+            calls.acquire(
+                self._tables, self._lease, self._wait, self._client.retry_for, self._rows
+            )
         )
         hold = self._state = HoldState(tokens, self._lease)
         self._signals.install()

@@ -70,17 +70,18 @@ class Client:
         self,
         tables: str | Sequence[str],
         lease: float | None = DEFAULT_LEASE,
-        rows: object = None,
+        rows: Sequence[str] | None = None,
         wait: float | None = None,
     ) -> TableLock:
         """Holds ``tables`` (one, or several: all or nothing) while a ``with`` block runs.
 
         ``lease``: seconds (the API takes 15-3600 by default), renewed every third of it; None:
         no expiry (admin keys only). ``wait``: seconds to wait in line while the tables are busy;
-        None: LOCK_CONFLICT at once. ``rows``: reserved for row scopes, which the API lacks yet.
+        None: LOCK_CONFLICT at once. ``rows``: a row scope instead of the whole table: values
+        of its row-lock column (one table only); others may hold other values at once.
         """
-        names, lease_seconds, wait_seconds = calls.lock_arguments(tables, lease, wait, rows)
-        return TableLock(self, names, lease_seconds, wait_seconds)
+        names, lease_seconds, wait_seconds, scope = calls.lock_arguments(tables, lease, wait, rows)
+        return TableLock(self, names, lease_seconds, wait_seconds, scope)
 
     def import_file(
         self, table: str, path: str | Path, dry_run: bool = True, format: str | None = None

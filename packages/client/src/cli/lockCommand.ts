@@ -12,7 +12,7 @@ import { UsageError } from './UsageError';
 const DEFAULT_GRACE_MS = 10_000;
 
 /**
- * `tablelock lock <table>... [--wait 5m] [--lease 2m] [--grace 10s] [--pass-api-key] -- <command> [args...]`:
+ * `tablelock lock <table>... [--rows 11,12] [--wait 5m] [--lease 2m] [--grace 10s] [--pass-api-key] -- <command> [args...]`:
  * runs the command while holding the tables; its exit status, or EXIT.lockBusy / lockLost.
  */
 export async function lockCommand(args: string[]): Promise<number> {
@@ -24,6 +24,7 @@ export async function lockCommand(args: string[]): Promise<number> {
       wait: { type: 'string' },
       lease: { type: 'string' },
       grace: { type: 'string' },
+      rows: { type: 'string' },
       'pass-api-key': { type: 'boolean' },
     },
   );
@@ -76,7 +77,12 @@ export async function lockCommand(args: string[]): Promise<number> {
         commandStatus = await running.exited;
         return commandStatus;
       },
-      { wait, leaseSeconds, signal: stopWaiting.signal },
+      {
+        wait,
+        leaseSeconds,
+        signal: stopWaiting.signal,
+        ...(values.rows !== undefined ? { rows: scopeRowsOf(values.rows) } : {}),
+      },
     );
   } catch (error) {
     if (isTablelockError(error, 'LOCK_LOST')) {
@@ -96,4 +102,15 @@ export async function lockCommand(args: string[]): Promise<number> {
     process.off('SIGINT', forward);
     process.off('SIGTERM', forward);
   }
+}
+
+/** `--rows 11,12`: the values of a row scope, comma-separated. */
+function scopeRowsOf(given: string): string[] {
+  const rows = given.split(',').map((value) => value.trim());
+  if (rows.some((value) => value === '')) {
+    throw new UsageError(
+      '--rows takes values of the row-lock column, comma-separated: --rows 11,12',
+    );
+  }
+  return rows;
 }

@@ -1,8 +1,9 @@
 /** What `tablelock --help` prints. */
 export const USAGE = `Usage: tablelock <command> [options]
 
-  lock <table>... [--wait 5m] [--lease 2m] [--grace 10s] [--pass-api-key] -- <command> [args...]
+  lock <table>... [--rows 11,12] [--wait 5m] [--lease 2m] [--grace 10s] [--pass-api-key] -- <command> [args...]
       Runs <command> while holding the tables (all or nothing), renewing the lease.
+      --rows: a row scope of the one table (values of its row-lock column) instead.
       It gets TABLELOCK_TOKEN (one table), TABLELOCK_TOKENS ({"table":"token",...}) and
       TABLELOCK_URL; TABLELOCK_API_KEY only with --pass-api-key.
       If the lock is lost, the command gets SIGTERM, then SIGKILL after --grace.

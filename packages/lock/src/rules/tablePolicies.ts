@@ -3,7 +3,7 @@ import { LockError } from '../core/lockError';
 import type { Role } from '../core/role';
 import { DEFAULT_TABLE_RULES, type TableRules } from '../core/tableRules';
 import { notAMasterTable } from '../sql/notAMasterTable';
-import { TABLE_LOCK } from '../sql/registryTables';
+import { ROW_LOCK, TABLE_LOCK } from '../sql/registryTables';
 
 /** Four eyes: who approves a table's changes, when its policy asks for approval. */
 export interface ApprovalPolicy {
@@ -72,6 +72,7 @@ export async function setTablePolicy(
   },
 ): Promise<TablePolicy> {
   const change = validPolicyChange(request.change);
+  if (change.rowLockColumn !== undefined) await requireNoRowScopes(tx, request.tableName);
   const bumped = await tx.$executeRaw`
     UPDATE ${TABLE_LOCK} SET version = version + 1, updated_at = now()
     WHERE table_name = ${request.tableName}`;
@@ -87,6 +88,23 @@ export async function setTablePolicy(
     update: { ...change, updatedBy: request.actor, updatedAt: new Date() },
   });
   return policyOf(request.tableName, stored);
+}
+
+/**
+ * The row-lock column names what the table's row scopes hold: it changes only while none is
+ * held (the table's row locked first, so that no scope is taken meanwhile).
+ */
+async function requireNoRowScopes(tx: TransactionClient, tableName: string): Promise<void> {
+  const [held] = await tx.$queryRaw<{ editors: string[] | null }[]>`
+    SELECT (SELECT array_agg(DISTINCT r.editor ORDER BY r.editor) FROM ${ROW_LOCK} AS r
+            WHERE r.table_name = t.table_name) AS editors
+    FROM ${TABLE_LOCK} AS t WHERE t.table_name = ${tableName} FOR UPDATE OF t`;
+  if (held?.editors) {
+    throw new LockError(
+      'LOCK_CONFLICT',
+      `${tableName}'s row-lock column cannot change while row scopes of it are held (by ${held.editors.join(', ')}).`,
+    );
+  }
 }
 
 /** A table's policy as stored, or the defaults when it has none. */
