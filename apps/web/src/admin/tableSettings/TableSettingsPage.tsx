@@ -50,30 +50,33 @@ export function TableSettingsPage() {
           <span>{t('tableSettings.search')}</span>
           <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} />
         </label>
-        <table className="data-table">
-          <thead>
-            <tr>
-              <th scope="col">{t('tableSettings.columns.table')}</th>
-              <th scope="col">{t('tableSettings.columns.readOnly')}</th>
-              <th scope="col">{t('tableSettings.columns.locking')}</th>
-              <th scope="col">{t('tableSettings.columns.editGroups')}</th>
-              <th scope="col">{t('tableSettings.columns.maxLease')}</th>
-              <th scope="col">{t('tableSettings.columns.writeGuard')}</th>
-              <th scope="col">{t('tableSettings.columns.labelColumn')}</th>
-              <th scope="col">{t('tableSettings.columns.rowLockColumn')}</th>
-              <th scope="col">{t('tables.columns.actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {policies.map((policy) => (
-              <PolicyRow
-                key={policy.table}
-                policy={policy}
-                defaultGuard={settings.data.writeGuardStatus.defaultGuard}
-              />
-            ))}
-          </tbody>
-        </table>
+        {/* Wider than a laptop screen with every setting: it scrolls rather than cut off Save. */}
+        <div className="table-card">
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th scope="col">{t('tableSettings.columns.table')}</th>
+                <th scope="col">{t('tableSettings.columns.readOnly')}</th>
+                <th scope="col">{t('tableSettings.columns.locking')}</th>
+                <th scope="col">{t('tableSettings.columns.editGroups')}</th>
+                <th scope="col">{t('tableSettings.columns.maxLease')}</th>
+                <th scope="col">{t('tableSettings.columns.writeGuard')}</th>
+                <th scope="col">{t('tableSettings.columns.labelColumn')}</th>
+                <th scope="col">{t('tableSettings.columns.rowLockColumn')}</th>
+                <th scope="col">{t('tables.columns.actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {policies.map((policy) => (
+                <PolicyRow
+                  key={policy.table}
+                  policy={policy}
+                  defaultGuard={settings.data.writeGuardStatus.defaultGuard}
+                />
+              ))}
+            </tbody>
+          </table>
+        </div>
       </section>
     </section>
   );
