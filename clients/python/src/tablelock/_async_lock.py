@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import _calls as calls
 from ._errors import LockLost, TablelockError
-from ._hold import HoldState
+from ._hold import HeldLock, HoldState
 from ._live import watch_live
 from ._lock import RELEASE_BEFORE_EXIT_RETRY, RELEASE_RETRY, USE_LOCK
 from ._signals import SignalGuard
@@ -23,13 +23,15 @@ if TYPE_CHECKING:
     from ._async_client import AsyncClient
 
 
-class AsyncTableLock:
+class AsyncTableLock(HeldLock):
     """Holds its tables from ``__aenter__`` to ``__aexit__``: renews the lease in a task every
     third of it, and learns at once (``lockChanged``) when an admin or the lease sweeper ends it.
 
     Once lost, every call of the block raises ``LockLost``, and so does ``__aexit__`` if the
     block otherwise succeeded.
     """
+
+    _block = "async with"
 
     def __init__(
         self,
@@ -49,20 +51,6 @@ class AsyncTableLock:
         self._renew_now = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._released = False
-
-    @property
-    def tokens(self) -> dict[str, str]:
-        """The fencing token of each table held, by table name."""
-        return dict(self._hold.tokens)
-
-    @property
-    def lost(self) -> LockLost | None:
-        """Why the lock was lost (force release, take-over, expiry), or None while it is held."""
-        return self._hold.lost
-
-    def check(self) -> None:
-        """Raises ``LockLost`` if the lock was lost."""
-        self._hold.check()
 
     async def save_rows(self, changes: RowChanges, table: str | None = None) -> SaveResult:
         """Saves ``changes`` (inserts, updates, deletes: all or nothing) behind the table's token."""
@@ -167,12 +155,6 @@ class AsyncTableLock:
             raise self._hold.lost
         if failure is not None:
             raise failure
-
-    @property
-    def _hold(self) -> HoldState:
-        if self._state is None:
-            raise RuntimeError("Use the lock inside its async with block.")
-        return self._state
 
     async def _release(self, retry_for: float) -> TablelockError | None:
         """Stops renewing and watching, and releases every table not lost or handed over."""

@@ -189,3 +189,31 @@ class HoldState:
                 for table, token in self.tokens.items()
                 if table not in self._lost_tables and table not in self._handed_over
             ]
+
+
+class HeldLock:
+    """What a lock block shows of its hold, sync and async alike: the tokens, whether it is lost."""
+
+    _state: HoldState | None
+    #: How the block is written, for the error when the lock is used outside it.
+    _block = "with"
+
+    @property
+    def tokens(self) -> dict[str, str]:
+        """The fencing token of each table held, by table name."""
+        return dict(self._hold.tokens)
+
+    @property
+    def lost(self) -> LockLost | None:
+        """Why the lock was lost (force release, take-over, expiry), or None while it is held."""
+        return self._hold.lost
+
+    def check(self) -> None:
+        """Raises ``LockLost`` if the lock was lost."""
+        self._hold.check()
+
+    @property
+    def _hold(self) -> HoldState:
+        if self._state is None:
+            raise RuntimeError(f"Use the lock inside its {self._block} block.")
+        return self._state

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import _calls as calls
 from ._errors import LockLost, TablelockError
-from ._hold import HoldState
+from ._hold import HeldLock, HoldState
 from ._live import LiveThread
 from ._retry import Stopped
 from ._signals import SignalGuard, Terminated
@@ -29,7 +29,7 @@ RELEASE_BEFORE_EXIT_RETRY = 5.0
 USE_LOCK = "SELECT tablelock.use_lock(%s, %s)"
 
 
-class TableLock:
+class TableLock(HeldLock):
     """Holds its tables from ``__enter__`` to ``__exit__``: renews the lease in a thread every
     third of it, and learns at once (``lockChanged``) when an admin or the lease sweeper ends it.
 
@@ -57,20 +57,6 @@ class TableLock:
         self._renewals: threading.Thread | None = None
         self._live: LiveThread | None = None
         self._released = False
-
-    @property
-    def tokens(self) -> dict[str, str]:
-        """The fencing token of each table held, by table name."""
-        return dict(self._hold.tokens)
-
-    @property
-    def lost(self) -> LockLost | None:
-        """Why the lock was lost (force release, take-over, expiry), or None while it is held."""
-        return self._hold.lost
-
-    def check(self) -> None:
-        """Raises ``LockLost`` if the lock was lost."""
-        self._hold.check()
 
     def save_rows(self, changes: RowChanges, table: str | None = None) -> SaveResult:
         """Saves ``changes`` (inserts, updates, deletes: all or nothing) behind the table's token."""
@@ -175,12 +161,6 @@ class TableLock:
             raise self._hold.lost
         if failure is not None:
             raise failure
-
-    @property
-    def _hold(self) -> HoldState:
-        if self._state is None:
-            raise RuntimeError("Use the lock inside its with block.")
-        return self._state
 
     def _release(self, retry_for: float) -> TablelockError | None:
         """Stops renewing and watching, and releases every table not lost or handed over."""
