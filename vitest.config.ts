@@ -49,6 +49,8 @@ const FAILOVER = [
   'apps/api/test/reconnectingWaiter.test.ts',
   'apps/api/test/failoverHarness.test.ts',
   'apps/api/test/lostJoin.test.ts',
+  // Fails the database over under each client of the kit (a replica set per client).
+  'conformance/test/failover.test.ts',
 ];
 
 /**

@@ -3,8 +3,11 @@ import {
   createTestApiKey,
   createTestDatabase,
   freePort,
+  type PostgresServer,
+  type ReplicatedDatabase,
   resetLockRegistry,
   startApiProcess,
+  startReplicatedDatabase,
   stopApiProcess,
   type TestDatabase,
 } from '@tablelock/test-support';
@@ -45,6 +48,11 @@ export interface ConformanceApi {
   /** Starts the API again after `kill`. */
   start(): Promise<void>;
   /**
+   * Kills the database's primary and promotes the standby that has the most of it (only on a
+   * replicated database, see `replicated`): the API finds the new primary by itself.
+   */
+  failOver(): Promise<void>;
+  /**
    * No locks, nobody in line, no policy, no lock history; the relay without cuts: the start of a
    * scenario.
    */
@@ -52,8 +60,16 @@ export interface ConformanceApi {
   stop(): Promise<void>;
 }
 
-export async function startConformanceApi(name: string): Promise<ConformanceApi> {
-  const database = await createTestDatabase();
+/**
+ * `replicated`: the database on a primary and two synchronous standbys (the failover harness's
+ * replica set), for scenarios that fail it over; else a database of the run's embedded Postgres.
+ */
+export async function startConformanceApi(
+  name: string,
+  { replicated = false }: { replicated?: boolean } = {},
+): Promise<ConformanceApi> {
+  const replicas: ReplicatedDatabase | null = replicated ? await startReplicatedDatabase() : null;
+  const database = replicas?.database ?? (await createTestDatabase());
   const port = await freePort();
   const started: ApiProcess[] = [];
   const launch = () => startApiProcess(name, database.url, port, started, API_SETTINGS);
@@ -91,6 +107,12 @@ export async function startConformanceApi(name: string): Promise<ConformanceApi>
     async start() {
       api ??= await launch();
     },
+    async failOver() {
+      if (!replicas) throw new Error('Only a replicated database fails over.');
+      const [primary, ...standbys] = replicas.replicas.servers as PostgresServer[];
+      await primary?.kill();
+      await replicas.replicas.failOver(standbys);
+    },
     async reset() {
       api ??= await launch();
       relay.reset();
@@ -100,7 +122,7 @@ export async function startConformanceApi(name: string): Promise<ConformanceApi>
     async stop() {
       await relay.close();
       await Promise.all(started.map(stopApiProcess));
-      await database.close();
+      await (replicas ? replicas.close() : database.close());
     },
   };
 }

@@ -26,6 +26,9 @@ export async function runHarnessStep(
     case 'api.start':
       await api.start();
       return done();
+    case 'db.failover':
+      await api.failOver();
+      return done();
     case 'relay.cutAnswers':
       api.relay.cutAnswersTo(String(args.marker), Number(args.times ?? 1));
       return done();

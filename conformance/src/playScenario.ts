@@ -90,7 +90,18 @@ async function answerOf(
   { runner, api, play }: Players,
 ): Promise<RunnerAnswer> {
   if ('op' in step) return runner.send(step.op, args);
-  if (step.harness !== 'sequence') return runHarnessStep(api, step.harness, args);
+  if (step.harness !== 'sequence') {
+    // A look at a database just failed over may meet a connection to the old primary: an
+    // answer like any other, which an `until` step tries again.
+    return runHarnessStep(api, step.harness, args).catch((error: unknown) => ({
+      ok: false as const,
+      error: {
+        code: 'HARNESS_ERROR',
+        type: error instanceof Error ? error.name : typeof error,
+        message: error instanceof Error ? error.message : String(error),
+      },
+    }));
+  }
   // Steps one after the other, apart from the main line: e.g. wait until the client waits in
   // line, then free the table.
   const steps = stepSchema.array().parse(args.steps);

@@ -13,6 +13,7 @@ export const FAULTS = [
   'force-release',
   'take-over',
   'signal',
+  'db-failover',
 ] as const;
 
 const expectation = z

@@ -1,9 +1,4 @@
 import { conformanceSuite } from '../src/conformanceSuite';
+import { typescriptRunner } from '../src/typescriptRunner';
 
-const RUNNER = new URL('../runners/ts/runner.ts', import.meta.url).pathname;
-
-conformanceSuite(async () => ({
-  name: 'typescript',
-  command: process.execPath,
-  args: ['--import', 'tsx', RUNNER],
-}));
+conformanceSuite(typescriptRunner);
