@@ -19,6 +19,8 @@ const IMPORT_HEALTHZ_MS = 100;
 const HISTORY_PAGE_MS = 100;
 /** The Python client's lock cycle as a share of the TypeScript client's. */
 const PYTHON_CLIENT_SHARE = 0.8;
+/** Row scopes of one table, acquire + release, as a share of whole tables of their own. */
+const ROW_SCOPE_SHARE = 0.8;
 
 /**
  * The issue's goals, judged on a full run. Targets named "correctness" are judged in every mode
@@ -45,6 +47,10 @@ export function judgeTargets(report: Omit<BenchReport, 'targets'>): Target[] {
     ) +
     (report.clientLockCycle ?? []).reduce(
       (sum, level) => sum + level.typescript.errors + level.python.errors,
+      0,
+    ) +
+    (report.rowScopes ?? []).reduce(
+      (sum, level) => sum + level.wholeTable.errors + level.rowScope.errors,
       0,
     ) +
     report.reads.reduce((sum, result) => sum + result.errors, 0) +
@@ -74,6 +80,14 @@ export function judgeTargets(report: Omit<BenchReport, 'targets'>): Target[] {
         detail: `${(ratio * 100).toFixed(0)}% (median of ${level.graphql.windows} rounds${ceiling(
           level.bareVs && `${(level.bareVs.rawSql.throughput.median * 100).toFixed(0)}%`,
         )})`,
+      };
+    }),
+    ...(report.rowScopes ?? []).map((level) => {
+      const ratio = level.rowScopeVs.wholeTable.throughput.median;
+      return {
+        name: `row scopes of one table ≥ ${ROW_SCOPE_SHARE * 100}% of whole tables at ${level.clients} client(s)`,
+        met: speed(ratio >= ROW_SCOPE_SHARE),
+        detail: `${(ratio * 100).toFixed(0)}% (${level.rowScope.opsPerSecond.median.toFixed(1)} vs ${level.wholeTable.opsPerSecond.median.toFixed(1)} ops/s)`,
       };
     }),
     ...(report.clientLockCycle ?? []).map((level) => {

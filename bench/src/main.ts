@@ -31,6 +31,7 @@ import { rawSqlLockCycle } from './scenarios/rawSqlLockCycle';
 import { readTables } from './scenarios/readTables';
 import { redisLockCycle } from './scenarios/redisLockCycle';
 import { measureRoundTrips } from './scenarios/roundTrips';
+import { measureRowScopes } from './scenarios/rowScopeCycle';
 import { measureWebhookDelivery } from './scenarios/webhookDelivery';
 import { measureWriteGuardCost } from './scenarios/writeGuardCost';
 import { ratioOf, runSideBySide, type Subject, summarizeWindows, windowPlan } from './sideBySide';
@@ -202,6 +203,8 @@ try {
     CLIENT_LIBRARY_LEVELS,
     windows,
   );
+  console.log('row scopes of one table beside whole tables, in turns…');
+  const rowScopes = await measureRowScopes(api.url, credentials.editors, CLIENT_LEVELS, windows);
   console.log('round trips…');
   const roundTrips = await measureRoundTrips(
     api.url,
@@ -300,6 +303,7 @@ try {
     },
     lockCycle,
     clientLockCycle,
+    rowScopes,
     roundTrips,
     reads,
     contention,

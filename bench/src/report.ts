@@ -53,6 +53,18 @@ export interface ClientLockCycleLevel {
   pythonVs: { typescript: Ratio };
 }
 
+/**
+ * Acquire + release at one client level: each client a scope of its own on one shared table,
+ * beside each client a whole table of its own.
+ */
+export interface RowScopeLevel {
+  clients: number;
+  wholeTable: ThroughputResult;
+  rowScope: ThroughputResult;
+  /** The scopes' figures over the whole tables', window by window. */
+  rowScopeVs: { wholeTable: Ratio };
+}
+
 export interface Target {
   name: string;
   /** null: not judged (quick mode judges correctness only). */
@@ -77,6 +89,8 @@ export interface BenchReport {
   lockCycle: LockCycleLevel[];
   /** Absent from runs before the Python client. */
   clientLockCycle?: ClientLockCycleLevel[];
+  /** Absent from runs before row scopes. */
+  rowScopes?: RowScopeLevel[];
   /** Null when the API measured has no statement counter (an older version). */
   roundTrips: RoundTripsResult | null;
   reads: ThroughputResult[];
@@ -151,6 +165,10 @@ export function formatReport(report: BenchReport): string {
   for (const level of report.clientLockCycle ?? []) {
     lines.push(throughputRow('client: TypeScript', level.typescript));
     lines.push(throughputRow('client: Python', level.python));
+  }
+  for (const level of report.rowScopes ?? []) {
+    lines.push(row('whole table (own)', level.wholeTable));
+    lines.push(row('row scope (one table)', level.rowScope));
   }
   for (const result of report.reads) lines.push(row('GraphQL tables query', result));
   if (report.peers.redis.skipped) lines.push(`peer: Redis skipped: ${report.peers.redis.skipped}`);
@@ -261,6 +279,7 @@ export function formatReport(report: BenchReport): string {
       level.etcd ?? null,
     ]),
     ...(report.clientLockCycle ?? []).flatMap((level) => [level.typescript, level.python]),
+    ...(report.rowScopes ?? []).flatMap((level) => [level.wholeTable, level.rowScope]),
     ...report.reads,
     c,
     b ?? null,
