@@ -85,6 +85,22 @@ export async function runSideBySide<Name extends string>(
   return windows;
 }
 
+/**
+ * runSideBySide at each of `levels` in turn (one level's subjects closed before the next opens):
+ * each level's windows by subject, for the caller to sum up.
+ */
+export async function sideBySideAtLevels<Name extends string>(
+  subjects: Record<Name, Subject>,
+  levels: readonly number[],
+  plan: WindowPlan,
+): Promise<{ clients: number; windows: Record<Name, WindowResult[]> }[]> {
+  const measured = [];
+  for (const clients of levels) {
+    measured.push({ clients, windows: await runSideBySide(subjects, clients, plan) });
+  }
+  return measured;
+}
+
 /** The windows of one subject summed up: medians with their min–max, totals of counts. */
 export function summarizeWindows(windows: WindowResult[]): ThroughputResult {
   const firstError = windows.find((window) => window.firstError)?.firstError;

@@ -10,8 +10,8 @@ import { benchPair } from '../benchDatabase';
 import type { ClientLockCycleLevel } from '../report';
 import {
   ratioOf,
-  runSideBySide,
   type Subject,
+  sideBySideAtLevels,
   summarizeWindows,
   type WindowPlan,
 } from '../sideBySide';
@@ -114,17 +114,14 @@ export async function measureClientLockCycle(
       typescript: typescriptClientSubject(apiUrl, apiKeys),
       python: pythonClientSubject(pythonClient.python, apiUrl, apiKeys),
     };
-    const measured: ClientLockCycleLevel[] = [];
-    for (const clients of levels) {
-      const windowsOf = await runSideBySide(subjects, clients, windows);
-      measured.push({
+    return (await sideBySideAtLevels(subjects, levels, windows)).map(
+      ({ clients, windows: { typescript, python } }) => ({
         clients,
-        typescript: summarizeWindows(windowsOf.typescript),
-        python: summarizeWindows(windowsOf.python),
-        pythonVs: { typescript: ratioOf(windowsOf.python, windowsOf.typescript) },
-      });
-    }
-    return measured;
+        typescript: summarizeWindows(typescript),
+        python: summarizeWindows(python),
+        pythonVs: { typescript: ratioOf(python, typescript) },
+      }),
+    );
   } finally {
     await pythonClient.remove();
   }

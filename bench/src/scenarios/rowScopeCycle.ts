@@ -4,8 +4,8 @@ import type { RowScopeLevel } from '../report';
 import type { Operation } from '../runClosedLoop';
 import {
   ratioOf,
-  runSideBySide,
   type Subject,
+  sideBySideAtLevels,
   summarizeWindows,
   type WindowPlan,
 } from '../sideBySide';
@@ -61,15 +61,12 @@ export async function measureRowScopes(
     wholeTable: throughGraphql(apiUrl, (api) => wholeTableCycle(api, apiKeys)),
     rowScope: throughGraphql(apiUrl, (api) => rowScopeCycle(api, apiKeys)),
   };
-  const measured: RowScopeLevel[] = [];
-  for (const clients of levels) {
-    const windowsOf = await runSideBySide(subjects, clients, windows);
-    measured.push({
+  return (await sideBySideAtLevels(subjects, levels, windows)).map(
+    ({ clients, windows: { wholeTable, rowScope } }) => ({
       clients,
-      wholeTable: summarizeWindows(windowsOf.wholeTable),
-      rowScope: summarizeWindows(windowsOf.rowScope),
-      rowScopeVs: { wholeTable: ratioOf(windowsOf.rowScope, windowsOf.wholeTable) },
-    });
-  }
-  return measured;
+      wholeTable: summarizeWindows(wholeTable),
+      rowScope: summarizeWindows(rowScope),
+      rowScopeVs: { wholeTable: ratioOf(rowScope, wholeTable) },
+    }),
+  );
 }
