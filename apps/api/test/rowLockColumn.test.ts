@@ -106,3 +106,25 @@ describe("a table's row-lock column, declared by an admin", () => {
     expect(await storedRowLockColumn('customers')).not.toBe('name');
   });
 });
+
+const tableRowLockColumn = graphql(`
+  query TableRowLockColumn($name: String!) {
+    table(name: $name) {
+      rowLockColumn
+    }
+  }
+`);
+
+describe("a table's effective row-lock column (TableInfo.rowLockColumn)", () => {
+  it('is the declared column, else the single-column primary key', async () => {
+    const read = async (name: string) =>
+      (await execute(signedIn.alice, tableRowLockColumn, { name })).data?.table?.rowLockColumn;
+    await execute(signedIn.admin, setRowLockColumn, { table: 'products', rowLockColumn: null });
+    expect(await read('products')).toBe('id');
+    await execute(signedIn.admin, setRowLockColumn, {
+      table: 'products',
+      rowLockColumn: 'category_id',
+    });
+    expect(await read('products')).toBe('category_id');
+  });
+});

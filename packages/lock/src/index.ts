@@ -101,4 +101,4 @@ export { isRegisteredTable } from './sql/isRegisteredTable';
 export { LOCK_CHANNEL, type LockEventInput, recordLockEvent } from './sql/lockEvent';
 export { purgeLockEvents } from './sql/lockEventRetention';
 export { notAMasterTable } from './sql/notAMasterTable';
-export { isRowScopeToken } from './sql/rowScopeSql';
+export { isRowScopeToken, readRowLockColumn } from './sql/rowScopeSql';

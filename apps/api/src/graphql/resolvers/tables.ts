@@ -4,6 +4,7 @@ import {
   forceReleaseTableLock,
   LockError,
   mayTakeOver,
+  readRowLockColumn,
   readTablePage,
   readTables,
   readTablesNamed,
@@ -59,6 +60,8 @@ export const TableInfo: TableInfoResolvers = {
     if (!principal) return false;
     return mayTakeOver(info, { name: principal.name, rights: editorRights(principal) });
   },
+  rowLockColumn: (info, _args, context) =>
+    readRowLockColumn(context.prisma, context.masterSchema, info.name),
   editBlock: (info, _args, { principal }) =>
     editBlockFor(principal && { name: principal.name, rights: editorRights(principal) }, info),
 };
