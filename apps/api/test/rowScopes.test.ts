@@ -1,5 +1,5 @@
 import { acquireRowScope, expireRowScopes, lockInvariantViolations } from '@tablelock/lock';
-import { resetLockRegistry } from '@tablelock/test-support';
+import { MASTER_SCHEMA, resetLockRegistry } from '@tablelock/test-support';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { graphql } from './generated';
 import { useSignedInApi } from './support/signedInApi';
@@ -42,6 +42,22 @@ const saveUnderScope = graphql(`
   mutation SaveUnderScope($token: String!, $changes: RowChanges!) {
     saveRows(table: "products", token: $token, changes: $changes) {
       saved
+      updated
+      inserted
+      deleted
+      rowErrors {
+        change
+        index
+        code
+        column
+        message
+        details {
+          kind
+          column
+          value
+          holder
+        }
+      }
     }
   }
 `);
@@ -49,6 +65,17 @@ const saveUnderScope = graphql(`
 const setRowLockColumn = graphql(`
   mutation ScopeByColumn($table: String!, $rowLockColumn: String) {
     setTablePolicy(table: $table, policy: { rowLockColumn: $rowLockColumn }) {
+      table
+    }
+  }
+`);
+
+const setGuardOrApproval = graphql(`
+  mutation ScopeGround($table: String!, $writeGuard: WriteGuard, $changesNeedApproval: Boolean) {
+    setTablePolicy(
+      table: $table
+      policy: { writeGuard: $writeGuard, changesNeedApproval: $changesNeedApproval }
+    ) {
       table
     }
   }
@@ -307,6 +334,7 @@ describe('row scopes: several editors of one table at once', () => {
   it.each([
     ['no values', 'products', [], 'none empty'],
     ['an empty value', 'products', [''], 'none empty'],
+    ['a value that is no category id', 'products', ['11', 'eleven'], 'eleven is not'],
     [
       'a table whose key has two columns and no row-lock column',
       'price_list_items',
@@ -331,15 +359,46 @@ describe('row scopes: several editors of one table at once', () => {
     expect(unknown.errors?.[0]?.extensions?.code).toBe('TABLE_NOT_FOUND');
   });
 
-  it('cannot save under a row token yet, and says so: nothing is written', async () => {
-    const alice = await granted(signedIn.alice, ['11']);
-    const answer = await execute(signedIn.alice, saveUnderScope, {
-      token: alice.token,
-      changes: { updates: [], deletes: [{ key: { id: '1' }, version: '1' }] },
+  it('compares values as the column reads them: "011" of an integer column is 11', async () => {
+    const alice = await granted(signedIn.alice, ['011', '12', '12']);
+    expect(alice.rows).toEqual(['11', '12']);
+    const bob = await take(signedIn.bob, ['11']);
+    expect(bob.errors?.[0]?.extensions?.code).toBe('LOCK_CONFLICT');
+  });
+
+  it('needs the write guard, which keeps saves inside: refused on a table whose guard is OFF', async () => {
+    await execute(signedIn.admin, setGuardOrApproval, { table: 'products', writeGuard: 'OFF' });
+    try {
+      const answer = await take(signedIn.alice, ['11']);
+      expect(answer.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+      expect(answer.errors?.[0]?.message).toContain('has no write guard');
+      expect(await signedIn.database.prisma.rowLock.count()).toBe(0);
+    } finally {
+      await execute(signedIn.admin, setGuardOrApproval, {
+        table: 'products',
+        writeGuard: 'RECORD',
+      });
+    }
+  });
+
+  it('keeps the write guard on and approval off while a scope is held', async () => {
+    await granted(signedIn.alice, ['11']);
+    const changes: { writeGuard?: 'OFF'; changesNeedApproval?: boolean }[] = [
+      { writeGuard: 'OFF' },
+      { changesNeedApproval: true },
+    ];
+    for (const change of changes) {
+      const answer = await execute(signedIn.admin, setGuardOrApproval, {
+        table: 'products',
+        ...change,
+      });
+      expect(answer.errors?.[0]?.extensions?.code).toBe('LOCK_CONFLICT');
+      expect(answer.errors?.[0]?.message).toContain('while row scopes of it are held (by alice)');
+    }
+    const policy = await signedIn.database.prisma.tablePolicy.findUnique({
+      where: { tableName: 'products' },
     });
-    expect(answer.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-    expect(answer.errors?.[0]?.message).toContain('saves within a row scope are not built yet');
-    expect(await signedIn.database.prisma.lockEvent.count({ where: { action: 'save' } })).toBe(0);
+    expect(policy).toMatchObject({ writeGuard: 'RECORD', changesNeedApproval: false });
   });
 
   it('keeps the row-lock column while a scope is held', async () => {
@@ -423,5 +482,160 @@ describe('row scopes under racing editors', () => {
       expect(lockInvariantViolations(await registryWithScopes())).toEqual([]);
       expect(grantedScopes.length + (whole?.ok ? 1 : 0)).toBeGreaterThan(0);
     }
+  });
+});
+
+/** A product of `category`: its key, version and name, to change it by. */
+async function productOf(category: number) {
+  const [product] = await signedIn.database.prisma.$queryRawUnsafe<
+    { id: string; version: string; name: string }[]
+  >(
+    `SELECT id::text, xmin::text AS version, name FROM ${MASTER_SCHEMA}.products
+     WHERE category_id = $1 ORDER BY id LIMIT 1`,
+    category,
+  );
+  if (!product) throw new Error(`no product of category ${category}`);
+  return product;
+}
+
+/** The rows a save in these tests could touch: two of categories 11 and 21, and any it added. */
+const productsNow = () =>
+  signedIn.database.prisma.$queryRawUnsafe<{ id: string; row: string }[]>(
+    `SELECT id::text, row(p.*)::text AS row FROM ${MASTER_SCHEMA}.products AS p
+     WHERE id IN (SELECT min(id) FROM ${MASTER_SCHEMA}.products WHERE category_id IN (11, 21)
+                  GROUP BY category_id) OR id >= 990000000
+     ORDER BY id`,
+  );
+
+describe('saves within a row scope (issue 41, outcome 6)', () => {
+  it('saves rows inside the scope, recorded in the history as written by that scope', async () => {
+    const alice = await granted(signedIn.alice, ['11']);
+    const product = await productOf(11);
+    const answer = await execute(signedIn.alice, saveUnderScope, {
+      token: alice.token,
+      changes: {
+        updates: [
+          { key: { id: product.id }, version: product.version, values: { name: 'Scoped' } },
+        ],
+        inserts: [
+          {
+            values: {
+              id: '990000001',
+              sku: 'SCOPE-1',
+              name: 'New in 11',
+              category_id: '11',
+              supplier_id: '1',
+              unit_price: '1',
+              currency_code: 'JPY',
+              launched_on: '2026-01-01',
+            },
+          },
+        ],
+      },
+    });
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data?.saveRows).toMatchObject({ saved: true, updated: 1, inserted: 1 });
+    const [changeSet] = await signedIn.database.prisma.changeSet.findMany({
+      where: { tableName: 'products' },
+      orderBy: { id: 'desc' },
+      take: 1,
+    });
+    expect(changeSet).toMatchObject({
+      kind: 'save',
+      actor: 'alice',
+      token: BigInt(alice.token),
+      rowScope: ['11'],
+    });
+  });
+
+  it.each([
+    ['an update of a row outside', 'outside'],
+    ['an update that moves a row out', 'moving out'],
+    ['an insert with another value', 'insert'],
+    ['a delete of a row outside', 'delete'],
+    ['a mix of changes inside and one outside', 'mixed'],
+  ])(
+    'refuses %s whole: an OUT_OF_SCOPE row error, naming the value and its holder; nothing written',
+    async (_case, kind) => {
+      const alice = await granted(signedIn.alice, ['11']);
+      await granted(signedIn.bob, ['21']);
+      const mine = await productOf(11);
+      const bobs = await productOf(21);
+      const before = await productsNow();
+      const changes = {
+        outside: {
+          updates: [{ key: { id: bobs.id }, version: bobs.version, values: { name: 'x' } }],
+        },
+        'moving out': {
+          updates: [{ key: { id: mine.id }, version: mine.version, values: { category_id: '21' } }],
+        },
+        insert: {
+          inserts: [
+            {
+              values: {
+                id: '990000002',
+                sku: 'SCOPE-2',
+                name: 'In 21',
+                category_id: '21',
+                supplier_id: '1',
+                unit_price: '1',
+                currency_code: 'JPY',
+                launched_on: '2026-01-01',
+              },
+            },
+          ],
+        },
+        delete: { deletes: [{ key: { id: bobs.id }, version: bobs.version }] },
+        mixed: {
+          updates: [
+            { key: { id: mine.id }, version: mine.version, values: { name: 'fine' } },
+            { key: { id: bobs.id }, version: bobs.version, values: { name: 'not mine' } },
+          ],
+        },
+      }[kind];
+      const answer = await execute(signedIn.alice, saveUnderScope, {
+        token: alice.token,
+        changes: changes ?? {},
+      });
+      expect(answer.errors).toBeUndefined();
+      const saved = answer.data?.saveRows;
+      expect(saved?.saved).toBe(false);
+      expect(saved?.rowErrors).toHaveLength(1);
+      expect(saved?.rowErrors[0]).toMatchObject({
+        code: 'OUT_OF_SCOPE',
+        column: 'category_id',
+        details: { kind: 'OUT_OF_SCOPE', column: 'category_id', value: '21', holder: 'bob' },
+      });
+      expect(saved?.rowErrors[0]?.message).toContain(
+        'category_id 21 is outside your row scope (11): bob holds it',
+      );
+      expect(await productsNow()).toEqual(before);
+    },
+  );
+
+  it('refuses a save under a scope that was released: LOCK_LOST', async () => {
+    const alice = await granted(signedIn.alice, ['11']);
+    await execute(signedIn.alice, releaseRows, { table: 'products', token: alice.token });
+    const product = await productOf(11);
+    const answer = await execute(signedIn.alice, saveUnderScope, {
+      token: alice.token,
+      changes: {
+        updates: [{ key: { id: product.id }, version: product.version, values: { name: 'late' } }],
+      },
+    });
+    expect(answer.errors?.[0]?.extensions?.code).toBe('LOCK_LOST');
+    expect(answer.errors?.[0]?.message).toContain('was released');
+  });
+
+  it("refuses another editor's scope token: LOCK_LOST", async () => {
+    const bob = await granted(signedIn.bob, ['21']);
+    const product = await productOf(21);
+    const answer = await execute(signedIn.alice, saveUnderScope, {
+      token: bob.token,
+      changes: {
+        updates: [{ key: { id: product.id }, version: product.version, values: { name: 'theft' } }],
+      },
+    });
+    expect(answer.errors?.[0]?.extensions?.code).toBe('LOCK_LOST');
   });
 });

@@ -54,6 +54,18 @@ const cases: [string, SaveError['details'], string, string][] = [
     'SKU-N1 はファイルの 2 行目にもあります。ひとつの行だけにしてください。',
   ],
   [
+    'a row outside the rows one edits, held by another',
+    { kind: 'OUT_OF_SCOPE', column: 'category_id', value: '21', holder: 'bob' },
+    'category_id 21 is outside the rows you edit: bob edits those rows.',
+    'category_id 21 はあなたが編集中の行の範囲外です。bob さんがその行を編集中です。',
+  ],
+  [
+    'a row outside the rows one edits, held by nobody',
+    { kind: 'OUT_OF_SCOPE', column: 'category_id', value: '31' },
+    'category_id 31 is outside the rows you edit. Keep the row within your rows, or take rows of 31 too.',
+    'category_id 31 はあなたが編集中の行の範囲外です。範囲内の値にするか、31 の行も編集範囲に加えてください。',
+  ],
+  [
     'a row still in use',
     { kind: 'IN_USE', table: 'price_list_items', row: '1', count: 3 },
     'Row 1 is still used by 3 rows of price_list_items. Change or delete those first.',

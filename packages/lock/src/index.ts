@@ -96,6 +96,7 @@ export {
   setTakeOverRule,
   type TakeOverSettings,
 } from './rules/takeOverSettings';
+export { GUARD_TRIGGERS } from './sql/guardTriggers';
 export { IDLE_REASON } from './sql/idleLimitSql';
 export { isRegisteredTable } from './sql/isRegisteredTable';
 export { LOCK_CHANNEL, type LockEventInput, recordLockEvent } from './sql/lockEvent';

@@ -24,7 +24,8 @@ export type RowErrorCode =
   | 'NOT_NULL'
   | 'UNIQUE'
   | 'FOREIGN_KEY'
-  | 'CHECK';
+  | 'CHECK'
+  | 'OUT_OF_SCOPE';
 
 export interface RowError {
   change: RowChangeKind;

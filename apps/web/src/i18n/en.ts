@@ -432,6 +432,7 @@ export const en = {
     UNIQUE: 'Duplicate value',
     FOREIGN_KEY: 'Referenced row missing or still in use',
     CHECK: 'Value not allowed',
+    OUT_OF_SCOPE: 'Outside your rows',
   },
   rowErrors: {
     conflict: 'Changed by someone else since you loaded it. Reload the row.',
@@ -456,6 +457,10 @@ export const en = {
       between: '{{column}} must be between {{bound}} and {{upperBound}}.',
       rule: 'The row breaks the rule {{rule}}.',
     },
+    outOfScope:
+      '{{column}} {{value}} is outside the rows you edit. Keep the row within your rows, or take rows of {{value}} too.',
+    outOfScopeHeld:
+      '{{column}} {{value}} is outside the rows you edit: {{holder}} edits those rows.',
   },
   startEditing: {
     title: 'Start editing {{table}}?',

@@ -412,6 +412,7 @@ export const ja: TranslationOf<typeof en> = {
     UNIQUE: '値が重複しています',
     FOREIGN_KEY: '参照先の行がないか、まだ参照されています',
     CHECK: '許可されていない値です',
+    OUT_OF_SCOPE: '編集中の行の範囲外です',
   },
   rowErrors: {
     conflict: '読み込み後に他のユーザーが変更しました。行を読み込み直してください。',
@@ -435,6 +436,10 @@ export const ja: TranslationOf<typeof en> = {
       between: '{{column}} は {{bound}} 以上 {{upperBound}} 以下にしてください。',
       rule: '行が規則 {{rule}} に反しています。',
     },
+    outOfScope:
+      '{{column}} {{value}} はあなたが編集中の行の範囲外です。範囲内の値にするか、{{value}} の行も編集範囲に加えてください。',
+    outOfScopeHeld:
+      '{{column}} {{value}} はあなたが編集中の行の範囲外です。{{holder}} さんがその行を編集中です。',
   },
   startEditing: {
     title: '{{table}} の編集を開始しますか？',

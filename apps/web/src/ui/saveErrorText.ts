@@ -15,6 +15,7 @@ const KNOWN_CODES = [
   'UNIQUE',
   'FOREIGN_KEY',
   'CHECK',
+  'OUT_OF_SCOPE',
 ] as const;
 type KnownCode = (typeof KNOWN_CODES)[number];
 
@@ -44,6 +45,7 @@ function sentenceOf({ details }: SaveError, t: TFunction): string | undefined {
     bound: details.bound ?? '',
     upperBound: details.upperBound ?? '',
     rule: details.rule ?? '',
+    holder: details.holder ?? '',
   };
   switch (details.kind) {
     case 'CONFLICT':
@@ -67,6 +69,10 @@ function sentenceOf({ details }: SaveError, t: TFunction): string | undefined {
       const words = CHECK_WORDS[details.comparison as keyof typeof CHECK_WORDS];
       return words && details.column ? t(`rowErrors.check.${words}`, facts) : undefined;
     }
+    case 'OUT_OF_SCOPE':
+      return details.holder
+        ? t('rowErrors.outOfScopeHeld', facts)
+        : t('rowErrors.outOfScope', facts);
     default:
       return undefined;
   }

@@ -9,7 +9,12 @@ import { cappedLease, DEFAULT_TABLE_RULES, type EditorRights } from '../core/tab
 import { recordDeniedAttempt } from '../sql/deniedAttemptLog';
 import { readLockScope } from '../sql/lockScope';
 import { notAMasterTable } from '../sql/notAMasterTable';
-import { insertRowScope, lockScopeRows, readRowLockColumn } from '../sql/rowScopeSql';
+import {
+  canonicalScopeValues,
+  insertRowScope,
+  lockScopeRows,
+  readRowScopeGround,
+} from '../sql/rowScopeSql';
 import type { LockGrant } from './lockGrant';
 
 /** How many values of the row-lock column one scope may name. */
@@ -45,7 +50,7 @@ export async function acquireRowScope(
   db: Queryable,
   request: AcquireRowScope,
 ): Promise<LockAnswer<LockGrant & { rows: string[] }>> {
-  const rows = scopeRows(request.rows);
+  scopeRows(request.rows);
   const actor = request.actor ?? request.editor;
   try {
     const granted = await inTransaction(db, async (tx) => {
@@ -57,12 +62,7 @@ export async function acquireRowScope(
       });
       const main = scope.get(request.tableName);
       if (!main) throw await notAMasterTable(tx, request.tableName);
-      if ((await readRowLockColumn(tx, request.masterSchema, request.tableName)) === null) {
-        throw new LockError(
-          'BAD_USER_INPUT',
-          `${request.tableName} has no row-lock column: its primary key has several columns. An admin declares one in its policy (rowLockColumn).`,
-        );
-      }
+      const rows = await scopeValuesOf(tx, request);
       const fkRows = main.references
         .filter((name) => name !== request.tableName)
         .flatMap((name) => scope.get(name) ?? [])
@@ -110,14 +110,54 @@ export async function acquireRowScope(
   }
 }
 
-/** The values asked for, once each and sorted: 1–MAX_SCOPE_ROWS of them, none empty. */
-function scopeRows(asked: string[]): string[] {
-  const rows = [...new Set(asked)].sort();
-  if (rows.length === 0 || rows.length > MAX_SCOPE_ROWS || rows.some((value) => value === '')) {
+/** Refuses anything but 1–MAX_SCOPE_ROWS values asked for, none empty. */
+function scopeRows(asked: string[]): void {
+  const rows = new Set(asked);
+  if (rows.size === 0 || rows.size > MAX_SCOPE_ROWS || rows.has('')) {
     throw new LockError(
       'BAD_USER_INPUT',
       `rows names from 1 to ${MAX_SCOPE_ROWS} values of the table's row-lock column, none empty.`,
     );
   }
-  return rows;
+}
+
+/**
+ * The scope's values as the write guard compares them, once each and sorted; BAD_USER_INPUT
+ * when the table has no row-lock column, no write guard to keep saves inside a scope, changes
+ * that need approval, or a value is none of the column's type.
+ */
+async function scopeValuesOf(db: Queryable, request: AcquireRowScope): Promise<string[]> {
+  const { tableName, masterSchema } = request;
+  const ground = await readRowScopeGround(db, masterSchema, tableName);
+  if (ground.column === null) {
+    throw new LockError(
+      'BAD_USER_INPUT',
+      `${tableName} has no row-lock column: its primary key has several columns. An admin declares one in its policy (rowLockColumn).`,
+    );
+  }
+  if (!ground.guarded) {
+    throw new LockError(
+      'BAD_USER_INPUT',
+      `${tableName} has no write guard (its policy's writeGuard is OFF, or its triggers are not installed): the guard is what keeps a row scope's saves inside it. Hold the whole table, or have an admin set its write guard to RECORD or ENFORCE.`,
+    );
+  }
+  if (ground.needsApproval) {
+    throw new LockError(
+      'BAD_USER_INPUT',
+      `Changes to ${tableName} need approval: a change request holds the whole table, so it has no row scopes. Hold the whole table.`,
+    );
+  }
+  const canonical = await canonicalScopeValues(db, {
+    masterSchema,
+    tableName,
+    column: ground.column,
+    values: request.rows,
+  });
+  if (canonical.invalid.length > 0) {
+    throw new LockError(
+      'BAD_USER_INPUT',
+      `rows names values of ${tableName}.${ground.column}; ${canonical.invalid.slice(0, 5).join(', ')} ${canonical.invalid.length === 1 ? 'is' : 'are'} not.`,
+    );
+  }
+  return canonical.values;
 }

@@ -2,7 +2,7 @@ import { postgresErrorCode, type Queryable, type TransactionClient } from '@tabl
 import { LockError } from '../core/lockError';
 import { IDLE_REASON, idleExpired } from '../sql/idleLimitSql';
 import { LOCK_EVENT, TABLE_LOCK } from '../sql/registryTables';
-import { isRowScopeToken } from '../sql/rowScopeSql';
+import { holdsRowScope } from '../sql/rowScopeSql';
 
 /**
  * Why an acquisition (`token`) of `tableName` no longer holds the lock: expired, released,
@@ -56,10 +56,12 @@ const idleEnd = (tableName: string) =>
 
 /**
  * The fence in front of every master-data write: inside the writing transaction, `tableName`
- * must be edited by `editor` under acquisition `token`, with its lease not run out and its
- * holder not idle past the limit (database clock); else LOCK_LOST, saying why. The registry row stays share-locked until the writing
- * transaction ends, so a release, expiry or take-over either committed before (and the write
- * fails here) or waits until the write has committed: no write can follow a release.
+ * must be edited by `editor` under acquisition `token` — the whole table, or one of its row
+ * scopes — with its lease not run out and (whole tables) its holder not idle past the limit
+ * (database clock); else LOCK_LOST, saying why. The registry row (or the scope's row) stays
+ * share-locked until the writing transaction ends, so a release, expiry or take-over either
+ * committed before (and the write fails here) or waits until the write has committed: no write
+ * can follow a release. Which rows a scope may write, the write guard judges (TL007).
  */
 export async function assertHoldsLock(
   tx: TransactionClient,
@@ -70,16 +72,9 @@ export async function assertHoldsLock(
            AND coalesce(lease_expires_at > now(), true) AND NOT ${idleExpired('table_lock')} AS holds
     FROM ${TABLE_LOCK} AS table_lock WHERE table_name = ${lock.tableName} FOR SHARE`;
   if (!row) throw new LockError('TABLE_NOT_FOUND', `No master table is named ${lock.tableName}.`);
-  if (!row.holds) {
-    if (await isRowScopeToken(tx, lock.tableName, lock.token)) {
-      throw new LockError(
-        'BAD_USER_INPUT',
-        `Token ${lock.token} is a row scope of ${lock.tableName}: saves within a row scope are not built yet (docs/decisions/0021). Hold the whole table to save. Nothing was saved.`,
-      );
-    }
-    const why = await describeLostLock(tx, lock.tableName, lock.token);
-    throw new LockError('LOCK_LOST', `You no longer hold the lock: ${why}. Nothing was saved.`);
-  }
+  if (row.holds || (await holdsRowScope(tx, lock))) return;
+  const why = await describeLostLock(tx, lock.tableName, lock.token);
+  throw new LockError('LOCK_LOST', `You no longer hold the lock: ${why}. Nothing was saved.`);
 }
 
 /** A LOCK_LOST from the state machine, with the reason from the lock's history. */

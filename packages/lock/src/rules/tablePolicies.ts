@@ -72,7 +72,8 @@ export async function setTablePolicy(
   },
 ): Promise<TablePolicy> {
   const change = validPolicyChange(request.change);
-  if (change.rowLockColumn !== undefined) await requireNoRowScopes(tx, request.tableName);
+  const keptByScopes = whatRowScopesKeep(change);
+  if (keptByScopes) await requireNoRowScopes(tx, request.tableName, keptByScopes);
   const bumped = await tx.$executeRaw`
     UPDATE ${TABLE_LOCK} SET version = version + 1, updated_at = now()
     WHERE table_name = ${request.tableName}`;
@@ -91,10 +92,23 @@ export async function setTablePolicy(
 }
 
 /**
- * The row-lock column names what the table's row scopes hold: it changes only while none is
- * held (the table's row locked first, so that no scope is taken meanwhile).
+ * What of `change` row scopes forbid while held: the column they name, the write guard that
+ * keeps their saves inside them (docs/decisions/0021), and approval (a change request holds the
+ * whole table). Undefined when the change touches none of these.
  */
-async function requireNoRowScopes(tx: TransactionClient, tableName: string): Promise<void> {
+function whatRowScopesKeep(change: TablePolicyChange): string | undefined {
+  if (change.rowLockColumn !== undefined) return 'row-lock column cannot change';
+  if (change.writeGuard === 'OFF') return 'write guard cannot be OFF';
+  if (change.changesNeedApproval === true) return 'changes cannot start needing approval';
+  return undefined;
+}
+
+/** Refuses the change while row scopes of the table are held (its row locked first, so that no scope is taken meanwhile). */
+async function requireNoRowScopes(
+  tx: TransactionClient,
+  tableName: string,
+  kept: string,
+): Promise<void> {
   const [held] = await tx.$queryRaw<{ editors: string[] | null }[]>`
     SELECT (SELECT array_agg(DISTINCT r.editor ORDER BY r.editor) FROM ${ROW_LOCK} AS r
             WHERE r.table_name = t.table_name) AS editors
@@ -102,7 +116,7 @@ async function requireNoRowScopes(tx: TransactionClient, tableName: string): Pro
   if (held?.editors) {
     throw new LockError(
       'LOCK_CONFLICT',
-      `${tableName}'s row-lock column cannot change while row scopes of it are held (by ${held.editors.join(', ')}).`,
+      `${tableName}'s ${kept} while row scopes of it are held (by ${held.editors.join(', ')}).`,
     );
   }
 }

@@ -1,4 +1,5 @@
 import { Prisma, type Queryable, queryPrepared } from '@tablelock/db';
+import { GUARD_TRIGGERS } from './guardTriggers';
 import {
   EVENT_COLUMNS,
   eventValues,
@@ -27,8 +28,9 @@ const SCOPE_COLUMNS = Prisma.sql`table_name, editor, rows, fencing_token::text A
   lease_expires_at, last_active_at`;
 
 /**
- * Whether row scopes of `tableName` can name rows: its policy declares a row-lock column, or its
- * primary key is one column. Null when the table has no row-lock column; else its name.
+ * The column whose values row scopes of `tableName` name (the database's one rule,
+ * `tablelock.row_lock_column`): its policy's row-lock column, else its primary key when that is
+ * one column; null when it has neither.
  */
 export async function readRowLockColumn(
   db: Queryable,
@@ -36,14 +38,64 @@ export async function readRowLockColumn(
   tableName: string,
 ): Promise<string | null> {
   const [row] = await db.$queryRaw<{ column: string | null }[]>`
-    SELECT coalesce(
-      (SELECT row_lock_column FROM ${TABLE_POLICY} WHERE table_name = ${tableName}),
-      (SELECT min(a.attname) FROM pg_index AS i
-       JOIN pg_attribute AS a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
-       WHERE i.indisprimary AND i.indnkeyatts = 1
-         AND i.indrelid = to_regclass(format('%I.%I', ${masterSchema}::text, ${tableName}::text)))
-    ) AS column`;
+    SELECT tablelock.row_lock_column(
+      to_regclass(format('%I.%I', ${masterSchema}::text, ${tableName}::text)), ${tableName}) AS column`;
   return row?.column ?? null;
+}
+
+/** What a row scope of a table rests on: the column it names, and the guard keeping saves inside. */
+export interface RowScopeGround {
+  column: string | null;
+  /** All four of the write guard's triggers are on the table (RECORD or ENFORCE). */
+  guarded: boolean;
+  /** Its changes need approval: change requests, which hold the whole table. */
+  needsApproval: boolean;
+}
+
+/** Reads what row scopes of `tableName` rest on (see RowScopeGround). */
+export async function readRowScopeGround(
+  db: Queryable,
+  masterSchema: string,
+  tableName: string,
+): Promise<RowScopeGround> {
+  const [row] = await db.$queryRaw<RowScopeGround[]>`
+    WITH target AS (
+      SELECT to_regclass(format('%I.%I', ${masterSchema}::text, ${tableName}::text)) AS relid
+    )
+    SELECT tablelock.row_lock_column(target.relid, ${tableName}) AS column,
+           (SELECT count(*) = 4 FROM pg_trigger AS t
+            WHERE t.tgrelid = target.relid AND t.tgenabled <> 'D'
+              AND t.tgname = ANY (${[...GUARD_TRIGGERS]}::text[])) AS guarded,
+           coalesce((SELECT p.changes_need_approval FROM ${TABLE_POLICY} AS p
+                     WHERE p.table_name = ${tableName}), false) AS "needsApproval"
+    FROM target`;
+  return row ?? { column: null, guarded: false, needsApproval: false };
+}
+
+/**
+ * `values` as the write guard sees them (`column::text`), in order, once each: "011" of an
+ * integer column is "11", so that two scopes naming one row in two spellings overlap. `invalid`:
+ * those that are no value of the column's type.
+ */
+export async function canonicalScopeValues(
+  db: Queryable,
+  scope: { masterSchema: string; tableName: string; column: string; values: string[] },
+): Promise<{ values: string[]; invalid: string[] }> {
+  const [type] = await db.$queryRaw<{ type: string }[]>`
+    SELECT format_type(a.atttypid, a.atttypmod) AS type FROM pg_attribute AS a
+    WHERE a.attrelid = to_regclass(format('%I.%I', ${scope.masterSchema}::text, ${scope.tableName}::text))
+      AND a.attname = ${scope.column} AND NOT a.attisdropped`;
+  if (!type) return { values: [], invalid: scope.values };
+  // The type's name comes from the catalog, not from the caller.
+  const typeName = Prisma.raw(type.type);
+  const read = await db.$queryRaw<{ given: string; value: string | null }[]>`
+    SELECT given, CASE WHEN pg_input_is_valid(given, ${type.type})
+                       THEN (given::${typeName})::text END AS value
+    FROM unnest(${scope.values}::text[]) AS given`;
+  return {
+    values: [...new Set(read.flatMap(({ value }) => (value === null ? [] : [value])))].sort(),
+    invalid: read.filter(({ value }) => value === null).map(({ given }) => given),
+  };
 }
 
 /**
@@ -101,6 +153,22 @@ export async function lockLiveRowScope(
       AND (lease_expires_at IS NULL OR lease_expires_at > now())
     FOR UPDATE`;
   return scope ?? null;
+}
+
+/**
+ * Whether `editor` holds live scope `token` of `tableName`, share-locking its row until the
+ * caller's transaction ends (a release, force release or expiry waits for it).
+ */
+export async function holdsRowScope(
+  db: Queryable,
+  scope: { tableName: string; editor: string; token: string },
+): Promise<boolean> {
+  const [held] = await db.$queryRaw<{ holds: boolean }[]>`
+    SELECT editor = ${scope.editor} AND coalesce(lease_expires_at > now(), true) AS holds
+    FROM ${ROW_LOCK}
+    WHERE fencing_token = ${scope.token}::bigint AND table_name = ${scope.tableName}
+    FOR SHARE`;
+  return held?.holds ?? false;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { RowValues } from '../readRows';
 import { columnRef, columnsAsJson, keyCondition, typedValue } from '../sqlFragments';
 import { type MasterTable, requireColumn } from '../tableColumns';
 import { checkRuleSentence, readCheckRule } from './checkRule';
+import { OUT_OF_SCOPE_SQLSTATE, outOfScope } from './outOfScope';
 import type { RowErrorDetails } from './rowErrorDetails';
 import { countOf, oneOf, rowName } from './rowName';
 import {
@@ -12,7 +13,13 @@ import {
   type ViolatedConstraint,
 } from './violatedConstraint';
 
-export type ViolationCode = 'INVALID_VALUE' | 'NOT_NULL' | 'UNIQUE' | 'FOREIGN_KEY' | 'CHECK';
+export type ViolationCode =
+  | 'INVALID_VALUE'
+  | 'NOT_NULL'
+  | 'UNIQUE'
+  | 'FOREIGN_KEY'
+  | 'CHECK'
+  | 'OUT_OF_SCOPE';
 
 /** A database refusal of one row, said for people: what, where, and the facts behind it. */
 export interface RowViolation {
@@ -49,6 +56,7 @@ export async function describeViolation(
   error: PostgresError,
   row: WrittenRow,
 ): Promise<RowViolation | undefined> {
+  if (error.code === OUT_OF_SCOPE_SQLSTATE) return outOfScope(error);
   const code =
     CODE_BY_SQLSTATE[error.code] ?? (isDataException(error) ? 'INVALID_VALUE' : undefined);
   if (!code) return undefined;

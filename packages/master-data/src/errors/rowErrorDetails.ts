@@ -28,6 +28,8 @@ export interface RowErrorDetails {
   rule?: string;
   /** The violated constraint's name. */
   constraint?: string;
+  /** OUT_OF_SCOPE: who holds the value in a row scope of their own; absent when nobody does. */
+  holder?: string;
 }
 
 export type RowErrorKind =
@@ -39,4 +41,5 @@ export type RowErrorKind =
   | 'DUPLICATE_KEY'
   | 'MISSING_REFERENCE'
   | 'IN_USE'
-  | 'CHECK';
+  | 'CHECK'
+  | 'OUT_OF_SCOPE';

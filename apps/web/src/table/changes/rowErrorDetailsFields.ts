@@ -14,5 +14,6 @@ export const rowErrorDetailsFields = graphql(`
     bound
     upperBound
     rule
+    holder
   }
 `);
