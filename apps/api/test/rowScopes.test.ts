@@ -62,6 +62,27 @@ const saveUnderScope = graphql(`
   }
 `);
 
+const submitUnderScope = graphql(`
+  mutation SubmitUnderScope($token: String!, $changes: RowChanges!) {
+    submitChangeRequest(table: "products", token: $token, changes: $changes) {
+      submitted
+    }
+  }
+`);
+
+const latestProductsChange = graphql(`
+  query LatestProductsChange {
+    tableChanges(table: "products", first: 1) {
+      changes {
+        kind
+        actor
+        token
+        rowScope
+      }
+    }
+  }
+`);
+
 const setRowLockColumn = graphql(`
   mutation ScopeByColumn($table: String!, $rowLockColumn: String) {
     setTablePolicy(table: $table, policy: { rowLockColumn: $rowLockColumn }) {
@@ -546,6 +567,10 @@ describe('saves within a row scope (issue 41, outcome 6)', () => {
       token: BigInt(alice.token),
       rowScope: ['11'],
     });
+    const history = await execute(signedIn.alice, latestProductsChange);
+    expect(history.data?.tableChanges.changes).toEqual([
+      { kind: 'save', actor: 'alice', token: alice.token, rowScope: ['11'] },
+    ]);
   });
 
   it.each([
@@ -625,6 +650,20 @@ describe('saves within a row scope (issue 41, outcome 6)', () => {
     });
     expect(answer.errors?.[0]?.extensions?.code).toBe('LOCK_LOST');
     expect(answer.errors?.[0]?.message).toContain('was released');
+  });
+
+  it('refuses a change request under a row token: a request holds the whole table', async () => {
+    const alice = await granted(signedIn.alice, ['11']);
+    const product = await productOf(11);
+    const answer = await execute(signedIn.alice, submitUnderScope, {
+      token: alice.token,
+      changes: {
+        updates: [{ key: { id: product.id }, version: product.version, values: { name: 'asked' } }],
+      },
+    });
+    expect(answer.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(answer.errors?.[0]?.message).toContain('a change request holds the whole table');
+    expect(await signedIn.database.prisma.changeRequest.count()).toBe(0);
   });
 
   it("refuses another editor's scope token: LOCK_LOST", async () => {

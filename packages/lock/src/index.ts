@@ -33,7 +33,7 @@ export { expireLeases } from './ops/expireLeases';
 export { forceReleaseTableLock } from './ops/forceReleaseTableLock';
 export { type LockGrant, reviveGrant, reviveGrants } from './ops/lockGrant';
 export type { TableStatusChange } from './ops/lockRequest';
-export { assertHoldsLock, explainLockEndedInDatabase } from './ops/lostLock';
+export { assertHoldsLock, explainLockEndedInDatabase, type HeldLock } from './ops/lostLock';
 export type { ReleasedLock } from './ops/releasedLock';
 export { releaseLocksOf } from './ops/releaseLocksOf';
 export { releaseTableLock } from './ops/releaseTableLock';

@@ -54,6 +54,11 @@ export async function describeLostLock(
 const idleEnd = (tableName: string) =>
   `your lock on ${tableName} was released: you were inactive for longer than its idle limit`;
 
+/** What the writer holds: a row scope's values of the row-lock column, or (null) the whole table. */
+export interface HeldLock {
+  rows: string[] | null;
+}
+
 /**
  * The fence in front of every master-data write: inside the writing transaction, `tableName`
  * must be edited by `editor` under acquisition `token` — the whole table, or one of its row
@@ -66,13 +71,15 @@ const idleEnd = (tableName: string) =>
 export async function assertHoldsLock(
   tx: TransactionClient,
   lock: { tableName: string; editor: string; token: string },
-): Promise<void> {
+): Promise<HeldLock> {
   const [row] = await tx.$queryRaw<{ holds: boolean }[]>`
     SELECT status = 'editing' AND editor = ${lock.editor} AND fencing_token = ${lock.token}::bigint
            AND coalesce(lease_expires_at > now(), true) AND NOT ${idleExpired('table_lock')} AS holds
     FROM ${TABLE_LOCK} AS table_lock WHERE table_name = ${lock.tableName} FOR SHARE`;
   if (!row) throw new LockError('TABLE_NOT_FOUND', `No master table is named ${lock.tableName}.`);
-  if (row.holds || (await holdsRowScope(tx, lock))) return;
+  if (row.holds) return { rows: null };
+  const scope = await holdsRowScope(tx, lock);
+  if (scope) return { rows: scope };
   const why = await describeLostLock(tx, lock.tableName, lock.token);
   throw new LockError('LOCK_LOST', `You no longer hold the lock: ${why}. Nothing was saved.`);
 }

@@ -156,19 +156,19 @@ export async function lockLiveRowScope(
 }
 
 /**
- * Whether `editor` holds live scope `token` of `tableName`, share-locking its row until the
- * caller's transaction ends (a release, force release or expiry waits for it).
+ * The values of live scope `token` of `tableName` when `editor` holds it, else null; its row
+ * share-locked until the caller's transaction ends (a release, force release or expiry waits).
  */
 export async function holdsRowScope(
   db: Queryable,
   scope: { tableName: string; editor: string; token: string },
-): Promise<boolean> {
-  const [held] = await db.$queryRaw<{ holds: boolean }[]>`
-    SELECT editor = ${scope.editor} AND coalesce(lease_expires_at > now(), true) AS holds
-    FROM ${ROW_LOCK}
+): Promise<string[] | null> {
+  const [held] = await db.$queryRaw<{ rows: string[] }[]>`
+    SELECT rows FROM ${ROW_LOCK}
     WHERE fencing_token = ${scope.token}::bigint AND table_name = ${scope.tableName}
+      AND editor = ${scope.editor} AND coalesce(lease_expires_at > now(), true)
     FOR SHARE`;
-  return held?.holds ?? false;
+  return held?.rows ?? null;
 }
 
 /**

@@ -65,7 +65,13 @@ export async function submitChangeRequest(
     ? await submittableDryRun(db, request.importDryRunId, author, token)
     : null;
   return inTransaction(db, async (tx) => {
-    await assertHoldsLock(tx, { tableName, editor: author, token });
+    const held = await assertHoldsLock(tx, { tableName, editor: author, token });
+    if (held.rows !== null) {
+      throw new MasterDataError(
+        'BAD_USER_INPUT',
+        `Token ${token} is a row scope of ${tableName}: a change request holds the whole table until it is decided. Take the whole table to submit one; nothing was submitted.`,
+      );
+    }
     if (dryRun && dryRun.tableName !== tableName) {
       throw new MasterDataError('BAD_USER_INPUT', `That dry run is of ${dryRun.tableName}.`);
     }

@@ -20,6 +20,10 @@ export interface ChangeSetRecord {
   /** Who approved it, when it applied a change request (`changeRequestId`). */
   approvedBy: string | null;
   changeRequestId: string | null;
+  /** Written under a row scope's token: the scope's values of the row-lock column. */
+  rowScope: string[] | null;
+  /** An unlocked write's: the tokens of the row scopes whose rows it wrote. */
+  brokenScopes: string[] | null;
 }
 
 /** One row's change (`tablelock.row_change`), values as text as `rows` returns them. */

@@ -66,6 +66,7 @@ export async function classifyStagedRows(
   table: MasterTable,
   fileColumns: (string | null)[],
   dryRunId: string,
+  scope?: ImportScope,
 ): Promise<void> {
   // A column mapped to none (null) stays in the staged cells, by its place, and is not read.
   const columns = fileColumns.flatMap((name, index) =>
@@ -122,7 +123,9 @@ export async function classifyStagedRows(
   );
   const checkJoins = checkRules.map((rule, k) => checkJoin(table, rule.expression, k, inFile));
 
+  const scopeCheck = scope && outOfScopeCheck(table, scope, inFile);
   const errors: Prisma.Sql[] = [
+    ...(scopeCheck ? [scopeCheck.error] : []),
     ...columns.map(({ column, cell, bad }) =>
       errorWhen(
         bad,
@@ -243,6 +246,7 @@ export async function classifyStagedRows(
              ${foreignKeyJoins.length > 0 ? Prisma.sql`, ${Prisma.join(foreignKeyJoins.map((join) => join.found))}` : Prisma.empty}
              ${uniques.length > 0 ? Prisma.sql`, ${Prisma.join(uniques.map((unique) => unique.holder))}` : Prisma.empty}
              ${checkJoins.length > 0 ? Prisma.sql`, ${Prisma.join(checkJoins.map((join) => join.ok))}` : Prisma.empty}
+             ${scopeCheck ? Prisma.sql`, ${scopeCheck.now}` : Prisma.empty}
       FROM keyed
       LEFT JOIN ${raw(table.qualifiedName)} AS import_target
         ON keyed.has_key AND keyed.first_line = keyed.line AND ${matchesTarget}
@@ -275,6 +279,54 @@ export async function classifyStagedRows(
               WHERE cell.key = ANY(changed)) END,
            errors
     FROM classified`;
+}
+
+/** The row scope a dry run keeps to: its values of the table's row-lock column. */
+export interface ImportScope {
+  column: string;
+  rows: string[];
+  /** The scope's own token: another scope holding a value is named as its holder. */
+  token: string;
+}
+
+/**
+ * A row outside the scope (OUT_OF_SCOPE, as the write guard would refuse it): an existing row
+ * whose row-lock column is not one of the scope's values, or a row that would have another
+ * value after the import (the file's; for a new row the file does not give it, none).
+ */
+function outOfScopeCheck(
+  table: MasterTable,
+  scope: ImportScope,
+  inFile: (name: string) => { normal: Prisma.Sql; bad: Prisma.Sql } | undefined,
+) {
+  const column = requireColumn(table, scope.column);
+  const now = raw('scope_now');
+  const given = inFile(column.name);
+  const after = given
+    ? Prisma.sql`CASE WHEN ${given.bad} THEN ${now} ELSE ${given.normal} END`
+    : Prisma.sql`CASE WHEN found THEN ${now} END`;
+  const inside = (value: Prisma.Sql) =>
+    Prisma.sql`coalesce(${value} = ANY (${scope.rows}::text[]), false)`;
+  const outside = Prisma.sql`CASE WHEN found AND NOT ${inside(now)} THEN ${now} ELSE ${after} END`;
+  const holder = Prisma.sql`(SELECT min(held.editor) FROM tablelock.row_lock AS held
+    WHERE held.table_name = ${table.name} AND held.fencing_token <> ${scope.token}::bigint
+      AND ${outside} = ANY (held.rows))`;
+  return {
+    now: Prisma.sql`import_target.${columnRef(column)}::text AS ${now}`,
+    error: errorWhen(
+      Prisma.sql`(found AND NOT ${inside(now)}) OR NOT ${inside(after)}`,
+      column.name,
+      'OUT_OF_SCOPE',
+      Prisma.sql`format('%s %s is outside your row scope (%s): %s.', ${column.name}::text,
+        coalesce(${outside}, 'null'), ${scope.rows.join(', ')}::text,
+        coalesce(${holder} || ' holds it', 'nobody holds it; take a scope that names it'))`,
+      'OUT_OF_SCOPE',
+      [
+        ['value', outside],
+        ['holder', holder],
+      ],
+    ),
+  };
 }
 
 /**

@@ -1,8 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { inTransaction, type Queryable } from '@tablelock/db';
-import { assertHoldsLock, parseFencingToken } from '@tablelock/lock';
+import {
+  assertHoldsLock,
+  type HeldLock,
+  parseFencingToken,
+  readRowLockColumn,
+} from '@tablelock/lock';
 import { assertMayImport, type ImportCaller } from './assertMayImport';
-import { classifyStagedRows } from './classifyRows';
+import { classifyStagedRows, type ImportScope } from './classifyRows';
 import { type ColumnMapping, mapHeader } from './columnMapping';
 import { copyFileRows } from './copyFileRows';
 import { checkHeader, type ImportContent, type ImportFormat, readImportRows } from './importFile';
@@ -57,7 +62,7 @@ export async function dryRunImport(db: Queryable, request: ImportRequest): Promi
     return await inTransaction(
       db,
       async (tx) => {
-        await assertHoldsLock(tx, { tableName, editor: holder, token });
+        const held = await assertHoldsLock(tx, { tableName, editor: holder, token });
         // Dry runs of one editor and table take turns, each replacing the one before.
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`import:${holder}:${tableName}`}, 0))`;
         // A dry run a pending change request carries is its approver's to apply.
@@ -73,7 +78,7 @@ export async function dryRunImport(db: Queryable, request: ImportRequest): Promi
             (id, table_name, editor, token, file_name, columns, counts)
           VALUES (${id}::uuid, ${tableName}, ${holder}, ${token}::bigint, ${fileName},
                   ${columns}::text[], '{}'::jsonb)`;
-        await classifyStagedRows(tx, table, fileColumns, id);
+        await classifyStagedRows(tx, table, fileColumns, id, await scopeOf(tx, request, held));
         const [counted] = await tx.$queryRaw<{ counts: ImportCounts }[]>`
           UPDATE tablelock.import_dry_run SET counts = (
             SELECT jsonb_build_object(
@@ -98,4 +103,16 @@ export async function dryRunImport(db: Queryable, request: ImportRequest): Promi
   } finally {
     await db.$executeRaw`DELETE FROM tablelock.import_staging WHERE dry_run_id = ${id}::uuid`;
   }
+}
+
+/** The row scope a dry run under a scope's token keeps to; undefined for the whole table. */
+async function scopeOf(
+  db: Queryable,
+  request: ImportRequest,
+  held: HeldLock,
+): Promise<ImportScope | undefined> {
+  if (held.rows === null) return undefined;
+  const column = await readRowLockColumn(db, request.schema, request.tableName);
+  if (column === null) throw new Error(`${request.tableName} lost its row-lock column`);
+  return { column, rows: held.rows, token: request.token };
 }

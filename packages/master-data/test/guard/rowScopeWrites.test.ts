@@ -2,7 +2,7 @@ import { acquireRowScope, grantedOrConflict, releaseRowScope } from '@tablelock/
 import { MASTER_SCHEMA } from '@tablelock/test-support';
 import type pg from 'pg';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { saveRows } from '../../src';
+import { applyImport, dryRunImport, readImportRows, saveRows } from '../../src';
 import { TABLE, TARGET, useGuardTestbed } from './guardTestbed';
 import { refusal } from './otherWriter';
 
@@ -174,5 +174,75 @@ describe('a write under a row token, the guard at RECORD', () => {
       },
     ]);
     expect(await rowsNow()).toEqual(BEFORE);
+  });
+});
+
+describe('an import under a row token (issue 41, outcome 6)', () => {
+  beforeEach(() => bed.guard(TABLE, 'RECORD'));
+
+  const dryRun = (token: string, ...lines: string[]) =>
+    dryRunImport(bed.database.prisma, {
+      schema: MASTER_SCHEMA,
+      tableName: TABLE,
+      holder: 'alice',
+      token,
+      fileName: 'items.csv',
+      format: 'csv',
+      content: Buffer.from(['id,name,price', ...lines].join('\n')),
+    });
+
+  it('marks every file row outside the scope OUT_OF_SCOPE in the dry run; the import writes nothing', async () => {
+    const token = await takeScope('alice', ['1', '3']);
+    await takeScope('bob', ['2']);
+    const report = await dryRun(token, '1,bolt,2', '2,nut,3', '3,washer,0.05', '4,pin,1');
+    expect(report.counts).toMatchObject({ update: 1, create: 1, error: 2 });
+    const { rows } = await readImportRows(bed.database.prisma, report.id, 'alice', {
+      outcomes: ['error'],
+      offset: 0,
+      limit: 10,
+    });
+    expect(rows.map((row) => [row.line, row.errors])).toEqual([
+      [
+        3,
+        [
+          {
+            column: 'id',
+            code: 'OUT_OF_SCOPE',
+            message: 'id 2 is outside your row scope (1, 3): bob holds it.',
+            details: { kind: 'OUT_OF_SCOPE', column: 'id', value: '2', holder: 'bob' },
+          },
+        ],
+      ],
+      [
+        5,
+        [
+          {
+            column: 'id',
+            code: 'OUT_OF_SCOPE',
+            message:
+              'id 4 is outside your row scope (1, 3): nobody holds it; take a scope that names it.',
+            details: { kind: 'OUT_OF_SCOPE', column: 'id', value: '4' },
+          },
+        ],
+      ],
+    ]);
+    await expect(
+      applyImport(bed.database.prisma, {
+        schema: MASTER_SCHEMA,
+        id: report.id,
+        holder: 'alice',
+        token,
+      }),
+    ).rejects.toMatchObject({ code: 'IMPORT_HAS_ERRORS' });
+    expect(await rowsNow()).toEqual(BEFORE);
+
+    await applyImport(bed.database.prisma, {
+      schema: MASTER_SCHEMA,
+      id: report.id,
+      holder: 'alice',
+      token,
+      skipRowsWithErrors: true,
+    });
+    expect(await rowsNow()).toEqual(['1:bolt:2', '2:nut:0.20', '3:washer:0.05']);
   });
 });

@@ -49,6 +49,8 @@ export const revertChangeResolver: MutationResolvers['revertChange'] = (_parent,
 export const ChangeSet: ChangeSetResolvers = {
   table: (change) => change.tableName,
   token: (change, _args, context) => tokenFor(context, change.token, [change.actor]),
+  brokenScopes: (change, _args, context) =>
+    callerOf(context).role === 'admin' ? change.brokenScopes : null,
   rows: (change, args, context) =>
     readChangeRows(context.prisma, change, { after: args.after, first: args.first ?? 100 }),
 };
