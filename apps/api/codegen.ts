@@ -13,6 +13,7 @@ const config: CodegenConfig = {
         contextType: '../../context#ApiContext',
         mappers: {
           TableInfo: '@tablelock/lock#TableInfo as TableInfoModel',
+          RowLock: '@tablelock/lock#RowScope as RowScopeModel',
           TablePage: '@tablelock/lock#TablePage as TablePageModel',
           TableState: '@tablelock/lock#TableState as TableStateModel',
           ResultTableStatus: '@tablelock/lock#LockOutcome',

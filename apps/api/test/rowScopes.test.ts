@@ -70,6 +70,28 @@ const submitUnderScope = graphql(`
   }
 `);
 
+const productsRowLocks = graphql(`
+  query ProductsRowLocks {
+    table(name: "products") {
+      rowLocks {
+        editor
+        rows
+        token
+      }
+    }
+  }
+`);
+
+const forceReleaseRowLock = graphql(`
+  mutation ForceReleaseRowLock($rowLock: String) {
+    forceRelease(table: "products", reason: "stale scope", rowLock: $rowLock) {
+      rowLocks {
+        editor
+      }
+    }
+  }
+`);
+
 const latestProductsChange = graphql(`
   query LatestProductsChange {
     tableChanges(table: "products", first: 1) {
@@ -676,5 +698,72 @@ describe('saves within a row scope (issue 41, outcome 6)', () => {
       },
     });
     expect(answer.errors?.[0]?.extensions?.code).toBe('LOCK_LOST');
+  });
+});
+
+describe("an admin's force release of one row scope, and scopes that go idle", () => {
+  it("shows a scope's token to admins and its editor only, and ends that scope alone", async () => {
+    const alice = await granted(signedIn.alice, ['11']);
+    const bob = await granted(signedIn.bob, ['21']);
+    const seenBy = async (who: TestClient) =>
+      (await execute(who, productsRowLocks)).data?.table?.rowLocks.map((lock) => lock.token);
+    expect(await seenBy(signedIn.admin)).toEqual([alice.token, bob.token]);
+    expect(await seenBy(signedIn.alice)).toEqual([alice.token, null]);
+
+    const byEditor = await execute(signedIn.alice, forceReleaseRowLock, { rowLock: bob.token });
+    expect(byEditor.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+
+    const released = await execute(signedIn.admin, forceReleaseRowLock, { rowLock: bob.token });
+    expect(released.errors).toBeUndefined();
+    expect(released.data?.forceRelease.rowLocks).toEqual([{ editor: 'alice' }]);
+    const event = await signedIn.database.prisma.lockEvent.findFirst({
+      where: { tableName: 'products', action: 'force_release' },
+      orderBy: { id: 'desc' },
+    });
+    expect(event).toMatchObject({
+      actor: 'admin',
+      editor: 'bob',
+      token: BigInt(bob.token),
+      reason: 'stale scope',
+    });
+
+    const product = await productOf(21);
+    const late = await execute(signedIn.bob, saveUnderScope, {
+      token: bob.token,
+      changes: {
+        updates: [{ key: { id: product.id }, version: product.version, values: { name: 'late' } }],
+      },
+    });
+    expect(late.errors?.[0]?.extensions?.code).toBe('LOCK_LOST');
+    expect(late.errors?.[0]?.message).toContain(
+      'admin force-released your lock on products (reason: stale scope)',
+    );
+
+    const again = await execute(signedIn.admin, forceReleaseRowLock, { rowLock: bob.token });
+    expect(again.errors?.[0]?.extensions?.code).toBe('INVALID_TRANSITION');
+  });
+
+  it('ends a scope whose editor was idle past the idle limit: it holds nothing, and the sweeper says so', async () => {
+    const alice = await granted(signedIn.alice, ['11']);
+    await signedIn.database.prisma.rowLock.update({
+      where: { fencingToken: BigInt(alice.token) },
+      data: { lastActiveAt: new Date(Date.now() - 24 * 3_600_000) },
+    });
+    const product = await productOf(11);
+    const refused = await execute(signedIn.alice, saveUnderScope, {
+      token: alice.token,
+      changes: {
+        updates: [{ key: { id: product.id }, version: product.version, values: { name: 'idle' } }],
+      },
+    });
+    expect(refused.errors?.[0]?.extensions?.code).toBe('LOCK_LOST');
+    expect((await execute(signedIn.bob, productsRowLocks)).data?.table?.rowLocks).toEqual([]);
+    await granted(signedIn.bob, ['11']);
+
+    expect(await expireRowScopes(signedIn.database.prisma)).toBe(1);
+    const ended = await signedIn.database.prisma.lockEvent.findFirst({
+      where: { tableName: 'products', action: 'expire', token: BigInt(alice.token) },
+    });
+    expect(ended).toMatchObject({ actor: 'system', editor: 'alice', reason: 'idle' });
   });
 });

@@ -30,6 +30,7 @@ export {
 export { handLockBack, moveLockToChangeRequest } from './ops/changeRequestLock';
 export { expireRowScopes, releaseRowScope } from './ops/endRowScope';
 export { expireLeases } from './ops/expireLeases';
+export { forceReleaseRowScope } from './ops/forceReleaseRowScope';
 export { forceReleaseTableLock } from './ops/forceReleaseTableLock';
 export { type LockGrant, reviveGrant, reviveGrants } from './ops/lockGrant';
 export type { TableStatusChange } from './ops/lockRequest';
@@ -103,3 +104,4 @@ export { LOCK_CHANNEL, type LockEventInput, recordLockEvent } from './sql/lockEv
 export { purgeLockEvents } from './sql/lockEventRetention';
 export { notAMasterTable } from './sql/notAMasterTable';
 export { isRowScopeToken, readRowLockColumn } from './sql/rowScopeSql';
+export type { RowScope } from './sql/tableLockRow';

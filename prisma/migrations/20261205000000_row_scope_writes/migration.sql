@@ -24,10 +24,17 @@
 ALTER TABLE "tablelock"."change_set" ADD COLUMN "row_scope" TEXT[];
 ALTER TABLE "tablelock"."change_set" ADD COLUMN "broken_scopes" BIGINT[];
 
--- Whether a row scope holds now (on the clock); false for none (a record of nulls).
+-- Whether a row scope holds now (on the clock): its lease not run out and, with a lease, its
+-- holder not idle past the table's idle limit (as lock_holds); false for none (a record of nulls).
 CREATE FUNCTION "tablelock"."scope_holds"(rl "tablelock"."row_lock") RETURNS boolean
 LANGUAGE sql VOLATILE SET search_path = pg_catalog, pg_temp AS $$
   SELECT rl.fencing_token IS NOT NULL AND coalesce(rl.lease_expires_at > clock_timestamp(), true)
+     AND NOT coalesce(rl.lease_expires_at IS NOT NULL
+       AND rl.last_active_at + make_interval(secs => (
+             SELECT coalesce(p.idle_limit_seconds, s.idle_limit_seconds)
+             FROM "tablelock"."lock_settings" AS s
+             LEFT JOIN "tablelock"."table_policy" AS p ON p.table_name = rl.table_name)) <= clock_timestamp(),
+       false)
 $$;
 
 -- Who holds live row scopes of `table_name`, for messages; null when nobody does.

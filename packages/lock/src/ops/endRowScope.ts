@@ -1,7 +1,7 @@
 import type { LockAction } from '@tablelock/db';
 import { inTransaction, type Queryable } from '@tablelock/db';
 import { LockError } from '../core/lockError';
-import { LEASE_EXPIRED_REASON } from '../sql/idleLimitSql';
+import { IDLE_REASON, LEASE_EXPIRED_REASON } from '../sql/idleLimitSql';
 import {
   deleteRowScope,
   lockLiveRowScope,
@@ -60,8 +60,9 @@ export function endRowScope(
 }
 
 /**
- * The sweeper's round for row scopes: ends every scope whose lease has run out, each recorded
- * and announced as `expire` by `system`. Safe from every API process at once: a scope is
+ * The sweeper's round for row scopes: ends every scope whose lease has run out or whose holder
+ * was idle past the idle limit, each recorded and announced as `expire` by `system` (reason
+ * `lease expired` or `idle`). Safe from every API process at once: a scope is
  * deleted once. Answers how many it ended.
  */
 export async function expireRowScopes(db: Queryable): Promise<number> {
@@ -70,7 +71,7 @@ export async function expireRowScopes(db: Queryable): Promise<number> {
     const ended = await endRowScope(db, scope, {
       action: 'expire',
       actor: 'system',
-      reason: LEASE_EXPIRED_REASON,
+      reason: scope.idle ? IDLE_REASON : LEASE_EXPIRED_REASON,
     });
     if (ended) expired++;
   }

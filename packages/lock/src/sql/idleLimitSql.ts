@@ -26,3 +26,16 @@ export function idleExpired(alias: string): Prisma.Sql {
     AND coalesce(${row}.last_active_at, ${row}.acquired_at)
         + make_interval(secs => ${effectiveIdleLimit(Prisma.sql`${row}.table_name`)}) <= now(), false)`;
 }
+
+/**
+ * Whether the row scope in the `row_lock` row `alias` holds now (database clock): its lease has
+ * not run out and, when it has one, its holder has not been idle past the table's idle limit. As
+ * the write guard's `tablelock.scope_holds`.
+ */
+export function scopeHolds(alias: string): Prisma.Sql {
+  const row = Prisma.raw(alias);
+  return Prisma.sql`(coalesce(${row}.lease_expires_at > now(), true)
+    AND NOT coalesce(${row}.lease_expires_at IS NOT NULL
+      AND ${row}.last_active_at
+          + make_interval(secs => ${effectiveIdleLimit(Prisma.sql`${row}.table_name`)}) <= now(), false))`;
+}

@@ -1,5 +1,6 @@
 import { Prisma, type Queryable, queryPrepared } from '@tablelock/db';
 import { GUARD_TRIGGERS } from './guardTriggers';
+import { scopeHolds } from './idleLimitSql';
 import {
   EVENT_COLUMNS,
   eventValues,
@@ -138,6 +139,19 @@ export async function insertRowScope(
   return inserted;
 }
 
+/** Scope `token` of `tableName`, live or not, locked in the caller's transaction; null if none. */
+export async function lockRowScope(
+  db: Queryable,
+  tableName: string,
+  token: string,
+): Promise<RowScopeRow | null> {
+  const [scope] = await db.$queryRaw<RowScopeRow[]>`
+    SELECT ${SCOPE_COLUMNS} FROM ${ROW_LOCK}
+    WHERE fencing_token = ${token}::bigint AND table_name = ${tableName}
+    FOR UPDATE`;
+  return scope ?? null;
+}
+
 /**
  * The caller's scope `token` of `tableName`, alive (its lease not run out), its rows locked in
  * the caller's transaction until it ends; null when there is none.
@@ -148,9 +162,9 @@ export async function lockLiveRowScope(
   token: string,
 ): Promise<RowScopeRow | null> {
   const [scope] = await db.$queryRaw<RowScopeRow[]>`
-    SELECT ${SCOPE_COLUMNS} FROM ${ROW_LOCK}
+    SELECT ${SCOPE_COLUMNS} FROM ${ROW_LOCK} AS row_lock
     WHERE fencing_token = ${token}::bigint AND table_name = ${tableName}
-      AND (lease_expires_at IS NULL OR lease_expires_at > now())
+      AND ${scopeHolds('row_lock')}
     FOR UPDATE`;
   return scope ?? null;
 }
@@ -164,9 +178,9 @@ export async function holdsRowScope(
   scope: { tableName: string; editor: string; token: string },
 ): Promise<string[] | null> {
   const [held] = await db.$queryRaw<{ rows: string[] }[]>`
-    SELECT rows FROM ${ROW_LOCK}
+    SELECT rows FROM ${ROW_LOCK} AS row_lock
     WHERE fencing_token = ${scope.token}::bigint AND table_name = ${scope.tableName}
-      AND editor = ${scope.editor} AND coalesce(lease_expires_at > now(), true)
+      AND editor = ${scope.editor} AND ${scopeHolds('row_lock')}
     FOR SHARE`;
   return held?.rows ?? null;
 }
@@ -202,12 +216,11 @@ export async function renewRowScopeLease(
   active: boolean,
 ): Promise<RowScopeRow | null> {
   const [renewed] = await db.$queryRaw<RowScopeRow[]>`
-    UPDATE ${ROW_LOCK}
+    UPDATE ${ROW_LOCK} AS row_lock
     SET lease_expires_at = now() + make_interval(secs => ${leaseSeconds}::int),
         last_active_at = CASE WHEN ${active} THEN now() ELSE last_active_at END
     WHERE fencing_token = ${scope.token}::bigint AND table_name = ${scope.tableName}
-      AND editor = ${scope.editor}
-      AND (lease_expires_at IS NULL OR lease_expires_at > now())
+      AND editor = ${scope.editor} AND ${scopeHolds('row_lock')}
     RETURNING ${SCOPE_COLUMNS}`;
   return renewed ?? null;
 }
@@ -253,13 +266,17 @@ export async function deleteRowScope(
   return deleted?.ended ?? false;
 }
 
-/** Scopes whose lease has run out (database clock), oldest lease first. */
+/**
+ * Scopes that no longer hold (database clock): their lease ran out, or their holder was idle
+ * past the idle limit (`idle`). Oldest first.
+ */
 export function readDeadRowScopes(
   db: Queryable,
-): Promise<{ tableName: string; token: string; editor: string }[]> {
+): Promise<{ tableName: string; token: string; editor: string; idle: boolean }[]> {
   return db.$queryRaw`
-    SELECT table_name AS "tableName", fencing_token::text AS token, editor
-    FROM ${ROW_LOCK} WHERE lease_expires_at <= now() ORDER BY lease_expires_at`;
+    SELECT table_name AS "tableName", fencing_token::text AS token, editor,
+           coalesce(lease_expires_at > now(), true) AS idle
+    FROM ${ROW_LOCK} AS row_lock WHERE NOT ${scopeHolds('row_lock')} ORDER BY fencing_token`;
 }
 
 /**

@@ -2,6 +2,7 @@ import { Prisma } from '@tablelock/db';
 import type { RowScopeHolder } from '../core/lockRow';
 import type { Freeze } from '../core/tableRules';
 import type { TableStatus } from '../core/tableStatus';
+import { scopeHolds } from './idleLimitSql';
 import { CHANGE_REQUEST, ROW_LOCK } from './registryTables';
 import { FREEZE_IN_FORCE, type FreezeColumns, freezeOf } from './tableRulesSql';
 
@@ -16,13 +17,14 @@ const CARRIES_CHANGE_REQUEST = Prisma.sql`(table_lock.lease_expires_at IS NULL
 
 /**
  * The table's live row scopes, oldest first, as `[{editor, rows}]`: an index lookup, and on most
- * tables an empty one. A scope whose lease ran out holds nothing; the sweeper deletes it.
+ * tables an empty one. A scope whose lease ran out, or whose holder was idle too long, holds
+ * nothing; the sweeper deletes it.
  */
 const ROW_SCOPES = Prisma.sql`(SELECT coalesce(jsonb_agg(jsonb_build_object('editor', r.editor, 'rows', r.rows,
-      'acquiredAt', r.acquired_at, 'leaseExpiresAt', r.lease_expires_at)
+      'token', r.fencing_token::text, 'acquiredAt', r.acquired_at,
+      'leaseExpiresAt', r.lease_expires_at, 'lastActiveAt', r.last_active_at)
     ORDER BY r.fencing_token), '[]'::jsonb)
-  FROM ${ROW_LOCK} AS r WHERE r.table_name = table_lock.table_name
-    AND (r.lease_expires_at IS NULL OR r.lease_expires_at > now()))`;
+  FROM ${ROW_LOCK} AS r WHERE r.table_name = table_lock.table_name AND ${scopeHolds('r')})`;
 
 /**
  * The columns of a `table_lock` row as every reader of the registry selects them, with what is
@@ -54,7 +56,12 @@ export interface TableLockRow {
   idle_seconds: number | null;
   freeze: FreezeColumns | null;
   carries_change_request: boolean;
-  row_scopes: (RowScopeHolder & { acquiredAt: string; leaseExpiresAt: string | null })[];
+  row_scopes: (RowScopeHolder & {
+    token: string;
+    acquiredAt: string;
+    leaseExpiresAt: string | null;
+    lastActiveAt: string;
+  })[];
 }
 
 /** One master table's registry row, as the lock changes and the read models use it. */
@@ -88,9 +95,12 @@ export interface TableLock {
 
 /** A row scope as readers see it: who edits which values, since when, until when. */
 export interface RowScope extends RowScopeHolder {
+  /** Its fencing token. */
+  token: string;
   acquiredAt: Date;
   /** Null: no expiry. */
   leaseExpiresAt: Date | null;
+  lastActiveAt: Date;
 }
 
 export function tableLockOf(row: TableLockRow): TableLock {
@@ -113,8 +123,10 @@ export function tableLockOf(row: TableLockRow): TableLock {
     rowScopes: row.row_scopes.map((scope) => ({
       editor: scope.editor,
       rows: scope.rows,
+      token: scope.token,
       acquiredAt: new Date(scope.acquiredAt),
       leaseExpiresAt: scope.leaseExpiresAt ? new Date(scope.leaseExpiresAt) : null,
+      lastActiveAt: new Date(scope.lastActiveAt),
     })),
   };
 }

@@ -64,6 +64,7 @@ import { referenceLabels, referenceOptions } from './referenceOptions';
 import { securityEvents } from './securityEvents';
 import {
   forceRelease,
+  RowLock,
   syncTableRegistryResolver,
   TableInfo,
   table,
@@ -164,6 +165,7 @@ export const resolvers: Resolvers = {
     withdrawChangeRequest: withdrawChangeRequestResolver,
   },
   TableInfo,
+  RowLock,
   TablePolicy,
   ResultTableStatus,
   FKResultTableStatus,

@@ -1,6 +1,7 @@
 import type { PrismaClient } from '@tablelock/db';
 import {
   editBlockFor,
+  forceReleaseRowScope,
   forceReleaseTableLock,
   LockError,
   mayTakeOver,
@@ -12,8 +13,14 @@ import {
 } from '@tablelock/lock';
 import { editorRights } from '../../auth/editorRights';
 import { syncMasterTables } from '../../writeGuard/syncMasterTables';
-import type { MutationResolvers, QueryResolvers, TableInfoResolvers } from '../generated/graphql';
+import type {
+  MutationResolvers,
+  QueryResolvers,
+  RowLockResolvers,
+  TableInfoResolvers,
+} from '../generated/graphql';
 import { callerOf } from './callerOf';
+import { tokenFor } from './fencingTokens';
 import { idempotentRequest } from './idempotentRequest';
 import { requiredReason } from './requiredReason';
 import { runLockOperation } from './runLockOperation';
@@ -53,6 +60,10 @@ export const table: QueryResolvers['table'] = async (_parent, { name }, context)
   return (await findTable(context.prisma, name)) ?? null;
 };
 
+export const RowLock: RowLockResolvers = {
+  token: (scope, _args, context) => tokenFor(context, scope.token, [scope.editor]),
+};
+
 export const TableInfo: TableInfoResolvers = {
   locked_by: (info) => info.lockedBy[0] ?? null,
   canTakeOver: (info, _args, context) => {
@@ -75,13 +86,24 @@ export const syncTableRegistryResolver: MutationResolvers['syncTableRegistry'] =
 export const forceRelease: MutationResolvers['forceRelease'] = async (_parent, args, context) => {
   const admin = callerOf(context);
   const reason = requiredReason(args.reason);
+  const { rowLock } = args;
   const released = await runLockOperation(
     context.prisma,
     idempotentRequest(admin, args, 'forceRelease'),
-    (db) => forceReleaseTableLock(db, { tableName: args.table, actor: admin.name, reason }),
+    async (db) =>
+      rowLock
+        ? {
+            granted: await forceReleaseRowScope(db, {
+              tableName: args.table,
+              token: rowLock,
+              actor: admin.name,
+              reason,
+            }),
+          }
+        : forceReleaseTableLock(db, { tableName: args.table, actor: admin.name, reason }),
   );
   context.logger.warn(
-    { admin: admin.name, table: args.table, editor: released.editor, reason },
+    { admin: admin.name, table: args.table, editor: released.editor, rowLock, reason },
     'lock force-released',
   );
   return tableInfo(context.prisma, args.table);
