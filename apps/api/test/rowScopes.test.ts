@@ -1,5 +1,5 @@
 import { acquireRowScope, expireRowScopes, lockInvariantViolations } from '@tablelock/lock';
-import { MASTER_SCHEMA, resetLockRegistry } from '@tablelock/test-support';
+import { MASTER_SCHEMA, poll, resetLockRegistry } from '@tablelock/test-support';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { graphql } from './generated';
 import { useSignedInApi } from './support/signedInApi';
@@ -66,6 +66,24 @@ const submitUnderScope = graphql(`
   mutation SubmitUnderScope($token: String!, $changes: RowChanges!) {
     submitChangeRequest(table: "products", token: $token, changes: $changes) {
       submitted
+    }
+  }
+`);
+
+const waitForRows = graphql(`
+  mutation WaitForRows($rows: [String!]) {
+    acquireTableLock(table: "products", rows: $rows, leaseSeconds: 600, wait: 60) {
+      editor
+      token
+      rows
+    }
+  }
+`);
+
+const waitForWhole = graphql(`
+  mutation WaitForWholeProducts {
+    acquireTableLock(table: "products", leaseSeconds: 600, wait: 60) {
+      token
     }
   }
 `);
@@ -391,13 +409,7 @@ describe('row scopes: several editors of one table at once', () => {
     expect(await signedIn.database.prisma.rowLock.count()).toBe(0);
   });
 
-  it('refuses to wait in line with rows (not yet built), and a table that is no master table', async () => {
-    const waiting = await execute(signedIn.alice, takeRows, {
-      table: 'products',
-      rows: ['11'],
-      wait: 5,
-    });
-    expect(waiting.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  it('refuses a table that is no master table', async () => {
     const unknown = await take(signedIn.alice, ['1'], 'no_such_table');
     expect(unknown.errors?.[0]?.extensions?.code).toBe('TABLE_NOT_FOUND');
   });
@@ -765,5 +777,83 @@ describe("an admin's force release of one row scope, and scopes that go idle", (
       where: { tableName: 'products', action: 'expire', token: BigInt(alice.token) },
     });
     expect(ended).toMatchObject({ actor: 'system', editor: 'alice', reason: 'idle' });
+  });
+});
+
+describe('row scopes wait in line (issue 41, outcome 5)', () => {
+  /** Resolves once `editor` waits in line for products. */
+  const inLine = (editor: string) =>
+    poll(`${editor} in line`, 20_000, async () =>
+      (await signedIn.database.prisma.lockWaiter.count({ where: { editor } })) > 0
+        ? true
+        : undefined,
+    );
+
+  /** Who holds products now, whole or by scope, in the order they were granted. */
+  const holders = async () =>
+    (await signedIn.database.prisma.rowLock.findMany({ orderBy: { fencingToken: 'asc' } })).map(
+      (scope) => `${scope.editor}:${scope.rows.join(',')}`,
+    );
+
+  it('serves a waiter for values someone holds when they are released', async () => {
+    const bob = await granted(signedIn.bob, ['11']);
+    const waiting = execute(signedIn.alice, waitForRows, { rows: ['11', '12'] });
+    await inLine('alice');
+    await execute(signedIn.bob, releaseRows, { table: 'products', token: bob.token });
+    const served = await waiting;
+    expect(served.errors).toBeUndefined();
+    expect(served.data?.acquireTableLock).toMatchObject({ editor: 'alice', rows: ['11', '12'] });
+    expect(await signedIn.database.prisma.lockWaiter.count()).toBe(0);
+  });
+
+  it('never holds up a scope of values no waiter or holder has', async () => {
+    await granted(signedIn.bob, ['11']);
+    const waiting = execute(signedIn.alice, waitForRows, { rows: ['11'] });
+    await inLine('alice');
+    const admin = await take(signedIn.admin, ['12']);
+    expect(admin.errors).toBeUndefined();
+    expect(admin.data?.acquireTableLock.rows).toEqual(['12']);
+    await execute(signedIn.admin, forceReleaseRowLock, {
+      rowLock: (
+        await signedIn.database.prisma.rowLock.findFirstOrThrow({ where: { editor: 'bob' } })
+      ).fencingToken.toString(),
+    });
+    expect((await waiting).data?.acquireTableLock.rows).toEqual(['11']);
+  });
+
+  it('serves a whole-table waiter before scopes that come after it, and them after it', async () => {
+    const bob = await granted(signedIn.bob, ['11']);
+    const wholeWaiter = execute(signedIn.alice, waitForWhole);
+    await inLine('alice');
+    // Disjoint from bob, but alice is first in line for the whole table.
+    const late = await take(signedIn.admin, ['12']);
+    expect(late.errors?.[0]?.extensions?.code).toBe('LOCK_CONFLICT');
+    expect(late.errors?.[0]?.message).toContain('alice');
+    const lateWaiter = execute(signedIn.admin, waitForRows, { rows: ['12'] });
+    await inLine('admin');
+    await execute(signedIn.bob, releaseRows, { table: 'products', token: bob.token });
+    const whole = await wholeWaiter;
+    expect(whole.errors).toBeUndefined();
+    expect(await holders()).toEqual([]);
+    expect(await lockOf('products')).toMatchObject({ status: 'editing', editor: 'alice' });
+    await execute(signedIn.alice, releaseRows, {
+      table: 'products',
+      token: String(whole.data?.acquireTableLock.token),
+    });
+    expect((await lateWaiter).data?.acquireTableLock.rows).toEqual(['12']);
+  });
+
+  it('serves overlapping waiters first come, first served', async () => {
+    const bob = await granted(signedIn.bob, ['11', '12']);
+    const first = execute(signedIn.alice, waitForRows, { rows: ['12', '13'] });
+    await inLine('alice');
+    const second = execute(signedIn.admin, waitForRows, { rows: ['13'] });
+    await inLine('admin');
+    await execute(signedIn.bob, releaseRows, { table: 'products', token: bob.token });
+    const alice = (await first).data?.acquireTableLock;
+    expect(alice?.rows).toEqual(['12', '13']);
+    expect(await holders()).toEqual(['alice:12,13']);
+    await execute(signedIn.alice, releaseRows, { table: 'products', token: String(alice?.token) });
+    expect((await second).data?.acquireTableLock.rows).toEqual(['13']);
   });
 });

@@ -109,6 +109,7 @@ const waiter = (id: string, editor: string) => ({
   id,
   tables: ['products'],
   references: [],
+  rows: null,
   editor,
   since: new Date(0),
   reservedUntil: null,

@@ -6,6 +6,8 @@ export interface Waiter {
   tables: string[];
   /** Their FK targets outside `tables`, which they will lock. */
   references: string[];
+  /** A row scope's waiter: the values of its one table it waits for; null: whole tables. */
+  rows: string[] | null;
   editor: string;
   since: Date;
   /** A person's turn came: the tables are held for them until then. */

@@ -15,6 +15,8 @@ import {
 
 export interface JoinLockQueue {
   tables: string[];
+  /** A row scope's values of its one table; none: the whole tables. */
+  rows?: string[];
   editor: string;
   actor: string;
   /** The application_name of this process's LISTEN connection: the waiter counts while it is connected. */
@@ -59,8 +61,18 @@ export const WAITER_SERVABLE = Prisma.sql`NOT EXISTS (
                AND cardinality(wp.edit_roles) + cardinality(wp.edit_groups) > 0
                AND w.role <> ALL(wp.edit_roles) AND NOT (w.groups && wp.edit_groups))))`;
 
-const WAITER_COLUMNS = Prisma.sql`w.id::text AS id, w.tables, w."references", w.editor,
+const WAITER_COLUMNS = Prisma.sql`w.id::text AS id, w.tables, w."references", w.rows, w.editor,
   w.since, w.reserved_until AS "reservedUntil"`;
+
+/**
+ * Whether waiter `w`, before `me` in line, wants only other values of the same one table than
+ * `me` (both row scopes' waiters): then it goes first for `me` in nothing (docs/decisions/0021).
+ * `meTables` and `meRows` are `me`'s tables and its scope's values (null: whole tables).
+ */
+export function disjointScopes(meTables: Prisma.Sql, meRows: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(w.rows IS NOT NULL AND ${meRows} IS NOT NULL AND w.tables = ${meTables}
+    AND NOT w.rows && ${meRows})`;
+}
 
 /** Records the waiter's line events, one per table, and announces them. */
 const recordLineEvents = (action: 'queued' | 'dequeued', reason: string | null) => Prisma.sql`
@@ -116,7 +128,7 @@ async function adoptWaiter(
   const [waiter] = await db.$queryRaw<Waiter[]>`
     UPDATE ${LOCK_WAITER} AS w SET owner = ${request.owner}, attempt = ${request.attempt}
     WHERE w.join_key = ${request.joinKey} AND w.editor = ${request.editor}
-      AND w.tables = ${tables}::text[]
+      AND w.tables = ${tables}::text[] AND w.rows IS NOT DISTINCT FROM ${request.rows ?? null}::text[]
     RETURNING ${WAITER_COLUMNS}`;
   return waiter;
 }
@@ -129,10 +141,10 @@ async function insertWaiter(
   const [waiter] = await db.$queryRaw<Waiter[]>`
     WITH waiter AS (
       INSERT INTO ${LOCK_WAITER} AS w
-        (tables, "references", editor, actor, owner, role, groups, join_key, attempt)
+        (tables, "references", rows, editor, actor, owner, role, groups, join_key, attempt)
       SELECT ${tables}::text[],
              coalesce(array_agg(DISTINCT ref ORDER BY ref) FILTER (WHERE ref <> ALL(${tables}::text[])), '{}'),
-             ${request.editor}, ${request.actor}, ${request.owner},
+             ${request.rows ?? null}::text[], ${request.editor}, ${request.actor}, ${request.owner},
              ${request.rights?.role ?? null}::${ROLE_TYPE}, ${[...(request.rights?.groups ?? [])]}::text[],
              ${request.joinKey}, ${request.attempt}
       FROM ${TABLE_LOCK} LEFT JOIN LATERAL unnest("references") AS ref ON true
@@ -217,7 +229,8 @@ export async function reserveTurn(
 /**
  * The nearest waiter before `waiterId` that goes first for it (the rule of lockScopeQuery's
  * waiters_ahead: it wants one of the same tables, one of the FK targets this one will lock, or
- * has one of this one's tables as its own FK target), or null. While it is in line this waiter
+ * has one of this one's tables as its own FK target; not a scope of other values of this one's
+ * scope's table), or null. While it is in line this waiter
  * cannot be served, so it need not look again until that one leaves: a release wakes the head of
  * the line, not everyone in it.
  */
@@ -227,6 +240,7 @@ export async function nearestWaiterAhead(db: Queryable, waiterId: string): Promi
     FROM ${LOCK_WAITER} AS me, ${LOCK_WAITER} AS w
     WHERE me.id = ${waiterId}::bigint AND w.id < me.id
       AND (w.tables && me.tables OR w.tables && me."references" OR w."references" && me.tables)
+      AND NOT ${disjointScopes(Prisma.sql`me.tables`, Prisma.sql`me.rows`)}
       AND ${WAITER_COUNTS} AND ${WAITER_SERVABLE}
     ORDER BY w.id DESC
     LIMIT 1`;

@@ -2,6 +2,7 @@ import type { Queryable } from '@tablelock/db';
 import { isGranted, type LockAnswer, refusalDetails } from '../core/lockAnswer';
 import { LockError } from '../core/lockError';
 import { blockingTables, describeLockRefusal, type LockRefusal } from '../core/lockRefusal';
+import { acquireRowScope, scopeValuesOf } from '../ops/acquireRowScope';
 import { type AcquireTableLocks, acquireTableLocks } from '../ops/acquireTableLocks';
 import type { LockGrant } from '../ops/lockGrant';
 import { type JoinedPlace, joinLine } from './joinLine';
@@ -29,6 +30,8 @@ export interface WaitForTableLocks extends AcquireTableLocks {
   signal?: AbortSignal;
   /** The caller's limit of places in line (TOO_MANY_WAITERS beyond it); none for trusted callers. */
   admission?: WaiterAdmission;
+  /** A row scope of the one table instead of the whole (docs/decisions/0021). */
+  scope?: { rows: string[]; masterSchema: string };
 }
 
 /** Runs one attempt to take the tables: e.g. once per idempotency key (see runIdempotently). */
@@ -55,7 +58,8 @@ export async function waitForTableLocks(
   requireWaitSeconds(request.waitSeconds);
   const deadline = Date.now() + request.waitSeconds * 1000;
   const watch = new LockChangeWatch(request.changes);
-  const first = await attempt((tx) => acquireTableLocks(tx, { ...request, recordDenial: false }));
+  const acquisition = await acquisitionFor(db, request);
+  const first = await attempt((tx) => acquisition.acquire(tx));
   if (isGranted(first)) {
     if (request.joinKey) await leaveEarlierJoin(db, request.joinKey, 'acquired');
     return first.granted;
@@ -69,6 +73,7 @@ export async function waitForTableLocks(
       db,
       {
         tables: request.tableNames,
+        ...(acquisition.rows ? { rows: acquisition.rows } : {}),
         editor: request.editor,
         actor: request.actor ?? request.editor,
         owner: request.owner,
@@ -104,14 +109,7 @@ export async function waitForTableLocks(
         if (woke !== 'changed') throw new Error('The waiter left the line.');
       }
       lookNow = false;
-      const answer = await attempt((tx) =>
-        acquireTableLocks(tx, {
-          ...request,
-          waiterId: waiter.id,
-          waitForRows: true,
-          recordDenial: false,
-        }),
-      );
+      const answer = await attempt((tx) => acquisition.acquire(tx, waiter.id));
       if (isGranted(answer)) {
         outcome = 'acquired';
         return answer.granted;
@@ -127,6 +125,52 @@ export async function waitForTableLocks(
     leaveLimit?.();
     await request.unfinishedLeaves.leave(db, place.attempt, outcome);
   }
+}
+
+interface Acquisition {
+  acquire(db: Queryable, waiterId?: string): Promise<LockAnswer<LockGrant[]>>;
+  /** A row scope's values as the column reads them. */
+  rows?: string[];
+}
+
+/**
+ * How the request attempts: its tables whole, or its row scope of the one table (its values read
+ * as the column reads them first, so that its place in line compares them as holders' are).
+ * With `waiterId`, from that place in line; a refusal is never recorded (the wait's outcome is).
+ */
+async function acquisitionFor(db: Queryable, request: WaitForTableLocks): Promise<Acquisition> {
+  const { scope } = request;
+  const [tableName] = request.tableNames;
+  if (!scope || tableName === undefined || request.tableNames.length !== 1) {
+    return {
+      acquire: (tx, waiterId) =>
+        acquireTableLocks(tx, {
+          ...request,
+          ...(waiterId ? { waiterId, waitForRows: true } : {}),
+          recordDenial: false,
+        }),
+    };
+  }
+  const rows = await scopeValuesOf(db, {
+    tableName,
+    rows: scope.rows,
+    masterSchema: scope.masterSchema,
+  });
+  return {
+    rows,
+    acquire: async (tx, waiterId) => {
+      const answer = await acquireRowScope(tx, {
+        ...request,
+        tableName,
+        rows,
+        masterSchema: scope.masterSchema,
+        leaseSeconds: request.leaseSeconds ?? null,
+        ...(waiterId ? { waiterId } : {}),
+        recordDenial: false,
+      });
+      return 'granted' in answer ? { granted: [answer.granted] } : answer;
+    },
+  };
 }
 
 function waitTimeout(

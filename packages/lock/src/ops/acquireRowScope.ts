@@ -30,6 +30,10 @@ export interface AcquireRowScope {
   rights?: EditorRights;
   /** Where the master tables are: a table without a declared row-lock column needs its key. */
   masterSchema: string;
+  /** The caller's place in line: only those before it go first. */
+  waiterId?: string;
+  /** Record a refusal in the history (default): not for a waiter's attempts. */
+  recordDenial?: boolean;
 }
 
 /** A refusal that rolls the transaction back, to be answered after it. */
@@ -44,7 +48,8 @@ class Refused extends Error {
  * docs/decisions/0021), beside other editors of other values: a fencing token of its own, a
  * lease, and the table's FK targets locked for it, shared. Refused at once, naming who is in the
  * way, when the table is edited whole or locked as a reference, a scope holds any of the values,
- * an FK target is edited, or someone waits in line for the table first.
+ * an FK target is edited, or someone waits in line first for what it wants (the whole table,
+ * one of its values, or its table as their FK target).
  */
 export async function acquireRowScope(
   db: Queryable,
@@ -56,13 +61,17 @@ export async function acquireRowScope(
     const granted = await inTransaction(db, async (tx) => {
       // Locked first, read after, in a statement of its own: a read in the locking statement
       // would see the scopes as they were before it waited, not those just taken.
-      await lockScopeRows(tx, request.tableName);
+      if (!(await lockScopeRows(tx, request.tableName)).includes(request.tableName)) {
+        throw await notAMasterTable(tx, request.tableName);
+      }
+      const rows = await scopeValuesOf(tx, request);
       const scope = await readLockScope(tx, request.tableName, [], false, {
         editor: request.editor,
+        rows,
+        ...(request.waiterId ? { waiterId: request.waiterId } : {}),
       });
       const main = scope.get(request.tableName);
       if (!main) throw await notAMasterTable(tx, request.tableName);
-      const rows = await scopeValuesOf(tx, request);
       const fkRows = main.references
         .filter((name) => name !== request.tableName)
         .flatMap((name) => scope.get(name) ?? [])
@@ -99,6 +108,9 @@ export async function acquireRowScope(
     return { granted };
   } catch (error) {
     if (!(error instanceof Refused)) throw error;
+    if (request.recordDenial === false) {
+      return { refused: error.refusal, tableName: request.tableName };
+    }
     await recordDeniedAttempt(db, {
       action: 'denied',
       tableName: request.tableName,
@@ -126,7 +138,10 @@ function scopeRows(asked: string[]): void {
  * when the table has no row-lock column, no write guard to keep saves inside a scope, changes
  * that need approval, or a value is none of the column's type.
  */
-async function scopeValuesOf(db: Queryable, request: AcquireRowScope): Promise<string[]> {
+export async function scopeValuesOf(
+  db: Queryable,
+  request: Pick<AcquireRowScope, 'tableName' | 'masterSchema' | 'rows'>,
+): Promise<string[]> {
   const { tableName, masterSchema } = request;
   const ground = await readRowScopeGround(db, masterSchema, tableName);
   if (ground.column === null) {

@@ -1,7 +1,7 @@
 import { Prisma, type Queryable, queryPrepared } from '@tablelock/db';
 import type { Blocker } from '../core/blocker';
 import type { LockRow } from '../core/lockRow';
-import { WAITER_COUNTS, WAITER_SERVABLE } from '../line/lockQueue';
+import { disjointScopes, WAITER_COUNTS, WAITER_SERVABLE } from '../line/lockQueue';
 import { idleExpired } from './idleLimitSql';
 import { LOCK_WAITER, TABLE_LOCK } from './registryTables';
 import { TABLE_LOCK_COLUMNS, type TableLockRow, tableLockOf } from './tableLockRow';
@@ -17,6 +17,8 @@ type LockScopeRow = TableLockRow & {
 /** Where an acquisition stands in the line: who asks, and their own waiter when they queued. */
 export interface PlaceInLine {
   editor: string;
+  /** A row scope's values of the table asked for; none: the whole table. */
+  rows?: string[];
   /** The caller's waiter: only those before it go first. Else those before the editor's own earliest for the table, if any. */
   waiterId?: string;
 }
@@ -51,7 +53,8 @@ export function lockScopeQuery(
 
 /**
  * Those in line before the caller who want the row's table: to edit it, or (for the table
- * asked for) to lock it as their FK target. Waiters that could never be served (see
+ * asked for) to lock it as their FK target; for a row scope, not those waiting for other values
+ * of its table alone. Waiters that could never be served (see
  * WAITER_SERVABLE) go first for nobody.
  */
 function waitersAheadColumn(tableName: string, line: PlaceInLine): Prisma.Sql {
@@ -67,6 +70,7 @@ function waitersAheadColumn(tableName: string, line: PlaceInLine): Prisma.Sql {
     WHERE w.id < ${before}
       AND (table_lock.table_name = ANY(w.tables)
            OR (table_lock.table_name = ${tableName} AND ${tableName} = ANY(w."references")))
+      AND NOT ${disjointScopes(Prisma.sql`ARRAY[${tableName}]::text[]`, Prisma.sql`${line.rows ?? null}::text[]`)}
       AND ${WAITER_COUNTS} AND ${WAITER_SERVABLE})`;
 }
 

@@ -282,12 +282,14 @@ export function readDeadRowScopes(
 /**
  * Locks the registry rows a change of `tableName`'s scopes touches, in name order (the order
  * every lock change takes rows in): the table, its FK targets, and every table it holds locked.
+ * Answers their names (without the table's own when it is no master table).
  */
-export async function lockScopeRows(db: Queryable, tableName: string): Promise<void> {
-  await db.$queryRaw`
+export async function lockScopeRows(db: Queryable, tableName: string): Promise<string[]> {
+  const locked = await db.$queryRaw<{ table_name: string }[]>`
     SELECT table_name FROM ${TABLE_LOCK}
     WHERE table_name = ${tableName}
        OR table_name IN (SELECT unnest("references") FROM ${TABLE_LOCK} WHERE table_name = ${tableName})
        OR ${tableName} = ANY(locked_by)
     ORDER BY table_name FOR UPDATE`;
+  return locked.map((row) => row.table_name);
 }

@@ -45,10 +45,7 @@ export const acquireTableLockResolver: MutationResolvers['acquireTableLock'] = a
   const caller = callerOf(context);
   const lease = leaseFor(args.leaseSeconds, context);
   const idempotency = idempotentRequest(caller, args, 'acquireTableLock');
-  if (args.rows != null) {
-    if (waits(args.wait)) {
-      throw new LockError('BAD_USER_INPUT', 'A row scope cannot wait in line yet: leave out wait.');
-    }
+  if (args.rows != null && !waits(args.wait)) {
     const rows = args.rows;
     return runLockOperation(
       context.prisma,
@@ -88,6 +85,9 @@ export const acquireTableLockResolver: MutationResolvers['acquireTableLock'] = a
       leaseSeconds: lease,
       rights: editorRights(caller),
       waitSeconds: args.wait,
+      ...(args.rows != null
+        ? { scope: { rows: args.rows, masterSchema: context.masterSchema } }
+        : {}),
     },
     reviveGrants,
   );
