@@ -21,6 +21,7 @@ const HISTORY_PAGE_MS = 100;
 const PYTHON_CLIENT_SHARE = 0.8;
 /** Row scopes of one table, acquire + release, as a share of whole tables of their own. */
 const ROW_SCOPE_SHARE = 0.8;
+const ROW_SCOPE_WRITE_COST = 1.2;
 
 /**
  * The issue's goals, judged on a full run. Targets named "correctness" are judged in every mode
@@ -53,6 +54,7 @@ export function judgeTargets(report: Omit<BenchReport, 'targets'>): Target[] {
       (sum, level) => sum + level.wholeTable.errors + level.rowScope.errors,
       0,
     ) +
+    (report.rowScopeLine?.falseConflicts ?? 0) +
     report.reads.reduce((sum, result) => sum + result.errors, 0) +
     contention.errors +
     (report.bareContention?.errors ?? 0) +
@@ -90,6 +92,25 @@ export function judgeTargets(report: Omit<BenchReport, 'targets'>): Target[] {
         detail: `${(ratio * 100).toFixed(0)}% (${level.rowScope.opsPerSecond.median.toFixed(1)} vs ${level.wholeTable.opsPerSecond.median.toFixed(1)} ops/s)`,
       };
     }),
+    ...(report.rowScopeLine
+      ? [
+          {
+            name: 'a whole-table waiter behind row scopes is served within one round',
+            met: report.rowScopeLine.grantsWhileWaiting <= 1,
+            detail: `at most ${report.rowScopeLine.grantsWhileWaiting} scope(s) per editor while it waited ${report.rowScopeLine.waiterWaitMs.toFixed(0)} ms; ${report.rowScopeLine.falseConflicts} false conflicts`,
+          },
+        ]
+      : []),
+    ...(report.rowScopeWriteCost
+      ? (['gridSave', 'guardedWrite'] as const).map((write) => {
+          const ratio = report.rowScopeWriteCost?.rowScopeOverWholeTable[write].median ?? 0;
+          return {
+            name: `a ${write === 'gridSave' ? 'grid save' : 'guarded write'} under a row scope beside 1,000 live scopes ≤ ${ROW_SCOPE_WRITE_COST}× the whole table's`,
+            met: speed(ratio <= ROW_SCOPE_WRITE_COST),
+            detail: `${ratio.toFixed(2)}× (median of ${report.rowScopeWriteCost?.rounds} rounds)`,
+          };
+        })
+      : []),
     ...(report.clientLockCycle ?? []).map((level) => {
       const ratio = level.pythonVs.typescript.throughput.median;
       return {

@@ -32,6 +32,8 @@ import { readTables } from './scenarios/readTables';
 import { redisLockCycle } from './scenarios/redisLockCycle';
 import { measureRoundTrips } from './scenarios/roundTrips';
 import { measureRowScopes } from './scenarios/rowScopeCycle';
+import { measureRowScopeLine } from './scenarios/rowScopeLine';
+import { measureRowScopeWriteCost } from './scenarios/rowScopeWriteCost';
 import { measureWebhookDelivery } from './scenarios/webhookDelivery';
 import { measureWriteGuardCost } from './scenarios/writeGuardCost';
 import { ratioOf, runSideBySide, type Subject, summarizeWindows, windowPlan } from './sideBySide';
@@ -59,6 +61,10 @@ const IMPORT_ROWS = quick ? 10_000 : 100_000;
 const BIG_IMPORTS = quick
   ? { smallRows: 1_000, largeRows: 5_000 }
   : { smallRows: 100_000, largeRows: 1_000_000 };
+// Issue 41's measures: 8 editors on disjoint scopes and a whole-table waiter; writes under a
+// row scope with 1,000 other scopes live on its table.
+const ROW_SCOPE_LINE = { editors: 8, seconds: quick ? 3 : 6 };
+const ROW_SCOPE_WRITE_SIZES = { liveScopes: 1_000, rows: 100, rounds: quick ? 2 : 6 };
 const WRITE_GUARD_SIZES = quick
   ? { importRows: 10_000, saveRows: 1_000, rounds: 1 }
   : { importRows: 100_000, saveRows: 1_000, rounds: 3 };
@@ -205,6 +211,8 @@ try {
   );
   console.log('row scopes of one table beside whole tables, in turns…');
   const rowScopes = await measureRowScopes(api.url, credentials.editors, CLIENT_LEVELS, windows);
+  console.log('row scopes in line: 8 editors and a whole-table waiter…');
+  const rowScopeLine = await measureRowScopeLine(api.url, credentials.editors, ROW_SCOPE_LINE);
   console.log('round trips…');
   const roundTrips = await measureRoundTrips(
     api.url,
@@ -275,6 +283,8 @@ try {
   );
   console.log('write guard…');
   const writeGuard = await measureWriteGuardCost(database.url, WRITE_GUARD_SIZES);
+  console.log('writes under a row scope beside 1,000 live scopes…');
+  const rowScopeWriteCost = await measureRowScopeWriteCost(database.url, ROW_SCOPE_WRITE_SIZES);
   console.log('webhooks…');
   const webhookClient = createGraphQLClient(api.url, WEBHOOK_CLIENTS);
   const webhooks = await measureWebhookDelivery(
@@ -304,6 +314,8 @@ try {
     lockCycle,
     clientLockCycle,
     rowScopes,
+    rowScopeLine,
+    rowScopeWriteCost,
     roundTrips,
     reads,
     contention,

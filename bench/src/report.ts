@@ -1,3 +1,4 @@
+import { formatRowScopes } from './rowScopeReport';
 import type { BigImportResult } from './scenarios/bigImports';
 import type { ContentionResult } from './scenarios/contention';
 import type { DeepPagesResult } from './scenarios/deepPages';
@@ -7,6 +8,8 @@ import type { HistoryPagesResult } from './scenarios/historyPages';
 import type { ImportResult } from './scenarios/importProducts';
 import type { ManyTablesResult } from './scenarios/manyTables';
 import type { RoundTripsResult } from './scenarios/roundTrips';
+import type { RowScopeLineResult } from './scenarios/rowScopeLine';
+import type { RowScopeWriteCostResult } from './scenarios/rowScopeWriteCost';
 import type { WebhookDeliveryResult } from './scenarios/webhookDelivery';
 import type { WriteGuardCostResult } from './scenarios/writeGuardCost';
 import type { Ratio, ThroughputResult, WindowPlan } from './sideBySide';
@@ -91,6 +94,9 @@ export interface BenchReport {
   clientLockCycle?: ClientLockCycleLevel[];
   /** Absent from runs before row scopes. */
   rowScopes?: RowScopeLevel[];
+  /** Absent from runs before it. */
+  rowScopeLine?: RowScopeLineResult;
+  rowScopeWriteCost?: RowScopeWriteCostResult;
   /** Null when the API measured has no statement counter (an older version). */
   roundTrips: RoundTripsResult | null;
   reads: ThroughputResult[];
@@ -252,6 +258,9 @@ export function formatReport(report: BenchReport): string {
     ),
     '',
     ...(report.writeGuard ? [...formatWriteGuardCost(report.writeGuard), ''] : []),
+    ...(report.rowScopeLine || report.rowScopeWriteCost
+      ? [...formatRowScopes(report.rowScopeLine, report.rowScopeWriteCost), '']
+      : []),
     ...(report.webhooks ? [...formatWebhookDelivery(report.webhooks), ''] : []),
     ...(report.historyPages
       ? [
