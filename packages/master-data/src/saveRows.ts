@@ -1,7 +1,7 @@
 import { Prisma, type Queryable, type TransactionClient } from '@tablelock/db';
 import { parseFencingToken } from '@tablelock/lock';
 import { z } from 'zod';
-import { describeViolation, type WrittenRow } from './errors/describeViolation';
+import { describeViolation, type ViolationCode, type WrittenRow } from './errors/describeViolation';
 import type { RowErrorDetails } from './errors/rowErrorDetails';
 import { fencedSave } from './fencedSave';
 import { MasterDataError } from './masterDataError';
@@ -18,14 +18,8 @@ export interface RowChanges {
 
 export type RowChangeKind = 'insert' | 'update' | 'delete';
 
-export type RowErrorCode =
-  | 'ROW_CONFLICT'
-  | 'INVALID_VALUE'
-  | 'NOT_NULL'
-  | 'UNIQUE'
-  | 'FOREIGN_KEY'
-  | 'CHECK'
-  | 'OUT_OF_SCOPE';
+/** A conflict (changed since it was read), or what the database refused of the row. */
+export type RowErrorCode = 'ROW_CONFLICT' | ViolationCode;
 
 export interface RowError {
   change: RowChangeKind;
