@@ -2,7 +2,7 @@ import type { Queryable } from '@tablelock/db';
 import { isGranted, type LockAnswer, refusalDetails } from '../core/lockAnswer';
 import { LockError } from '../core/lockError';
 import { blockingTables, describeLockRefusal, type LockRefusal } from '../core/lockRefusal';
-import { acquireRowScope, scopeValuesOf } from '../ops/acquireRowScope';
+import { acquireRowScope, scopeGroundOf } from '../ops/acquireRowScope';
 import { type AcquireTableLocks, acquireTableLocks } from '../ops/acquireTableLocks';
 import type { LockGrant } from '../ops/lockGrant';
 import { type JoinedPlace, joinLine } from './joinLine';
@@ -151,7 +151,7 @@ async function acquisitionFor(db: Queryable, request: WaitForTableLocks): Promis
         }),
     };
   }
-  const rows = await scopeValuesOf(db, {
+  const { rows } = await scopeGroundOf(db, {
     tableName,
     rows: scope.rows,
     masterSchema: scope.masterSchema,

@@ -7,6 +7,7 @@ import type { LockRow } from '../core/lockRow';
 import { queueBlockOf } from '../core/planLockChange';
 import { cappedLease, DEFAULT_TABLE_RULES, type EditorRights } from '../core/tableRules';
 import { recordDeniedAttempt } from '../sql/deniedAttemptLog';
+import { isRegisteredTable } from '../sql/isRegisteredTable';
 import { readLockScope } from '../sql/lockScope';
 import { notAMasterTable } from '../sql/notAMasterTable';
 import {
@@ -57,14 +58,14 @@ export async function acquireRowScope(
 ): Promise<LockAnswer<LockGrant & { rows: string[] }>> {
   scopeRows(request.rows);
   const actor = request.actor ?? request.editor;
+  // Read before the table's row is locked, so that scopes of one table hold it briefly; the
+  // insert checks again that the ground is what it was (see insertRowScope).
+  const { column, rows } = await scopeGroundOf(db, request);
   try {
     const granted = await inTransaction(db, async (tx) => {
       // Locked first, read after, in a statement of its own: a read in the locking statement
       // would see the scopes as they were before it waited, not those just taken.
-      if (!(await lockScopeRows(tx, request.tableName)).includes(request.tableName)) {
-        throw await notAMasterTable(tx, request.tableName);
-      }
-      const rows = await scopeValuesOf(tx, request);
+      await lockScopeRows(tx, request.tableName);
       const scope = await readLockScope(tx, request.tableName, [], false, {
         editor: request.editor,
         rows,
@@ -84,7 +85,13 @@ export async function acquireRowScope(
       const leaseSeconds = cappedLease(request.leaseSeconds, main.rules ?? DEFAULT_TABLE_RULES);
       const written = await insertRowScope(
         tx,
-        { tableName: request.tableName, editor: request.editor, rows, leaseSeconds },
+        {
+          tableName: request.tableName,
+          editor: request.editor,
+          rows,
+          leaseSeconds,
+          ground: { masterSchema: request.masterSchema, column },
+        },
         fkRows.map((row) => row.tableName),
         {
           action: 'acquire',
@@ -134,17 +141,18 @@ function scopeRows(asked: string[]): void {
 }
 
 /**
- * The scope's values as the write guard compares them, once each and sorted; BAD_USER_INPUT
- * when the table has no row-lock column, no write guard to keep saves inside a scope, changes
+ * The table's row-lock column, and the scope's values as the write guard compares them, once
+ * each and sorted; TABLE_NOT_FOUND for no master table; BAD_USER_INPUT when it has no row-lock column, no write guard to keep saves inside a scope, changes
  * that need approval, or a value is none of the column's type.
  */
-export async function scopeValuesOf(
+export async function scopeGroundOf(
   db: Queryable,
   request: Pick<AcquireRowScope, 'tableName' | 'masterSchema' | 'rows'>,
-): Promise<string[]> {
+): Promise<{ column: string; rows: string[] }> {
   const { tableName, masterSchema } = request;
   const ground = await readRowScopeGround(db, masterSchema, tableName);
   if (ground.column === null) {
+    if (!(await isRegisteredTable(db, tableName))) throw await notAMasterTable(db, tableName);
     throw new LockError(
       'BAD_USER_INPUT',
       `${tableName} has no row-lock column: its primary key has several columns. An admin declares one in its policy (rowLockColumn).`,
@@ -174,5 +182,5 @@ export async function scopeValuesOf(
       `rows names values of ${tableName}.${ground.column}; ${canonical.invalid.slice(0, 5).join(', ')} ${canonical.invalid.length === 1 ? 'is' : 'are'} not.`,
     );
   }
-  return canonical.values;
+  return { column: ground.column, rows: canonical.values };
 }

@@ -1,4 +1,5 @@
 import { Prisma, type Queryable, queryPrepared } from '@tablelock/db';
+import { LockError } from '../core/lockError';
 import { GUARD_TRIGGERS } from './guardTriggers';
 import { scopeHolds } from './idleLimitSql';
 import {
@@ -59,18 +60,23 @@ export async function readRowScopeGround(
   masterSchema: string,
   tableName: string,
 ): Promise<RowScopeGround> {
-  const [row] = await db.$queryRaw<RowScopeGround[]>`
-    WITH target AS (
-      SELECT to_regclass(format('%I.%I', ${masterSchema}::text, ${tableName}::text)) AS relid
-    )
+  const [row] = await db.$queryRaw<
+    RowScopeGround[]
+  >`${rowScopeGroundQuery(masterSchema, tableName)}`;
+  return row ?? { column: null, guarded: false, needsApproval: false };
+}
+
+/** The query of a table's RowScopeGround: one row. */
+function rowScopeGroundQuery(masterSchema: string, tableName: string): Prisma.Sql {
+  return Prisma.sql`
     SELECT tablelock.row_lock_column(target.relid, ${tableName}) AS column,
            (SELECT count(*) = 4 FROM pg_trigger AS t
             WHERE t.tgrelid = target.relid AND t.tgenabled <> 'D'
               AND t.tgname = ANY (${[...GUARD_TRIGGERS]}::text[])) AS guarded,
            coalesce((SELECT p.changes_need_approval FROM ${TABLE_POLICY} AS p
                      WHERE p.table_name = ${tableName}), false) AS "needsApproval"
-    FROM target`;
-  return row ?? { column: null, guarded: false, needsApproval: false };
+    FROM (SELECT to_regclass(format('%I.%I', ${masterSchema}::text, ${tableName}::text)) AS relid)
+      AS target`;
 }
 
 /**
@@ -103,21 +109,32 @@ export async function canonicalScopeValues(
  * Takes a row scope in the caller's transaction, whose rows of the table and its FK targets it
  * has locked: a new token, the table's version bumped (an acquisition planned without the scope
  * fails its conditional write), each FK target `locked` with the table among its holders, and
- * the `acquire` event recorded and announced (listeners read the tables again).
+ * the `acquire` event recorded and announced (listeners read the tables again). `ground`, read
+ * before the rows were locked, is checked again here (a policy change commits under the table's
+ * row lock, so none can come after): BAD_USER_INPUT, nothing taken, if it changed meanwhile.
  */
 export async function insertRowScope(
   db: Queryable,
-  scope: { tableName: string; editor: string; rows: string[]; leaseSeconds: number | null },
+  scope: {
+    tableName: string;
+    editor: string;
+    rows: string[];
+    leaseSeconds: number | null;
+    ground: { masterSchema: string; column: string };
+  },
   fkTargets: string[],
   event: Omit<LockEventInput, 'token'>,
 ): Promise<RowScopeRow> {
   const [inserted] = await queryPrepared<RowScopeRow>(
     db,
     Prisma.sql`
-      WITH scope AS (
+      WITH ground AS (${rowScopeGroundQuery(scope.ground.masterSchema, scope.tableName)}
+      ), scope AS (
         INSERT INTO ${ROW_LOCK} (fencing_token, table_name, editor, rows, lease_expires_at)
-        VALUES (${NEXT_FENCING_TOKEN}, ${scope.tableName}, ${scope.editor}, ${scope.rows}::text[],
-                now() + make_interval(secs => ${scope.leaseSeconds}::int))
+        SELECT ${NEXT_FENCING_TOKEN}, ${scope.tableName}, ${scope.editor}, ${scope.rows}::text[],
+               now() + make_interval(secs => ${scope.leaseSeconds}::int)
+        FROM ground
+        WHERE ground.column = ${scope.ground.column} AND ground.guarded AND NOT ground."needsApproval"
         RETURNING *
       ), main AS (
         UPDATE ${TABLE_LOCK} SET version = version + 1, updated_at = now()
@@ -135,7 +152,12 @@ export async function insertRowScope(
       ), announced AS (SELECT ${NOTIFY_EVENT_TABLES_CHANGED} FROM event)
       SELECT ${SCOPE_COLUMNS}, (SELECT count(*) FROM announced) AS announced FROM scope`,
   );
-  if (!inserted) throw new Error(`The row scope of ${scope.tableName} was not written.`);
+  if (!inserted) {
+    throw new LockError(
+      'BAD_USER_INPUT',
+      `${scope.tableName}'s policy or write guard changed while the row scope was being taken; nothing was taken. Try again.`,
+    );
+  }
   return inserted;
 }
 
