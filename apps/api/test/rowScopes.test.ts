@@ -88,6 +88,16 @@ const waitForWhole = graphql(`
   }
 `);
 
+const takeOverRowLock = graphql(`
+  mutation TakeOverRowLock($rowLock: String) {
+    takeOverTableLock(table: "products", reason: "alice is away", rowLock: $rowLock) {
+      editor
+      token
+      rows
+    }
+  }
+`);
+
 const productsRowLocks = graphql(`
   query ProductsRowLocks {
     table(name: "products") {
@@ -753,6 +763,50 @@ describe("an admin's force release of one row scope, and scopes that go idle", (
 
     const again = await execute(signedIn.admin, forceReleaseRowLock, { rowLock: bob.token });
     expect(again.errors?.[0]?.extensions?.code).toBe('INVALID_TRANSITION');
+  });
+
+  it('takes over one scope for an admin: the same values under a new token; the old token is stale', async () => {
+    // Bob's token is the older: a take-over of a later scope must not read as his end.
+    const bob = await granted(signedIn.bob, ['21']);
+    const alice = await granted(signedIn.alice, ['11', '12']);
+    const byBob = await execute(signedIn.bob, takeOverRowLock, { rowLock: alice.token });
+    expect(byBob.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+
+    const taken = await execute(signedIn.admin, takeOverRowLock, { rowLock: alice.token });
+    expect(taken.errors).toBeUndefined();
+    const grant = taken.data?.takeOverTableLock;
+    expect(grant).toMatchObject({ editor: 'admin', rows: ['11', '12'] });
+    expect(BigInt(String(grant?.token))).toBeGreaterThan(BigInt(bob.token));
+    expect(
+      (await execute(signedIn.admin, productsRowLocks)).data?.table?.rowLocks.map((lock) => [
+        lock.editor,
+        lock.rows,
+      ]),
+    ).toEqual([
+      ['bob', ['21']],
+      ['admin', ['11', '12']],
+    ]);
+    // Bob's scope ended by its release, which his stale token's refusal names.
+    await execute(signedIn.bob, releaseRows, { table: 'products', token: bob.token });
+    const product = await productOf(21);
+    const bobLate = await execute(signedIn.bob, saveUnderScope, {
+      token: bob.token,
+      changes: {
+        updates: [{ key: { id: product.id }, version: product.version, values: { name: 'x' } }],
+      },
+    });
+    expect(bobLate.errors?.[0]?.message).toContain('was released');
+
+    const mine = await productOf(11);
+    const late = await execute(signedIn.alice, saveUnderScope, {
+      token: alice.token,
+      changes: {
+        updates: [{ key: { id: mine.id }, version: mine.version, values: { name: 'late' } }],
+      },
+    });
+    expect(late.errors?.[0]?.extensions?.code).toBe('LOCK_LOST');
+    expect(late.errors?.[0]?.message).toContain('admin took over products (reason: alice is away)');
+    expect(lockInvariantViolations(await registryWithScopes())).toEqual([]);
   });
 
   it('ends a scope whose editor was idle past the idle limit: it holds nothing, and the sweeper says so', async () => {

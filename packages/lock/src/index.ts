@@ -41,6 +41,7 @@ export { releaseTableLock } from './ops/releaseTableLock';
 export { renewRowScope } from './ops/renewRowScope';
 export { renewTableLock } from './ops/renewTableLock';
 export { type RegistrySync, syncTableRegistry } from './ops/syncTableRegistry';
+export { takeOverRowScope } from './ops/takeOverRowScope';
 export { takeOverTableLock } from './ops/takeOverTableLock';
 export {
   type FkTableStatus,

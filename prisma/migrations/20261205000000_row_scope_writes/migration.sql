@@ -105,6 +105,41 @@ END;
 $$;
 REVOKE EXECUTE ON FUNCTION "tablelock"."fence_row_scopes"(bigint, text, text, text, text[]) FROM PUBLIC;
 
+-- How a lock ended, as before (migration outside_transactions), and: a row scope's take-over is
+-- recorded under the scope's own token (details.rows), a table's under the new one.
+CREATE OR REPLACE FUNCTION "tablelock"."lock_end"(table_name text, token bigint) RETURNS text
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  ended record;
+  lock "tablelock"."table_lock";
+  because text;
+BEGIN
+  SELECT e.action::text AS action, e.actor, e.reason INTO ended FROM "tablelock"."lock_event" AS e
+    WHERE e.table_name = lock_end.table_name AND e.token IS NOT NULL
+      AND (e.token = lock_end.token AND e.action IN ('release', 'expire', 'force_release')
+           OR e.token = lock_end.token AND e.action = 'take_over' AND e.details ? 'rows'
+           OR e.token > lock_end.token AND e.action = 'take_over' AND NOT coalesce(e.details ? 'rows', false))
+    ORDER BY e.id LIMIT 1;
+  because := CASE WHEN ended.reason IS NOT NULL THEN format(' (reason: %s)', ended.reason) ELSE '' END;
+  CASE ended.action
+    WHEN 'force_release' THEN RETURN format('%s force-released it%s', ended.actor, because);
+    WHEN 'take_over' THEN RETURN format('%s took it over%s', ended.actor, because);
+    WHEN 'release' THEN RETURN 'it was released';
+    WHEN 'expire' THEN
+      RETURN CASE WHEN ended.reason = 'idle' THEN 'its holder was idle for longer than its idle limit'
+                  ELSE 'its lease ran out without renewal' END;
+    ELSE NULL;
+  END CASE;
+  SELECT * INTO lock FROM "tablelock"."table_lock" AS tl WHERE tl.table_name = lock_end.table_name;
+  IF lock.fencing_token IS DISTINCT FROM token THEN
+    RETURN 'it is not the table''s current lock';
+  ELSIF lock.lease_expires_at <= clock_timestamp() THEN
+    RETURN format('its lease ran out at %s', lock.lease_expires_at);
+  END IF;
+  RETURN 'its holder was idle for longer than its idle limit';
+END;
+$$;
+
 -- What an unlocked write's lock event says of row scopes: the token it showed and its scope's
 -- values (a write that went outside its scope), and the scopes whose rows it wrote.
 CREATE FUNCTION "tablelock"."broken_scopes_details"(cs "tablelock"."change_set") RETURNS jsonb

@@ -1,4 +1,5 @@
 import { inTransaction, type Queryable } from '@tablelock/db';
+import { parseFencingToken } from '../core/fencingToken';
 import { LockError } from '../core/lockError';
 import { deleteRowScope, lockRowScope, lockScopeRows } from '../sql/rowScopeSql';
 import type { ReleasedLock } from './releasedLock';
@@ -13,9 +14,7 @@ export async function forceReleaseRowScope(
   db: Queryable,
   request: { tableName: string; token: string; actor: string; reason: string },
 ): Promise<ReleasedLock & { rows: string[] }> {
-  if (!/^[1-9]\d{0,17}$/.test(request.token)) {
-    throw new LockError('BAD_USER_INPUT', `${request.token} is not a row lock's token.`);
-  }
+  parseFencingToken(request.token);
   return inTransaction(db, async (tx) => {
     await lockScopeRows(tx, request.tableName);
     const scope = await lockRowScope(tx, request.tableName, request.token);

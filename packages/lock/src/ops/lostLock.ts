@@ -25,7 +25,8 @@ export async function describeLostLock(
     SELECT action::text AS action, actor, reason, details, editor FROM ${LOCK_EVENT}
     WHERE table_name = ${tableName} AND token IS NOT NULL
       AND (token = ${token}::bigint AND action IN ('release', 'expire', 'force_release')
-           OR token > ${token}::bigint AND action = 'take_over')
+           OR token = ${token}::bigint AND action = 'take_over' AND details ? 'rows'
+           OR token > ${token}::bigint AND action = 'take_over' AND NOT coalesce(details ? 'rows', false))
     ORDER BY id LIMIT 1`;
   const because = ended?.reason ? ` (reason: ${ended.reason})` : '';
   switch (ended?.action) {

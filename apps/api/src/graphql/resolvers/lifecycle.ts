@@ -14,6 +14,7 @@ import {
   renewTableLock,
   reviveGrant,
   reviveGrants,
+  takeOverRowScope,
   takeOverTableLock,
 } from '@tablelock/lock';
 import { editorRights } from '../../auth/editorRights';
@@ -171,18 +172,27 @@ export const takeOverTableLockResolver: MutationResolvers['takeOverTableLock'] =
   context,
 ) => {
   const caller = callerOf(context);
-  const lease = leaseFor(args.leaseSeconds, context);
+  const request = {
+    tableName: args.table,
+    editor: caller.name,
+    reason: requiredReason(args.reason),
+    leaseSeconds: leaseFor(args.leaseSeconds, context),
+    rights: editorRights(caller),
+  };
+  const { rowLock } = args;
   return runLockOperation(
     context.prisma,
     idempotentRequest(caller, args, 'takeOverTableLock'),
-    (db) =>
-      takeOverTableLock(db, {
-        tableName: args.table,
-        editor: caller.name,
-        reason: requiredReason(args.reason),
-        leaseSeconds: lease,
-        rights: editorRights(caller),
-      }),
+    async (db) =>
+      rowLock
+        ? {
+            granted: await takeOverRowScope(db, {
+              ...request,
+              token: rowLock,
+              masterSchema: context.masterSchema,
+            }),
+          }
+        : takeOverTableLock(db, request),
     reviveGrant,
   );
 };
