@@ -142,8 +142,9 @@ function scopeRows(asked: string[]): void {
 
 /**
  * The table's row-lock column, and the scope's values as the write guard compares them, once
- * each and sorted; TABLE_NOT_FOUND for no master table; BAD_USER_INPUT when it has no row-lock column, no write guard to keep saves inside a scope, changes
- * that need approval, or a value is none of the column's type.
+ * each and sorted. TABLE_NOT_FOUND for no master table; BAD_USER_INPUT when it has no row-lock
+ * column, no write guard to keep saves inside a scope, changes that need approval, or a value
+ * is none of the column's type.
  */
 export async function scopeGroundOf(
   db: Queryable,
