@@ -1,5 +1,5 @@
 import './rowScope.css';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RowFilter } from '../../generated/graphql';
 import { Dialog } from '../../ui/Dialog';
@@ -34,6 +34,10 @@ export function RowScopeDialog(props: RowScopeDialogProps) {
   const { t } = useTranslation();
   const proposal = useScopeProposal(table, scope.column, filter);
   const [chosen, setChosen] = useState<string[] | null>(null);
+  // The dialog opens on Cancel, not on the value field (the first control while the values
+  // load), whose list would cover the rest. After the dialog's own effect has opened it.
+  const cancelButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => cancelButton.current?.focus(), []);
   const values = chosen ?? proposal.data?.values ?? [];
   const facts = useScopeValues(table, scope.column, values);
   const total = facts.every((fact) => fact !== undefined)
@@ -53,7 +57,12 @@ export function RowScopeDialog(props: RowScopeDialogProps) {
       onClose={props.onCancel}
       actions={
         <>
-          <button type="button" className="button subtle" onClick={props.onCancel}>
+          <button
+            type="button"
+            className="button subtle"
+            onClick={props.onCancel}
+            ref={cancelButton}
+          >
             {t('common.cancel')}
           </button>
           <button

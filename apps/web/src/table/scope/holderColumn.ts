@@ -18,7 +18,7 @@ export function holderColumn(
     colId: HOLDER_COLUMN_ID,
     headerName: t('rowScope.holderColumn'),
     headerTooltip: t('rowScope.holderColumnHint'),
-    pinned: 'left',
+    // Not pinned: on a phone the pinned row status and checkboxes take most of the width.
     width: 120,
     hide,
     sortable: false,

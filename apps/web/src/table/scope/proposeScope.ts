@@ -1,6 +1,6 @@
 import { graphqlRequest } from '../../api/graphqlRequest';
 import type { RowFilter } from '../../generated/graphql';
-import { rowPageQuery } from '../grid/rowOperations';
+import { scopeRowQuery } from './scopeOperations';
 
 /** A value of a proposed scope: its label where the column is a foreign key, and its rows. */
 export interface ScopeValue {
@@ -32,9 +32,8 @@ export async function proposeScope(
   const values: string[] = [];
   while (values.length <= MOST_PROPOSED) {
     const last = values.at(-1);
-    const { rows } = await graphqlRequest(rowPageQuery, {
+    const { rows } = await graphqlRequest(scopeRowQuery, {
       table,
-      limit: 1,
       sort: [{ column, direction: 'asc' }],
       filter: [
         ...filter,
@@ -56,9 +55,8 @@ export async function scopeValueOf(
   column: string,
   value: string,
 ): Promise<ScopeValue> {
-  const { rows } = await graphqlRequest(rowPageQuery, {
+  const { rows } = await graphqlRequest(scopeRowQuery, {
     table,
-    limit: 1,
     filter: [{ column, operator: 'equals', value }],
   });
   const labels = rows.referenceLabels.find((found) => found.column === column)?.labels ?? [];
