@@ -3,7 +3,7 @@ import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
 import { graphql } from '../support/graphql';
 import { brokenLabels } from '../support/screenFit';
-import { cell, expectLive, tableRow } from '../support/tablePage';
+import { cell, editCell, expectLive, tableRow } from '../support/tablePage';
 
 // products' rows by category (the demo data: category (11, 12, 13, 21, …)[1 + id % 10]).
 const RICE_ROW = '10'; // category 11, Rice and noodles
@@ -112,6 +112,14 @@ test('alice and bob edit two categories of products at once: each sees the other
     await alice.getByRole('button', { name: 'Discard' }).click();
     await alice.getByRole('dialog').getByRole('button', { name: 'Discard' }).click();
 
+    // alice saves a row of hers; bob, editing his own, sees it change without a reload.
+    await bob.setViewportSize({ width: 1400, height: 900 });
+    await expect(cell(bob, RICE_ROW, 'name')).toHaveText('Value rice #10');
+    await editCell(cell(alice, RICE_ROW, 'name'), 'Rice by alice');
+    await alice.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(alice.getByText('Saved: 0 added, 1 changed, 0 deleted.')).toBeVisible();
+    await expect(cell(bob, RICE_ROW, 'name')).toHaveText('Rice by alice');
+
     // The Tables page names who edits which part.
     await admin.goto('/tables');
     await expect(tableRow(admin, 'products').getByTestId('editor')).toHaveText(
@@ -128,6 +136,12 @@ test('alice and bob edit two categories of products at once: each sees the other
     await alice.getByRole('button', { name: 'Finish editing' }).click();
     await bob.getByRole('button', { name: 'Finish editing' }).click();
     await expect(bob.getByTestId('lock-summary')).toHaveText('Nobody is editing this table.');
+    await alice.getByRole('button', { name: 'Start editing' }).click();
+    await alice.getByRole('dialog').getByRole('button', { name: 'Start editing' }).click();
+    await editCell(cell(alice, RICE_ROW, 'name'), 'Value rice #10');
+    await alice.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(alice.getByText('Saved: 0 added, 1 changed, 0 deleted.')).toBeVisible();
+    await alice.getByRole('button', { name: 'Finish editing' }).click();
   } finally {
     await graphql(
       admin.request,

@@ -142,11 +142,24 @@ export function RowGrid(props: RowGridProps) {
   const shownRevision = useRef(revision);
   useEffect(() => {
     if (!api || revision === shownRevision.current) return;
-    // Only the lock holder types into cells, and only the holder can change the rows: this is
-    // the echo of their own save, already shown. Reloading now would cancel what they type.
-    if (api.getEditingCells().length > 0) return;
-    shownRevision.current = revision;
-    api.refreshInfiniteCache();
+    const reload = () => {
+      shownRevision.current = revision;
+      api.refreshInfiniteCache();
+    };
+    if (api.getEditingCells().length === 0) {
+      reload();
+      return;
+    }
+    // Reloading now would cancel what the user types. The save may be their own (its echo) or,
+    // with row scopes, another editor's of other rows of the table: shown once the cell is left.
+    const onStopped = () => {
+      api.removeEventListener('cellEditingStopped', onStopped);
+      reload();
+    };
+    api.addEventListener('cellEditingStopped', onStopped);
+    return () => {
+      if (!api.isDestroyed()) api.removeEventListener('cellEditingStopped', onStopped);
+    };
   }, [api, revision]);
 
   // Who holds which rows, and which the user may edit, changed: paint the cells again (not
