@@ -112,13 +112,25 @@ test('alice and bob edit two categories of products at once: each sees the other
     await alice.getByRole('button', { name: 'Discard' }).click();
     await alice.getByRole('dialog').getByRole('button', { name: 'Discard' }).click();
 
-    // alice saves a row of hers; bob, editing his own, sees it change without a reload.
+    // alice saves a row of hers while bob types into one of his: his typing is not cut off,
+    // and once he leaves the cell he sees her row as saved, without a reload.
     await bob.setViewportSize({ width: 1400, height: 900 });
     await expect(cell(bob, RICE_ROW, 'name')).toHaveText('Value rice #10');
+    await cell(bob, TEA_ROW, 'name').dblclick();
+    const bobEditor = bob.locator('.cell-editor');
+    await expect(bobEditor).toBeFocused();
+    await bobEditor.fill('Tea by bob');
     await editCell(cell(alice, RICE_ROW, 'name'), 'Rice by alice');
     await alice.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(alice.getByText('Saved: 0 added, 1 changed, 0 deleted.')).toBeVisible();
+    await expect(bobEditor).toHaveValue('Tea by bob');
+    await bobEditor.press('Enter');
     await expect(cell(bob, RICE_ROW, 'name')).toHaveText('Rice by alice');
+    await expect(cell(bob, TEA_ROW, 'name')).toHaveText('Tea by bob');
+    // And his save reaches her.
+    await bob.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(bob.getByText('Saved: 0 added, 1 changed, 0 deleted.')).toBeVisible();
+    await expect(cell(alice, TEA_ROW, 'name')).toHaveText('Tea by bob');
 
     // The Tables page names who edits which part.
     await admin.goto('/tables');
@@ -139,8 +151,9 @@ test('alice and bob edit two categories of products at once: each sees the other
     await alice.getByRole('button', { name: 'Start editing' }).click();
     await alice.getByRole('dialog').getByRole('button', { name: 'Start editing' }).click();
     await editCell(cell(alice, RICE_ROW, 'name'), 'Value rice #10');
+    await editCell(cell(alice, TEA_ROW, 'name'), 'Value green tea #3');
     await alice.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect(alice.getByText('Saved: 0 added, 1 changed, 0 deleted.')).toBeVisible();
+    await expect(alice.getByText('Saved: 0 added, 2 changed, 0 deleted.')).toBeVisible();
     await alice.getByRole('button', { name: 'Finish editing' }).click();
   } finally {
     await graphql(

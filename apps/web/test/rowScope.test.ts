@@ -57,7 +57,11 @@ describe('row scopes in the grid', () => {
   it('the user edits the rows of their values; others show their holder, and nobody’s none', () => {
     const bobs = rowScopeOf(products(), 'bob');
     expect(bobs?.mine).toEqual(['21']);
-    const grid = gridScope('category_id', () => bobs, (id) => id.startsWith('new:'));
+    const grid = gridScope(
+      'category_id',
+      () => bobs,
+      (id) => id.startsWith('new:'),
+    );
     expect(grid.rowInScope(row('3', '21'))).toBe(true);
     expect(grid.rowInScope(row('10', '11'))).toBe(false);
     expect(grid.rowInScope(row('1', '13'))).toBe(false);
@@ -71,7 +75,11 @@ describe('row scopes in the grid', () => {
 
   it('outside a scope every row is the user’s to edit (a whole-table lock), and there are no choices', () => {
     const carols = rowScopeOf(products({ rowLocks: [] }), 'carol');
-    const grid = gridScope('category_id', () => carols, () => false);
+    const grid = gridScope(
+      'category_id',
+      () => carols,
+      () => false,
+    );
     expect(grid.rowInScope(row('10', '11'))).toBe(true);
     expect(grid.choices()).toBeNull();
     expect(rowScopeOf(products({ rowLockColumn: null }), 'carol')).toBeNull();

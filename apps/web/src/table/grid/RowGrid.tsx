@@ -140,26 +140,15 @@ export function RowGrid(props: RowGridProps) {
   // Someone saved this table (or the connection came back): show the rows as they are now.
   const revision = useRowsRevision(table);
   const shownRevision = useRef(revision);
+  // A save came while the user typed: the rows are reloaded once the cell is left.
+  const reloadAfterEdit = useRef(false);
   useEffect(() => {
     if (!api || revision === shownRevision.current) return;
-    const reload = () => {
-      shownRevision.current = revision;
-      api.refreshInfiniteCache();
-    };
-    if (api.getEditingCells().length === 0) {
-      reload();
-      return;
-    }
+    shownRevision.current = revision;
     // Reloading now would cancel what the user types. The save may be their own (its echo) or,
-    // with row scopes, another editor's of other rows of the table: shown once the cell is left.
-    const onStopped = () => {
-      api.removeEventListener('cellEditingStopped', onStopped);
-      reload();
-    };
-    api.addEventListener('cellEditingStopped', onStopped);
-    return () => {
-      if (!api.isDestroyed()) api.removeEventListener('cellEditingStopped', onStopped);
-    };
+    // with row scopes, another editor's of other rows of the table.
+    if (api.getEditingCells().length > 0) reloadAfterEdit.current = true;
+    else api.refreshInfiniteCache();
   }, [api, revision]);
 
   // Who holds which rows, and which the user may edit, changed: paint the cells again (not
@@ -241,6 +230,11 @@ export function RowGrid(props: RowGridProps) {
         // not call the old one's API (a destroyed grid answers undefined; the page crashed on it).
         onGridPreDestroyed={() => setApi(null)}
         onSelectionChanged={(event) => onSelectionCount(event.api.getSelectedNodes().length)}
+        onCellEditingStopped={({ api: grid }) => {
+          if (!reloadAfterEdit.current) return;
+          reloadAfterEdit.current = false;
+          grid.refreshInfiniteCache();
+        }}
         onPinnedRowDataChanged={({ api: grid }) => {
           // A row just added (new rows go on top) opens for typing at its first editable cell;
           // rows a paste adds go below and are filled already.
