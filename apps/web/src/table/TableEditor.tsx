@@ -33,7 +33,7 @@ import { useConnectionLoss } from './lock/useConnectionLoss';
 import { useEditSession } from './lock/useEditSession';
 import { useTableLock } from './lock/useTableLock';
 import { onlyScopesInTheWay } from './scope/onlyScopesInTheWay';
-import { rowScopeOf } from './scope/rowScopeOf';
+import { rowInScope, rowScopeOf } from './scope/rowScopeOf';
 import { TableHeading } from './TableHeading';
 import { useEditActions } from './useEditActions';
 import { GridViewBar } from './views/GridViewBar';
@@ -193,6 +193,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         columns={page.columns}
         pending={pending}
         editable={gridEditable}
+        rowEditable={(row) => rowInScope(scope, row, pending.isNew(row.id))}
       />
       {editing && draft.settled && (
         <EditToolbar

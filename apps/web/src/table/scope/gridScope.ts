@@ -1,5 +1,5 @@
 import type { GridRow } from '../changes/gridRow';
-import { inScope, type RowScope } from './rowScopeOf';
+import { type RowScope, rowInScope } from './rowScopeOf';
 
 /** What the grid's columns ask of the table's row scopes, always of the latest ones. */
 export interface GridScope {
@@ -22,7 +22,7 @@ export function gridScope(
   const rowValue = (row: GridRow) => row.values[column] ?? null;
   return {
     column,
-    rowInScope: (row) => isNew(row.id) || inScope(latest(), rowValue(row)),
+    rowInScope: (row) => rowInScope(latest(), row, isNew(row.id)),
     holderOf: (row) => {
       const value = rowValue(row);
       return value === null || isNew(row.id) ? null : (latest()?.holders.get(value) ?? null);

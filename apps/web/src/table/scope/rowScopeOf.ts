@@ -1,4 +1,5 @@
 import type { TableInfo } from '../../tables/useTables';
+import type { GridRow } from '../changes/gridRow';
 
 /** How a table's rows are shared out among its row scopes, as this user sees it. */
 export interface RowScope {
@@ -29,4 +30,12 @@ export function rowScopeOf(info: TableInfo, user: string): RowScope | null {
 export function inScope(scope: RowScope | null, value: string | null | undefined): boolean {
   if (!scope?.mine) return true;
   return value != null && scope.mine.includes(value);
+}
+
+/**
+ * Whether the user may edit `row` in their scope: a new row (its value is one of theirs), or a
+ * stored row whose value of the row-lock column is theirs. Any row outside a scope.
+ */
+export function rowInScope(scope: RowScope | null, row: GridRow, isNew: boolean): boolean {
+  return isNew || scope === null || inScope(scope, row.values[scope.column]);
 }
