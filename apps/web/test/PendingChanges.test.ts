@@ -17,6 +17,15 @@ const stored = (id: string, name: string): GridRow => ({
 });
 
 describe('PendingChanges', () => {
+  it('a row added with values (a row scope’s value) sends them with its insert', () => {
+    const pending = new PendingChanges(columns);
+    const row = pending.addRow({ name: 'Scoped' });
+    pending.setValue(row, 'id', '7');
+    expect(pending.toRowChanges().changes.inserts).toEqual([
+      { values: { name: 'Scoped', id: '7' } },
+    ]);
+  });
+
   it('sends only changed columns, and forgets a change set back to the value read', () => {
     const pending = new PendingChanges(columns);
     const row = stored('1', 'Apple');

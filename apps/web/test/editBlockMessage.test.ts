@@ -16,6 +16,18 @@ const blocks: [string, EditBlock, string, string][] = [
     'key:nightly-importが編集中',
   ],
   [
+    'row scopes in the way: each holder with their values',
+    {
+      kind: 'beingEdited',
+      blockers: [
+        { table: 'products', editor: 'alice', rows: ['11', '12'] },
+        { table: 'products', editor: 'bob', rows: ['21'] },
+      ],
+    },
+    'Being edited by alice (rows 11, 12), bob (rows 21)',
+    'alice さん（行 11, 12）, bob さん（行 21）が編集中',
+  ],
+  [
     'locked by one table',
     { kind: 'lockedByEditing', blockers: [{ table: 'products', editor: 'alice' }] },
     'Locked because products is being edited (alice)',

@@ -21,6 +21,8 @@ const row = (name: string, change: Partial<TableInfo> = {}): TableInfo => ({
   frozen: null,
   policy: { readOnly: false, takesPartInLocking: true, changesNeedApproval: false },
   canTakeOver: false,
+  rowLockColumn: null,
+  rowLocks: [],
   ...change,
 });
 

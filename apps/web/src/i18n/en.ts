@@ -188,6 +188,8 @@ export const en = {
   },
   editBlock: {
     beingEdited: 'Being edited by {{editor}}',
+    beingEditedRows: 'Being edited by {{holders}}',
+    rowsHeldBy: '{{editor}} (rows {{rows}})',
     locked_one: 'Locked because {{tables}} is being edited ({{editor}})',
     locked_other: 'Locked because {{tables}} are being edited',
     referenceBeingEdited_one: '{{table}}, which it references, is being edited by {{editor}}',
@@ -198,6 +200,29 @@ export const en = {
     readOnly: 'Read-only: it is not edited in this app',
     frozen: 'Frozen: {{reason}}',
     notAllowed: 'Only named roles or groups may edit it',
+  },
+  rowScope: {
+    action: 'Edit these rows',
+    title: 'Edit rows of {{table}}',
+    explain:
+      'You edit the rows whose {{column}} has one of these values, while others edit other rows. The values proposed are those of the rows the grid shows now.',
+    proposing: 'Finding the values of the rows shown…',
+    noFilter: 'Filter the grid to the rows you want to edit, or add values below.',
+    more: 'The rows shown have more than {{count, number}} values: only the first {{count, number}} are proposed. Narrow the filter, or add values below.',
+    values: 'Values to edit',
+    rows_one: '{{count, number}} row',
+    rows_other: '{{count, number}} rows',
+    heldBy: 'being edited by {{editor}}',
+    remove: 'Remove {{value}}',
+    total_one: '{{count, number}} row in all',
+    total_other: '{{count, number}} rows in all',
+    tooMany: 'At most {{count, number}} values can be edited at once.',
+    addValue: 'Add a value of {{column}}',
+    add: 'Add',
+    confirm: 'Edit these rows',
+    started: 'You are now editing the rows of {{table}} with {{values}}.',
+    holderColumn: 'Edited by',
+    holderColumnHint: 'Who is editing the row (a row scope of this table)',
   },
   table: {
     summary: {
@@ -210,6 +235,10 @@ export const en = {
       locked_other:
         'Locked because {{tables}} are being edited; its rows must not change meanwhile. You can view it.',
       free: 'Nobody is editing this table.',
+      rowScopes:
+        'Rows of this table are being edited, by {{column}}: {{holders}}. You can view them, and edit other rows with “Edit these rows”.',
+      yourRows:
+        'You are editing the rows whose {{column}} is {{rows}}; the other rows are read-only here. By {{column}}: {{holders}}.',
     },
     references: 'References',
     referencedBy: 'Referenced by',

@@ -194,6 +194,8 @@ export const ja: TranslationOf<typeof en> = {
   },
   editBlock: {
     beingEdited: '{{editor, person}}が編集中',
+    beingEditedRows: '{{holders}}が編集中',
+    rowsHeldBy: '{{editor, person}}（行 {{rows}}）',
     locked_other: '{{tables}} の編集中のためロック中（{{editor, person}}）',
     referenceBeingEdited_other: '参照先の {{tables}} が編集中',
     tableEditedBy: '{{table}}（{{editor, person}}）',
@@ -201,6 +203,27 @@ export const ja: TranslationOf<typeof en> = {
     readOnly: '読み取り専用：このアプリでは編集しません',
     frozen: '凍結中：{{reason}}',
     notAllowed: '指定された権限またはグループのみ編集できます',
+  },
+  rowScope: {
+    action: 'これらの行を編集',
+    title: '{{table}} の行を編集',
+    explain:
+      '{{column}} がこれらの値の行を編集します。ほかの行は同時にほかのユーザーが編集できます。提案する値は、いまグリッドに表示している行の値です。',
+    proposing: '表示中の行の値を調べています…',
+    noFilter: '編集したい行にグリッドを絞り込むか、下で値を追加してください。',
+    more: '表示中の行には {{count, number}} 個を超える値があります。最初の {{count, number}} 個だけを提案しています。絞り込みを狭めるか、下で値を追加してください。',
+    values: '編集する値',
+    rows_other: '{{count, number}} 行',
+    heldBy: '{{editor, person}}が編集中',
+    remove: '{{value}} を外す',
+    total_other: '合計 {{count, number}} 行',
+    tooMany: '一度に編集できる値は {{count, number}} 個までです。',
+    addValue: '{{column}} の値を追加',
+    add: '追加',
+    confirm: 'これらの行を編集',
+    started: '{{table}} の {{values}} の行の編集を始めました。',
+    holderColumn: '編集者',
+    holderColumnHint: 'その行を編集しているユーザー（このテーブルの行範囲）',
   },
   table: {
     summary: {
@@ -211,6 +234,10 @@ export const ja: TranslationOf<typeof en> = {
       locked_other:
         '{{tables}} の編集中のためロックされています（{{editor, person}}）。その間、行は変更できません。閲覧のみできます。',
       free: 'このテーブルを編集中のユーザーはいません。',
+      rowScopes:
+        'このテーブルの行が {{column}} ごとに編集中です：{{holders}}。閲覧でき、「これらの行を編集」でほかの行を編集できます。',
+      yourRows:
+        '{{column}} が {{rows}} の行を編集中です。ほかの行はここでは読み取り専用です。{{column}} ごと：{{holders}}。',
     },
     references: '参照先',
     referencedBy: '参照元',

@@ -1,9 +1,12 @@
 import { useTranslation } from 'react-i18next';
+import type { RowFilter } from '../generated/graphql';
 import { LockBreakDialog } from '../tables/LockBreakDialog';
 import type { TableInfo } from '../tables/useTables';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { type Submission, SubmitForApprovalDialog } from './changes/SubmitForApprovalDialog';
 import { StartEditingDialog } from './lock/StartEditingDialog';
+import { RowScopeDialog } from './scope/RowScopeDialog';
+import type { RowScope } from './scope/rowScopeOf';
 import type { EditDialog } from './useEditActions';
 
 interface EditDialogsProps {
@@ -14,6 +17,10 @@ interface EditDialogsProps {
   unsaved: number;
   /** Takes the lock: with a reason, over from whoever holds it. */
   onTakeLock: (takeOverReason: string | null) => void;
+  /** The table's row scopes and the grid's filter, on a table with a row-lock column. */
+  rowScope: { scope: RowScope; reference: boolean; filter: readonly RowFilter[] } | null;
+  /** Takes a row scope of those values. */
+  onTakeRows: (rows: readonly string[]) => void;
   onFinish: () => void;
   onDiscard: () => void;
   onSubmit: (submission: Submission) => void;
@@ -33,6 +40,15 @@ export function EditDialogs({ open, info, busy, unsaved, onCancel, ...props }: E
         onConfirm={() => props.onTakeLock(null)}
         onCancel={onCancel}
       />
+      {open === 'rows' && props.rowScope && (
+        <RowScopeDialog
+          table={info.name}
+          {...props.rowScope}
+          busy={busy}
+          onConfirm={props.onTakeRows}
+          onCancel={onCancel}
+        />
+      )}
       {open === 'takeOver' && (
         <LockBreakDialog
           kind="takeOver"

@@ -8,6 +8,7 @@ import { useWaitForTable } from '../queue/useWaitForTable';
 import { latestOwnRequestOptions } from '../requests/changeRequestQueries';
 import { roleAtLeast } from '../session/roles';
 import type { SessionUser } from '../session/useSession';
+import { holdsTable } from '../tables/holdsTable';
 import type { TableInfo } from '../tables/useTables';
 import { describeError } from '../ui/describeError';
 import { LoadingState } from '../ui/LoadingState';
@@ -31,6 +32,8 @@ import { useArrival } from './lock/useArrival';
 import { useConnectionLoss } from './lock/useConnectionLoss';
 import { useEditSession } from './lock/useEditSession';
 import { useTableLock } from './lock/useTableLock';
+import { onlyScopesInTheWay } from './scope/onlyScopesInTheWay';
+import { rowInScope, rowScopeOf } from './scope/rowScopeOf';
 import { TableHeading } from './TableHeading';
 import { useEditActions } from './useEditActions';
 import { GridViewBar } from './views/GridViewBar';
@@ -70,7 +73,8 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
   const views = useGridViews(info.name, columnNames, gridApi);
 
   const mayEdit = roleAtLeast(user.role, 'editor') && page.editable;
-  const holds = info.status === 'editing' && info.editor === user.name;
+  const holds = holdsTable(info, user.name);
+  const scope = useMemo(() => rowScopeOf(info, user.name), [info, user.name]);
   const block = info.editBlock;
   // Someone else's editing the take-over rule lets the user take over (admins: anyone's; with
   // the idle rule, an editor once its holder is idle). Not a table that is only FK-locked.
@@ -92,6 +96,8 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
   const draft = useDraft({ table: info.name, user: user.name, pending, grid: gridApi });
   // Cells open for typing once an earlier draft is restored or discarded, not over it.
   const gridEditable = session.kind === 'editing' && draft.settled;
+  // A new row of a scope starts with the scope's (first) value of the row-lock column.
+  const newRowValues = scope?.mine && editing ? { [scope.column]: scope.mine[0] ?? '' } : undefined;
   const needsApproval = info.policy.changesNeedApproval;
   const saveOrSubmit = needsApproval ? actions.askToSubmit : actions.save;
   useSaveShortcut(editing, saveOrSubmit);
@@ -150,6 +156,8 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
             unsaved={counts.total}
             invalid={invalid}
             onStart={() => actions.openDialog('start')}
+            onStartRows={scope ? () => actions.openDialog('rows') : null}
+            rowsOpen={onlyScopesInTheWay(block)}
             onNotify={queue.join}
             onTakeOver={() => actions.openDialog('takeOver')}
             startButton={startButton}
@@ -185,6 +193,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         columns={page.columns}
         pending={pending}
         editable={gridEditable}
+        rowEditable={(row) => rowInScope(scope, row, pending.isNew(row.id))}
       />
       {editing && draft.settled && (
         <EditToolbar
@@ -192,7 +201,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
           selected={selected}
           counts={counts}
           invalid={invalid}
-          onAddRow={() => pending.addRow()}
+          onAddRow={() => pending.addRow(newRowValues)}
           onDeleteSelected={() => deleteSelectedRows(pending, gridApi.current)}
         >
           <SetValueAction
@@ -218,6 +227,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
           gridApi.current = api;
         }}
         onSelectionCount={setSelected}
+        scope={scope}
       />
       <GridFooter
         table={info.name}
@@ -236,6 +246,16 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         busy={actions.busy}
         unsaved={counts.total}
         onTakeLock={actions.takeLock}
+        rowScope={
+          scope && {
+            scope,
+            reference: page.columns.some(
+              (column) => column.name === scope.column && column.references,
+            ),
+            filter: shown.view.filter,
+          }
+        }
+        onTakeRows={actions.takeRows}
         onFinish={actions.finish}
         onDiscard={actions.discard}
         onSubmit={actions.submit}

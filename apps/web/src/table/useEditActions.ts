@@ -16,7 +16,7 @@ import { startRefusal } from './lock/startRefusal';
 import type { EditSessionHandle } from './lock/useEditSession';
 import type { TableLock } from './lock/useTableLock';
 
-export type EditDialog = 'start' | 'takeOver' | 'finish' | 'discard' | 'submit';
+export type EditDialog = 'start' | 'rows' | 'takeOver' | 'finish' | 'discard' | 'submit';
 
 interface EditActionsOptions {
   info: TableInfo;
@@ -55,6 +55,20 @@ export function useEditActions({ info, user, pending, lock, edit, grid }: EditAc
           ? t('table.tookOver', { table: info.name, editor: previousEditor })
           : t('table.started', { table: info.name }),
       );
+    } catch (error) {
+      notify('error', startRefusal(error, queryClient, t));
+    } finally {
+      setBusy(false);
+      setDialog(null);
+    }
+  }
+
+  /** Acquires a row scope: the rows whose row-lock column has one of `rows`. */
+  async function takeRows(rows: readonly string[]) {
+    setBusy(true);
+    try {
+      dispatch({ type: 'acquired', token: await lock.acquire(rows) });
+      notify('success', t('rowScope.started', { table: info.name, values: rows.join(', ') }));
     } catch (error) {
       notify('error', startRefusal(error, queryClient, t));
     } finally {
@@ -172,6 +186,7 @@ export function useEditActions({ info, user, pending, lock, edit, grid }: EditAc
     openDialog: setDialog,
     closeDialog: () => setDialog(null),
     takeLock: (takeOverReason: string | null) => void takeLock(takeOverReason),
+    takeRows: (rows: readonly string[]) => void takeRows(rows),
     save: () => void save(),
     /** Save on a table that needs approval: asks for a comment first. */
     askToSubmit: () => readyToSave() && setDialog('submit'),

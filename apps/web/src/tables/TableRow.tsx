@@ -5,7 +5,9 @@ import { WaitingCount } from '../queue/WaitingLine';
 import { TableLinks } from '../ui/TableLinks';
 import { useNow } from '../ui/useNow';
 import { editBlockMessage } from './editBlockMessage';
+import { holdsTable } from './holdsTable';
 import { RuleBadges } from './RuleBadges';
+import { rowScopeHolders } from './rowScopeHolders';
 import { StatusBadge } from './StatusBadge';
 import type { TableInfo } from './useTables';
 
@@ -21,7 +23,7 @@ export function TableRow({ table, userName, canEdit }: TableRowProps) {
   const format = useFormatters();
   const now = useNow();
   const navigate = useNavigate();
-  const mine = table.status === 'editing' && table.editor === userName;
+  const mine = holdsTable(table, userName);
   const reason = table.editBlock && editBlockMessage(table.editBlock, t);
   const startEditing = () =>
     navigate(`/tables/${encodeURIComponent(table.name)}`, { state: { startEditing: true } });
@@ -38,7 +40,13 @@ export function TableRow({ table, userName, canEdit }: TableRowProps) {
         <RuleBadges table={table} />
         <WaitingCount waiters={table.waiters} />
       </td>
-      <td data-testid="editor">{table.status === 'normal' ? '' : (table.editor ?? '')}</td>
+      <td data-testid="editor">
+        {table.rowLocks.length > 0
+          ? rowScopeHolders(table.rowLocks)
+          : table.status === 'normal'
+            ? ''
+            : (table.editor ?? '')}
+      </td>
       <td>{table.lockedBy.join(', ')}</td>
       <td>
         <TableLinks names={table.references} />

@@ -3,8 +3,15 @@ import type { TablesQuery } from '../generated/graphql';
 
 /** Why the user cannot start editing a table now, as the API decides it (TableInfo.editBlock). */
 type ApiEditBlock = NonNullable<TablesQuery['tables'][number]['editBlock']>;
-/** As the tables query or an error's extensions carry it (`reason`: a freeze's). */
-export type EditBlock = Omit<ApiEditBlock, 'reason'> & { reason?: string | null };
+type ApiBlocker = ApiEditBlock['blockers'][number];
+/**
+ * As the tables query or an error's extensions carry it (`reason`: a freeze's; a blocker's
+ * `rows`: the values of a row scope in the way).
+ */
+export type EditBlock = Omit<ApiEditBlock, 'reason' | 'blockers'> & {
+  blockers: (Omit<ApiBlocker, 'rows'> & { rows?: ApiBlocker['rows'] })[];
+  reason?: string | null;
+};
 
 /** The block as a sentence: "Being edited by alice", "Locked because products is being edited". */
 export function editBlockMessage(block: EditBlock, t: TFunction): string {
@@ -12,6 +19,18 @@ export function editBlockMessage(block: EditBlock, t: TFunction): string {
   const first = block.blockers[0];
   switch (block.kind) {
     case 'beingEdited':
+      // Row scopes: each holder with their values of the row-lock column.
+      if (block.blockers.some((blocker) => blocker.rows))
+        return t('editBlock.beingEditedRows', {
+          holders: block.blockers
+            .map((blocker) =>
+              t('editBlock.rowsHeldBy', {
+                editor: blocker.editor ?? unknown,
+                rows: blocker.rows?.join(', ') ?? '',
+              }),
+            )
+            .join(', '),
+        });
       return t('editBlock.beingEdited', { editor: first?.editor ?? unknown });
     case 'lockedByEditing':
       return t('editBlock.locked', {

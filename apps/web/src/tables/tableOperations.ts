@@ -20,6 +20,7 @@ export const tableInfoFields = graphql(`
       blockers {
         table
         editor
+        rows
       }
     }
     waiters {
@@ -35,6 +36,13 @@ export const tableInfoFields = graphql(`
       changesNeedApproval
     }
     canTakeOver
+    rowLockColumn
+    rowLocks {
+      editor
+      rows
+      acquiredAt
+      leaseExpiresAt
+    }
   }
 `);
 

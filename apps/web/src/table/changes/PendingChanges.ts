@@ -154,9 +154,9 @@ export class PendingChanges {
     this.emit();
   }
 
-  /** A new row on top of the others, as the Add row button makes. */
-  addRow(): GridRow {
-    const row = this.newRow();
+  /** A new row on top of the others, as the Add row button makes, with `values` filled in. */
+  addRow(values: Readonly<Record<string, string>> = {}): GridRow {
+    const row = { ...this.newRow(), values: { ...values } };
     this.insertNewRow(row, 0);
     return row;
   }

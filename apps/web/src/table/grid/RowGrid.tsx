@@ -11,6 +11,8 @@ import type { PendingChanges } from '../changes/PendingChanges';
 import { useValidationMessage } from '../changes/useValidationMessage';
 import { useSpreadsheet } from '../clipboard/useSpreadsheet';
 import { ReferenceLabels } from '../reference/ReferenceLabels';
+import { gridScope } from '../scope/gridScope';
+import type { RowScope } from '../scope/rowScopeOf';
 import { TypeAhead } from '../typeAhead/TypeAhead';
 import type { GridViewSetup } from '../views/useGridViews';
 import { buildColumnDefs } from './buildColumnDefs';
@@ -33,6 +35,8 @@ interface RowGridProps {
   onSelectionCount: (count: number) => void;
   /** The user's layout, sort and filter to start with, and where column changes go. */
   views: GridViewSetup;
+  /** The table's row scopes (null: it has no row-lock column): who may edit which rows. */
+  scope: RowScope | null;
 }
 
 // Rows per request: the scrollbar (sized from the total) lets the user jump anywhere in the
@@ -60,6 +64,22 @@ export function RowGrid(props: RowGridProps) {
   // Column callbacks read the latest permission without rebuilding the columns.
   const editableRef = useRef(editable);
   editableRef.current = editable;
+  // Scopes come and go live: the columns read the latest, and the rows are drawn again.
+  const scopeRef = useRef(props.scope);
+  scopeRef.current = props.scope;
+  const scopeColumn = props.scope?.column ?? null;
+  const scope = useMemo(
+    () =>
+      scopeColumn === null
+        ? null
+        : gridScope(
+            scopeColumn,
+            () => scopeRef.current,
+            (rowId) => pending.isNew(rowId),
+          ),
+    [scopeColumn, pending],
+  );
+  const showHolders = (props.scope?.holders.size ?? 0) > 0;
   // The parent's callbacks change identity on every render; the datasource must not.
   const callbacks = useRef({ onPage, onLoadError });
   callbacks.current = { onPage, onLoadError };
@@ -95,8 +115,22 @@ export function RowGrid(props: RowGridProps) {
         validationMessage,
         references: { table, labels },
         typeAhead,
+        scope,
+        showHolders,
       }),
-    [columns, pending, showStatus, format, t, validationMessage, table, labels, typeAhead],
+    [
+      columns,
+      pending,
+      showStatus,
+      format,
+      t,
+      validationMessage,
+      table,
+      labels,
+      typeAhead,
+      scope,
+      showHolders,
+    ],
   );
   const arrangedColumnDefs = useMemo(
     () => arrange(withCaptions(columnDefs, columns, language)),
@@ -106,14 +140,30 @@ export function RowGrid(props: RowGridProps) {
   // Someone saved this table (or the connection came back): show the rows as they are now.
   const revision = useRowsRevision(table);
   const shownRevision = useRef(revision);
+  // A save came while the user typed: the rows are reloaded once the cell is left.
+  const reloadAfterEdit = useRef(false);
   useEffect(() => {
     if (!api || revision === shownRevision.current) return;
-    // Only the lock holder types into cells, and only the holder can change the rows: this is
-    // the echo of their own save, already shown. Reloading now would cancel what they type.
-    if (api.getEditingCells().length > 0) return;
     shownRevision.current = revision;
-    api.refreshInfiniteCache();
+    // Reloading now would cancel what the user types. The save may be their own (its echo) or,
+    // with row scopes, another editor's of other rows of the table.
+    if (api.getEditingCells().length > 0) reloadAfterEdit.current = true;
+    else api.refreshInfiniteCache();
   }, [api, revision]);
+
+  // Who holds which rows, and which the user may edit, changed: paint the cells again (not
+  // redrawn: that would cancel what the user is typing).
+  const scopeKey = JSON.stringify([
+    editable,
+    props.scope?.mine ?? null,
+    [...(props.scope?.holders ?? [])],
+  ]);
+  const paintedScope = useRef(scopeKey);
+  useEffect(() => {
+    if (!api || scopeKey === paintedScope.current) return;
+    paintedScope.current = scopeKey;
+    api.refreshCells({ force: true });
+  }, [api, scopeKey]);
 
   // Unsaved-change markers live in cell classes: repaint them whenever the edits change.
   useEffect(() => {
@@ -160,6 +210,8 @@ export function RowGrid(props: RowGridProps) {
                 checkboxes: true,
                 headerCheckbox: false,
                 enableClickSelection: false,
+                isRowSelectable: ({ data }) =>
+                  data !== undefined && (scope === null || scope.rowInScope(data)),
               }
             : undefined
         }
@@ -178,6 +230,11 @@ export function RowGrid(props: RowGridProps) {
         // not call the old one's API (a destroyed grid answers undefined; the page crashed on it).
         onGridPreDestroyed={() => setApi(null)}
         onSelectionChanged={(event) => onSelectionCount(event.api.getSelectedNodes().length)}
+        onCellEditingStopped={({ api: grid }) => {
+          if (!reloadAfterEdit.current) return;
+          reloadAfterEdit.current = false;
+          grid.refreshInfiniteCache();
+        }}
         onPinnedRowDataChanged={({ api: grid }) => {
           // A row just added (new rows go on top) opens for typing at its first editable cell;
           // rows a paste adds go below and are filled already.

@@ -6,6 +6,9 @@ import type { GridRow } from '../changes/gridRow';
 import type { PendingChanges } from '../changes/PendingChanges';
 import type { ValidationIssue } from '../changes/validateValue';
 import { type ReferenceHelp, referenceColumn } from '../reference/referenceColumn';
+import type { GridScope } from '../scope/gridScope';
+import { holderColumn } from '../scope/holderColumn';
+import { ScopeValueEditor, type ScopeValueEditorParams } from '../scope/ScopeValueEditor';
 import type { TypeAhead } from '../typeAhead/TypeAhead';
 import { CellEditor, type CellEditorParams } from './CellEditor';
 import { ColumnHeader } from './ColumnHeader';
@@ -27,6 +30,10 @@ interface ColumnDefsContext {
   references: ReferenceHelp;
   /** Keys typed while an editor opens, for every editor (see TypeAhead). */
   typeAhead: TypeAhead;
+  /** The table's row scopes, when it has a row-lock column. */
+  scope: GridScope | null;
+  /** Show who holds each row (someone holds a scope of the table). */
+  showHolders: boolean;
 }
 
 const WIDTH_BY_KIND: Record<TableColumn['kind'], number> = {
@@ -152,6 +159,9 @@ export function buildColumnDefs(
     cellRendererParams: { pending } satisfies RowStatusCellParams,
   };
 
+  const { scope } = context;
+  const rowInScope = (data: GridRow) => scope === null || scope.rowInScope(data);
+
   const dataColumns = columns.map((column): ColDef<GridRow> => {
     const issueOf = (data: GridRow | undefined) =>
       data ? pending.cellIssue(data.id, column.name) : null;
@@ -191,6 +201,7 @@ export function buildColumnDefs(
       editable: ({ data }) =>
         data !== undefined &&
         canEdit() &&
+        rowInScope(data) &&
         pending.stateOf(data.id) !== 'deleted' &&
         (!column.primaryKey || pending.isNew(data.id)),
       cellEditor: CellEditor,
@@ -219,10 +230,36 @@ export function buildColumnDefs(
         'cell-invalid': ({ data }) => issueOf(data) !== null,
         'cell-error': ({ data }) => saveErrorOf(data) !== undefined,
         'row-new': stateIs('new'),
+        // Inside a scope, the rows of others (and of nobody) are there to be seen, not edited.
+        'cell-out-of-scope': ({ data }) => data !== undefined && canEdit() && !rowInScope(data),
         'row-deleted': stateIs('deleted'),
       },
       ...referenceColumn(column, pending, context.typeAhead, context.references),
+      ...(scope?.column === column.name ? scopeValueColumn(scope, context) : {}),
     };
   });
-  return [statusColumn, ...dataColumns];
+  const holders = scope
+    ? [holderColumn(scope.holderOf, !context.showHolders, t)]
+    : ([] as ColDef<GridRow>[]);
+  return [statusColumn, ...holders, ...dataColumns];
+}
+
+/** Inside a scope, the row-lock column takes only the scope's values: a choice among them. */
+function scopeValueColumn(scope: GridScope, context: ColumnDefsContext): Partial<ColDef<GridRow>> {
+  return {
+    cellEditorSelector: () => {
+      const choices = scope.choices();
+      if (!choices) return undefined;
+      return {
+        component: ScopeValueEditor,
+        popup: false,
+        params: {
+          column: scope.column,
+          choices,
+          labels: context.references.labels,
+          typeAhead: context.typeAhead,
+        } satisfies ScopeValueEditorParams,
+      };
+    },
+  };
 }

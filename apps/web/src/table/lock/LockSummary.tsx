@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useFormatters } from '../../i18n/useFormatters';
 import { WaitingLine } from '../../queue/WaitingLine';
+import { rowScopeHolders } from '../../tables/rowScopeHolders';
 import type { TableInfo } from '../../tables/useTables';
 import { TableLinks } from '../../ui/TableLinks';
 
@@ -23,7 +24,20 @@ export function LockSummary({
   const since = format.dateTime(info.updatedAt);
   const editor = info.editor ?? t('tables.someone');
   let summary: string;
-  if (info.status === 'editing') {
+  const own = info.rowLocks.find((scope) => scope.editor === user);
+  if (info.rowLocks.length > 0) {
+    // Row scopes: who edits which part; the rest of the table is free for another scope.
+    summary = own
+      ? t('table.summary.yourRows', {
+          column: info.rowLockColumn,
+          rows: own.rows.join(', '),
+          holders: rowScopeHolders(info.rowLocks),
+        })
+      : t('table.summary.rowScopes', {
+          column: info.rowLockColumn,
+          holders: rowScopeHolders(info.rowLocks),
+        });
+  } else if (info.status === 'editing') {
     summary =
       info.editor === user
         ? t(unconfirmed ? 'table.summary.editingByYouUnconfirmed' : 'table.summary.editingByYou', {

@@ -17,6 +17,10 @@ interface SessionActionsProps {
   unsaved: number;
   invalid: number;
   onStart: () => void;
+  /** "Edit these rows": a row scope, on a table that has a row-lock column (else null). */
+  onStartRows: (() => void) | null;
+  /** Whether a row scope may be asked for now (only others' scopes, if anything, in the way). */
+  rowsOpen: boolean;
   /** Joins the line for the table ("notify me when free"). */
   onNotify: () => void;
   onTakeOver: () => void;
@@ -59,6 +63,16 @@ export function SessionActions(props: SessionActionsProps) {
             onClick={props.onTakeOver}
           >
             {t('takeOver.action')}
+          </button>
+        )}
+        {props.onStartRows && (
+          <button
+            type="button"
+            className="button"
+            disabled={!props.rowsOpen || busy}
+            onClick={props.onStartRows}
+          >
+            {t('rowScope.action')}
           </button>
         )}
         {!props.inLine && (

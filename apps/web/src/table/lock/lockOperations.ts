@@ -1,10 +1,11 @@
 import { graphql } from '../../generated';
 
 export const acquireTableLockMutation = graphql(`
-  mutation AcquireTableLock($table: String!, $leaseSeconds: Int) {
-    acquireTableLock(table: $table, leaseSeconds: $leaseSeconds) {
+  mutation AcquireTableLock($table: String!, $leaseSeconds: Int, $rows: [String!]) {
+    acquireTableLock(table: $table, leaseSeconds: $leaseSeconds, rows: $rows) {
       token
       leaseExpiresAt
+      rows
     }
   }
 `);

@@ -16,8 +16,11 @@ import { pageLeaseSeconds } from './pageLease';
 export interface TableLock {
   /** The lease each acquisition and renewal asks for (pageLeaseSeconds). */
   leaseSeconds: number;
-  /** Starts editing (the server locks the FK targets too): the fencing token. */
-  acquire(): Promise<string>;
+  /**
+   * Starts editing (the server locks the FK targets too): the fencing token. With `rows`, only
+   * the rows whose row-lock column has one of those values (a row scope).
+   */
+  acquire(rows?: readonly string[]): Promise<string>;
   /**
    * Extends the lease, telling whether the user was `active` since the last renewal; LOCK_LOST
    * if the token is no longer the table's current one. Answers the idle deadline it sets.
@@ -45,11 +48,12 @@ export function useTableLock(table: string): TableLock {
     return {
       leaseSeconds,
       connection,
-      async acquire() {
+      async acquire(rows) {
         const sentAt = Date.now();
         const { acquireTableLock: grant } = await graphqlRequest(acquireTableLockMutation, {
           table,
           leaseSeconds,
+          rows: rows ? [...rows] : null,
         });
         connection.granted(sentAt);
         await lockStatesChanged();

@@ -20,6 +20,8 @@ interface GridViewBarProps {
   pending: PendingChanges;
   /** The user holds the lock: the row form edits. */
   editable: boolean;
+  /** Whether the user may edit this row (inside a row scope, only the scope's rows). */
+  rowEditable: (row: GridRow) => boolean;
 }
 
 /** Above the grid: the columns shown, the saved view picked, and saving the view as it is. */
@@ -124,7 +126,7 @@ export function GridViewBar(props: GridViewBarProps) {
           row={detailRow}
           columns={props.columns}
           pending={props.pending}
-          editable={props.editable}
+          editable={props.editable && props.rowEditable(detailRow)}
           onClose={() => setDetailRow(null)}
         />
       )}
