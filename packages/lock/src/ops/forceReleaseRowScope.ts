@@ -1,6 +1,7 @@
-import { inTransaction, type Queryable } from '@tablelock/db';
+import type { Queryable } from '@tablelock/db';
 import { LockError } from '../core/lockError';
 import { deleteRowScope, lockRowScope, lockScopeRows } from '../sql/rowScopeSql';
+import { waitingForLocks } from '../sql/waitingForLocks';
 import type { ReleasedLock } from './releasedLock';
 
 /**
@@ -16,7 +17,7 @@ export async function forceReleaseRowScope(
   if (!/^[1-9]\d{0,17}$/.test(request.token)) {
     throw new LockError('BAD_USER_INPUT', `${request.token} is not a row lock's token.`);
   }
-  return inTransaction(db, async (tx) => {
+  return waitingForLocks(db, [request.tableName], async (tx) => {
     await lockScopeRows(tx, request.tableName);
     const scope = await lockRowScope(tx, request.tableName, request.token);
     if (!scope) {
