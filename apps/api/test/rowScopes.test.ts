@@ -1,6 +1,7 @@
 import { acquireRowScope, expireRowScopes, lockInvariantViolations } from '@tablelock/lock';
 import { MASTER_SCHEMA, poll, resetLockRegistry } from '@tablelock/test-support';
-import { beforeEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { graphql } from './generated';
 import { useSignedInApi } from './support/signedInApi';
 import { execute, type TestClient } from './support/testApi';
@@ -721,6 +722,67 @@ describe('saves within a row scope (issue 41, outcome 6)', () => {
     });
     expect(answer.errors?.[0]?.extensions?.code).toBe('LOCK_LOST');
   });
+});
+
+/**
+ * Holds products' registry row in a transaction of its own (as a long lock change would) until
+ * the test has finished, whatever its end.
+ */
+async function holdProductsRegistryRow(): Promise<void> {
+  const other = new pg.Client({ connectionString: signedIn.database.url });
+  await other.connect();
+  onTestFinished(() => other.end());
+  await other.query('BEGIN');
+  await other.query("SELECT 1 FROM tablelock.table_lock WHERE table_name = 'products' FOR UPDATE");
+}
+
+/** Catches an answer that never comes while the row is held (the bug): far past the 5 s wait. */
+const HANG = 60_000;
+
+// Found by the race of two API processes (rowScopeRace.test.ts): a scope change waited for the
+// table's registry row without bound inside Prisma's 5 s transaction, which then ended under it:
+// the caller got INTERNAL_SERVER_ERROR, and only once the row was let go.
+describe('row scope changes behind a registry row held for longer than they wait', () => {
+  it(
+    'refuses an acquisition as LOCK_CONFLICT, busy, taking nothing',
+    async () => {
+      await holdProductsRegistryRow();
+      const answer = await take(signedIn.alice, ['11']);
+      expect(answer.errors?.[0]?.extensions?.code).toBe('LOCK_CONFLICT');
+      expect(answer.errors?.[0]?.message).toContain('The lock is busy');
+      expect(await signedIn.database.prisma.rowLock.count()).toBe(0);
+    },
+    HANG,
+  );
+
+  it(
+    'refuses a release as LOCK_CONFLICT, busy, and the scope stays held',
+    async () => {
+      const alice = await granted(signedIn.alice, ['11']);
+      await holdProductsRegistryRow();
+      const answer = await execute(signedIn.alice, releaseRows, {
+        table: 'products',
+        token: alice.token,
+      });
+      expect(answer.errors?.[0]?.extensions?.code).toBe('LOCK_CONFLICT');
+      expect(answer.errors?.[0]?.message).toContain('The lock is busy');
+      expect(await signedIn.database.prisma.rowLock.count()).toBe(1);
+    },
+    HANG,
+  );
+
+  it(
+    "refuses an admin's force release as LOCK_CONFLICT, busy, and the scope stays held",
+    async () => {
+      const alice = await granted(signedIn.alice, ['11']);
+      await holdProductsRegistryRow();
+      const answer = await execute(signedIn.admin, forceReleaseRowLock, { rowLock: alice.token });
+      expect(answer.errors?.[0]?.extensions?.code).toBe('LOCK_CONFLICT');
+      expect(answer.errors?.[0]?.message).toContain('The lock is busy');
+      expect(await signedIn.database.prisma.rowLock.count()).toBe(1);
+    },
+    HANG,
+  );
 });
 
 describe("an admin's force release of one row scope, and scopes that go idle", () => {

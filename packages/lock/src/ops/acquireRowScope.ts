@@ -1,4 +1,4 @@
-import { inTransaction, type Queryable } from '@tablelock/db';
+import type { Queryable } from '@tablelock/db';
 import { editBlockOf, policyBlockOf } from '../core/editBlock';
 import type { LockAnswer } from '../core/lockAnswer';
 import { LockError } from '../core/lockError';
@@ -16,6 +16,7 @@ import {
   lockScopeRows,
   readRowScopeGround,
 } from '../sql/rowScopeSql';
+import { waitingForLocks } from '../sql/waitingForLocks';
 import type { LockGrant } from './lockGrant';
 
 /** How many values of the row-lock column one scope may name. */
@@ -62,7 +63,7 @@ export async function acquireRowScope(
   // insert checks again that the ground is what it was (see insertRowScope).
   const { column, rows } = await scopeGroundOf(db, request);
   try {
-    const granted = await inTransaction(db, async (tx) => {
+    const granted = await waitingForLocks(db, [request.tableName], async (tx) => {
       // Locked first, read after, in a statement of its own: a read in the locking statement
       // would see the scopes as they were before it waited, not those just taken.
       await lockScopeRows(tx, request.tableName);

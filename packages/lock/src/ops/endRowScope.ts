@@ -1,5 +1,4 @@
-import type { LockAction } from '@tablelock/db';
-import { inTransaction, type Queryable } from '@tablelock/db';
+import type { LockAction, Queryable } from '@tablelock/db';
 import { LockError } from '../core/lockError';
 import { IDLE_REASON, LEASE_EXPIRED_REASON } from '../sql/idleLimitSql';
 import {
@@ -8,6 +7,7 @@ import {
   lockScopeRows,
   readDeadRowScopes,
 } from '../sql/rowScopeSql';
+import { waitingForLocks } from '../sql/waitingForLocks';
 
 /**
  * Finishes the holder's row scope `token` of `tableName` (docs/decisions/0021): its rows are
@@ -18,7 +18,7 @@ export async function releaseRowScope(
   db: Queryable,
   request: { tableName: string; editor: string; token: string; actor?: string },
 ): Promise<void> {
-  await inTransaction(db, async (tx) => {
+  await waitingForLocks(db, [request.tableName], async (tx) => {
     await lockScopeRows(tx, request.tableName);
     const scope = await lockLiveRowScope(tx, request.tableName, request.token);
     if (!scope || scope.editor !== request.editor) {
@@ -47,7 +47,7 @@ export function endRowScope(
   scope: { tableName: string; token: string; editor: string },
   how: { action: Extract<LockAction, 'force_release' | 'expire'>; actor: string; reason: string },
 ): Promise<boolean> {
-  return inTransaction(db, async (tx) => {
+  return waitingForLocks(db, [scope.tableName], async (tx) => {
     await lockScopeRows(tx, scope.tableName);
     return deleteRowScope(tx, scope.tableName, scope.token, {
       action: how.action,

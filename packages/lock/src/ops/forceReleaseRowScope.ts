@@ -1,7 +1,8 @@
-import { inTransaction, type Queryable } from '@tablelock/db';
+import type { Queryable } from '@tablelock/db';
 import { parseFencingToken } from '../core/fencingToken';
 import { LockError } from '../core/lockError';
 import { deleteRowScope, lockRowScope, lockScopeRows } from '../sql/rowScopeSql';
+import { waitingForLocks } from '../sql/waitingForLocks';
 import type { ReleasedLock } from './releasedLock';
 
 /**
@@ -15,7 +16,7 @@ export async function forceReleaseRowScope(
   request: { tableName: string; token: string; actor: string; reason: string },
 ): Promise<ReleasedLock & { rows: string[] }> {
   parseFencingToken(request.token);
-  return inTransaction(db, async (tx) => {
+  return waitingForLocks(db, [request.tableName], async (tx) => {
     await lockScopeRows(tx, request.tableName);
     const scope = await lockRowScope(tx, request.tableName, request.token);
     if (!scope) {

@@ -1,4 +1,4 @@
-import { inTransaction, type Queryable } from '@tablelock/db';
+import type { Queryable } from '@tablelock/db';
 import { parseFencingToken } from '../core/fencingToken';
 import { LockError } from '../core/lockError';
 import { cappedLease, DEFAULT_TABLE_RULES, type EditorRights } from '../core/tableRules';
@@ -12,6 +12,7 @@ import {
   lockScopeRows,
   readRowLockColumn,
 } from '../sql/rowScopeSql';
+import { waitingForLocks } from '../sql/waitingForLocks';
 import type { LockGrant } from './lockGrant';
 
 /**
@@ -39,7 +40,7 @@ export async function takeOverRowScope(
     await readTakeOverSettings(db),
     request.rights.role === 'admin',
   );
-  return inTransaction(db, async (tx) => {
+  return waitingForLocks(db, [request.tableName], async (tx) => {
     await lockScopeRows(tx, request.tableName);
     const held = await lockLiveRowScope(tx, request.tableName, request.token);
     if (!held) {

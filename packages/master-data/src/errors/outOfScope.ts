@@ -7,7 +7,7 @@ export const OUT_OF_SCOPE_SQLSTATE = 'TL007';
 // The guard's message (migration row_scope_writes, fence_row_scopes) is the only place the
 // value and its holder are given: the driver passes tablelock no other field of the error.
 const GUARD_MESSAGE =
-  /^tablelock: a row of .+? with (\S+) (.*) is outside the row scope of token \d+ \((.*)\): (?:(.+) holds it|nobody holds it)\.$/s;
+  /^tablelock: a row of .+? with (\S+) (.*) is outside the row scope of token \d+ \((.*)\): (?:nobody holds it|(.+) holds it)\.$/s;
 
 /** A row outside the writer's row scope, as describeViolation says any refused row. */
 export interface OutOfScopeViolation {

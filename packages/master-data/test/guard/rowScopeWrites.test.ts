@@ -173,6 +173,10 @@ describe('a write under a row token, the guard at RECORD', () => {
         details: { kind: 'OUT_OF_SCOPE', column: 'id', value: '7' },
       },
     ]);
+    expect(saved.rowErrors[0]?.details.holder).toBeUndefined();
+    expect(saved.rowErrors[0]?.message).toBe(
+      'id 7 is outside your row scope (1): nobody holds it; take a scope that names it.',
+    );
     expect(await rowsNow()).toEqual(BEFORE);
   });
 });
