@@ -21,8 +21,9 @@
 -- Errors, as in migration write_guard_functions, and:
 --   TL007  a write under a row scope's token to a row outside the scope
 
-ALTER TABLE "tablelock"."change_set" ADD COLUMN "row_scope" TEXT[];
-ALTER TABLE "tablelock"."change_set" ADD COLUMN "broken_scopes" BIGINT[];
+-- Empty arrays for none, as Prisma's lists are never null.
+ALTER TABLE "tablelock"."change_set" ADD COLUMN "row_scope" TEXT[] NOT NULL DEFAULT '{}';
+ALTER TABLE "tablelock"."change_set" ADD COLUMN "broken_scopes" BIGINT[] NOT NULL DEFAULT '{}';
 
 -- Whether a row scope holds now (on the clock): its lease not run out and, with a lease, its
 -- holder not idle past the table's idle limit (as lock_holds); false for none (a record of nulls).
@@ -68,7 +69,7 @@ DECLARE
   broken bigint[];
 BEGIN
   SELECT * INTO cs FROM "tablelock"."change_set" AS c WHERE c.id = change_set_id;
-  IF cs.row_scope IS NOT NULL AND cs.kind <> 'unlocked_write' THEN
+  IF cardinality(cs.row_scope) > 0 AND cs.kind <> 'unlocked_write' THEN
     SELECT v INTO outside FROM unnest(touched) AS v
       WHERE v IS NULL OR NOT v = ANY (cs.row_scope) ORDER BY v NULLS FIRST LIMIT 1;
     IF NOT found THEN
@@ -97,7 +98,7 @@ BEGIN
     AND rl.fencing_token IS DISTINCT FROM cs.token AND "tablelock"."scope_holds"(rl);
   IF broken IS NOT NULL THEN
     UPDATE "tablelock"."change_set" AS c
-    SET broken_scopes = ARRAY(SELECT DISTINCT t FROM unnest(coalesce(c.broken_scopes, '{}') || broken) AS t
+    SET broken_scopes = ARRAY(SELECT DISTINCT t FROM unnest(c.broken_scopes || broken) AS t
                               ORDER BY t)
     WHERE c.id = change_set_id;
   END IF;
@@ -145,8 +146,8 @@ $$;
 CREATE FUNCTION "tablelock"."broken_scopes_details"(cs "tablelock"."change_set") RETURNS jsonb
 LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
   SELECT jsonb_strip_nulls(jsonb_build_object(
-    'token', cs.token::text, 'rowScope', to_jsonb(cs.row_scope),
-    'brokenScopes', to_jsonb(cs.broken_scopes::text[])))
+    'token', cs.token::text, 'rowScope', to_jsonb(nullif(cs.row_scope, '{}')),
+    'brokenScopes', to_jsonb(nullif(cs.broken_scopes, '{}')::text[])))
 $$;
 
 -- As before (migration outside_transactions), and: a live row scope's token of the table is
@@ -239,7 +240,7 @@ BEGIN
   SELECT * INTO found_set FROM "tablelock"."change_set" AS cs
     WHERE cs.txid = pg_current_xact_id() AND cs.table_name = guard_change_set.table_name;
   IF found THEN
-    IF found_set.kind = 'locked_write' AND found_set.row_scope IS NOT NULL THEN
+    IF found_set.kind = 'locked_write' AND cardinality(found_set.row_scope) > 0 THEN
       SELECT * INTO scope FROM "tablelock"."row_lock" AS r
         WHERE r.fencing_token = found_set.token AND r.table_name = guard_change_set.table_name;
       IF NOT coalesce("tablelock"."scope_holds"(scope)) THEN
@@ -344,7 +345,7 @@ BEGIN
           CASE WHEN held THEN label.reverts_change_set_id END,
           CASE WHEN held AND marked THEN mark.approved_by END,
           CASE WHEN held AND marked AND mark.approved_by IS NOT NULL THEN mark.change_request_id END,
-          CASE WHEN held THEN scope.rows END)
+          coalesce(CASE WHEN held THEN scope.rows END, '{}'))
   RETURNING id INTO found_id;
   IF held AND NOT marked AND label.kind IS NULL THEN
     PERFORM "tablelock"."queue_commit_hook"();
@@ -513,19 +514,19 @@ BEGIN
   PERFORM 1 FROM "tablelock"."table_lock" AS tl
   WHERE tl.table_name IN (SELECT cs.table_name FROM "tablelock"."change_set" AS cs
                           WHERE cs.txid = pg_current_xact_id() AND cs.kind = 'locked_write'
-                            AND cs.row_scope IS NULL)
+                            AND cardinality(cs.row_scope) = 0)
   ORDER BY tl.table_name FOR SHARE;
   -- A scope's own row: its release, force release or expiry (a delete of it) waits for the
   -- commit, or committed first and is seen below.
   PERFORM 1 FROM "tablelock"."row_lock" AS rl
   WHERE rl.fencing_token IN (SELECT cs.token FROM "tablelock"."change_set" AS cs
                              WHERE cs.txid = pg_current_xact_id() AND cs.kind = 'locked_write'
-                               AND cs.row_scope IS NOT NULL)
+                               AND cardinality(cs.row_scope) > 0)
   ORDER BY rl.fencing_token FOR SHARE;
   FOR written IN SELECT cs.table_name, cs.token, cs.row_scope FROM "tablelock"."change_set" AS cs
                  WHERE cs.txid = pg_current_xact_id() AND cs.kind = 'locked_write'
                  ORDER BY cs.table_name LOOP
-    IF written.row_scope IS NOT NULL THEN
+    IF cardinality(written.row_scope) > 0 THEN
       SELECT * INTO scope FROM "tablelock"."row_lock" AS rl
         WHERE rl.fencing_token = written.token AND rl.table_name = written.table_name;
       IF NOT "tablelock"."scope_holds"(scope) THEN

@@ -61,17 +61,18 @@ export const WAITER_SERVABLE = Prisma.sql`NOT EXISTS (
                AND cardinality(wp.edit_roles) + cardinality(wp.edit_groups) > 0
                AND w.role <> ALL(wp.edit_roles) AND NOT (w.groups && wp.edit_groups))))`;
 
-const WAITER_COLUMNS = Prisma.sql`w.id::text AS id, w.tables, w."references", w.rows, w.editor,
+const WAITER_COLUMNS = Prisma.sql`w.id::text AS id, w.tables, w."references",
+  nullif(w.rows, '{}') AS rows, w.editor,
   w.since, w.reserved_until AS "reservedUntil"`;
 
 /**
  * Whether waiter `w`, before `me` in line, wants only other values of the same one table than
  * `me` (both row scopes' waiters): then it goes first for `me` in nothing (docs/decisions/0021).
- * `meTables` and `meRows` are `me`'s tables and its scope's values (null: whole tables).
+ * `meTables` and `meRows` are `me`'s tables and its scope's values (empty or null: whole tables).
  */
 export function disjointScopes(meTables: Prisma.Sql, meRows: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`(w.rows IS NOT NULL AND ${meRows} IS NOT NULL AND w.tables = ${meTables}
-    AND NOT w.rows && ${meRows})`;
+  return Prisma.sql`(cardinality(w.rows) > 0 AND coalesce(cardinality(${meRows}), 0) > 0
+    AND w.tables = ${meTables} AND NOT w.rows && ${meRows})`;
 }
 
 /** Records the waiter's line events, one per table, and announces them. */
@@ -128,7 +129,7 @@ async function adoptWaiter(
   const [waiter] = await db.$queryRaw<Waiter[]>`
     UPDATE ${LOCK_WAITER} AS w SET owner = ${request.owner}, attempt = ${request.attempt}
     WHERE w.join_key = ${request.joinKey} AND w.editor = ${request.editor}
-      AND w.tables = ${tables}::text[] AND w.rows IS NOT DISTINCT FROM ${request.rows ?? null}::text[]
+      AND w.tables = ${tables}::text[] AND w.rows = ${request.rows ?? []}::text[]
     RETURNING ${WAITER_COLUMNS}`;
   return waiter;
 }
@@ -144,7 +145,7 @@ async function insertWaiter(
         (tables, "references", rows, editor, actor, owner, role, groups, join_key, attempt)
       SELECT ${tables}::text[],
              coalesce(array_agg(DISTINCT ref ORDER BY ref) FILTER (WHERE ref <> ALL(${tables}::text[])), '{}'),
-             ${request.rows ?? null}::text[], ${request.editor}, ${request.actor}, ${request.owner},
+             ${request.rows ?? []}::text[], ${request.editor}, ${request.actor}, ${request.owner},
              ${request.rights?.role ?? null}::${ROLE_TYPE}, ${[...(request.rights?.groups ?? [])]}::text[],
              ${request.joinKey}, ${request.attempt}
       FROM ${TABLE_LOCK} LEFT JOIN LATERAL unnest("references") AS ref ON true

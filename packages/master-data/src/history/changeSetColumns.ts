@@ -8,8 +8,8 @@ export const CHANGE_SET_COLUMNS = Prisma.sql`
   cs.application_name AS "applicationName", cs.reverts_change_set_id::text AS "revertsChangeId",
   cs.at, cs.rows_inserted AS "rowsInserted", cs.rows_updated AS "rowsUpdated",
   cs.rows_deleted AS "rowsDeleted", cs.approved_by AS "approvedBy",
-  cs.change_request_id::text AS "changeRequestId", cs.row_scope AS "rowScope",
-  cs.broken_scopes::text[] AS "brokenScopes"`;
+  cs.change_request_id::text AS "changeRequestId", nullif(cs.row_scope, '{}') AS "rowScope",
+  nullif(cs.broken_scopes, '{}')::text[] AS "brokenScopes"`;
 
 export type ChangeSetRow = Omit<ChangeSetRecord, 'kind'> & { kind: string };
 
