@@ -568,7 +568,8 @@ describe('row scopes across two API processes (issue 41)', () => {
     RACE_MS + 120_000,
   );
 
-  it("refuses a scope token taken over through the other process: LOCK_LOST, and TL001 to another login's use_lock", async () => {
+  /** A scope of the first category taken by the first editor through process A. */
+  async function scopeThroughA() {
     const [editorOnA] = editors as [Editor];
     const [category] = categories as [Category];
     const taken = await callWithKey(apis[0], editorOnA.secret, takeProducts, {
@@ -577,6 +578,25 @@ describe('row scopes across two API processes (issue 41)', () => {
     });
     const token = taken.data?.acquireTableLock.token;
     if (!token) throw new Error(`no grant: ${JSON.stringify(taken)}`);
+    return { editorOnA, category, token };
+  }
+
+  /** Another database login's use_lock with `token` is refused: TL001. */
+  async function expectUseLockRefused(token: string) {
+    const login = await createOtherDatabaseLogin(database.prisma, database.url, MASTER_SCHEMA);
+    const etl = new pg.Client({ connectionString: login.url, application_name: 'nightly-etl' });
+    await etl.connect();
+    try {
+      await expect(
+        etl.query('SELECT tablelock.use_lock($1, $2)', ['products', token]),
+      ).rejects.toMatchObject({ code: 'TL001' });
+    } finally {
+      await etl.end();
+    }
+  }
+
+  it("refuses a scope token taken over through the other process: LOCK_LOST, and TL001 to another login's use_lock", async () => {
+    const { editorOnA, category, token } = await scopeThroughA();
     const over = await callWithKey(apis[1], adminSecret, takeOverScope, { rowLock: token });
     expect(over.data?.takeOverTableLock.rows).toEqual([category.value]);
 
@@ -590,30 +610,14 @@ describe('row scopes across two API processes (issue 41)', () => {
     expect(late.errors?.[0]?.extensions?.code).toBe('LOCK_LOST');
     expect(late.errors?.[0]?.message).toContain('took over products');
 
-    const login = await createOtherDatabaseLogin(database.prisma, database.url, MASTER_SCHEMA);
-    const etl = new pg.Client({ connectionString: login.url, application_name: 'nightly-etl' });
-    await etl.connect();
-    try {
-      await expect(
-        etl.query('SELECT tablelock.use_lock($1, $2)', ['products', token]),
-      ).rejects.toMatchObject({ code: 'TL001' });
-    } finally {
-      await etl.end();
-    }
+    await expectUseLockRefused(token);
     await callWithKey(apis[1], adminSecret, releaseProducts, {
       token: String(over.data?.takeOverTableLock.token),
     });
   });
 
   it("refuses a scope token whose lease ran out: LOCK_LOST through the other process, TL001 to another login's use_lock", async () => {
-    const [editorOnA] = editors as [Editor];
-    const [category] = categories as [Category];
-    const taken = await callWithKey(apis[0], editorOnA.secret, takeProducts, {
-      rows: [category.value],
-      leaseSeconds: 60,
-    });
-    const token = taken.data?.acquireTableLock.token;
-    if (!token) throw new Error(`no grant: ${JSON.stringify(taken)}`);
+    const { editorOnA, category, token } = await scopeThroughA();
     await database.prisma.rowLock.update({
       where: { fencingToken: BigInt(token) },
       data: { leaseExpiresAt: new Date(Date.now() - 1_000) },
@@ -628,17 +632,6 @@ describe('row scopes across two API processes (issue 41)', () => {
     });
     expect(late.errors?.[0]?.extensions?.code).toBe('LOCK_LOST');
 
-    const login = await createOtherDatabaseLogin(database.prisma, database.url, MASTER_SCHEMA);
-    const etl = new pg.Client({ connectionString: login.url, application_name: 'nightly-etl' });
-    await etl.connect();
-    try {
-      await expect(
-        etl.query('SELECT tablelock.use_lock($1, $2)', ['products', token]),
-      ).rejects.toMatchObject({
-        code: 'TL001',
-      });
-    } finally {
-      await etl.end();
-    }
+    await expectUseLockRefused(token);
   });
 });
