@@ -144,11 +144,15 @@ export function RowGrid(props: RowGridProps) {
   const reloadAfterEdit = useRef(false);
   useEffect(() => {
     if (!api || revision === shownRevision.current) return;
+    // Reloading now would cancel what the user types. Editing the whole table, the user alone
+    // changes its rows: the save is the echo of their own, already shown, and a reload as the
+    // cell is left would redraw the rows under their next click. In a row scope, it may be
+    // another editor's save of other rows: those are reloaded once the cell is left.
+    if (api.getEditingCells().length > 0) {
+      if (!scopeRef.current?.mine) return;
+      reloadAfterEdit.current = true;
+    } else api.refreshInfiniteCache();
     shownRevision.current = revision;
-    // Reloading now would cancel what the user types. The save may be their own (its echo) or,
-    // with row scopes, another editor's of other rows of the table.
-    if (api.getEditingCells().length > 0) reloadAfterEdit.current = true;
-    else api.refreshInfiniteCache();
   }, [api, revision]);
 
   // Who holds which rows, and which the user may edit, changed: paint the cells again (not
