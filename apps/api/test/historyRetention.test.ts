@@ -90,11 +90,15 @@ describe('history retention', () => {
   });
 
   it('deletes webhook deliveries past WEBHOOK_DELIVERY_RETENTION_DAYS, each batch recorded', async () => {
-    // Entries of one live endpoint and of one deleted since (its log outlives it).
+    // Entries of one live endpoint and of one deleted since (its log outlives it). The endpoint
+    // starts after the outbox's last event: the test API's deliverer has nothing to send it (an
+    // attempt of the first test's events, logged now, turned up here under the suite's load).
     const [endpoint] = await database.prisma.$queryRaw<{ id: bigint }[]>`
       INSERT INTO tablelock.webhook (url, event_types, tables, with_rows, secret, after_position,
         created_by)
-      VALUES ('https://erp.example.com/hooks', '{}', '{}', false, 'whsec_x', 0, 'admin')
+      SELECT 'https://erp.example.com/hooks', '{}', '{}', false, 'whsec_x',
+             coalesce(max(position), 0), 'admin'
+      FROM tablelock.outbox_event
       RETURNING id`;
     const deliveries = (daysAgo: number, webhookId: bigint | null, count: number) =>
       database.prisma.$executeRaw`
