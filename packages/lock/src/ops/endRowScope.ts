@@ -1,4 +1,4 @@
-import type { LockAction, Queryable } from '@tablelock/db';
+import type { Queryable } from '@tablelock/db';
 import { LockError } from '../core/lockError';
 import { IDLE_REASON, LEASE_EXPIRED_REASON } from '../sql/idleLimitSql';
 import {
@@ -38,23 +38,21 @@ export async function releaseRowScope(
 }
 
 /**
- * Ends a scope whoever holds it: an admin's force release (`force_release`, with the reason),
- * or the sweeper's expiry of one whose lease ran out (`expire`, by `system`). False when it had
- * ended already.
+ * Ends a dead scope (see readDeadRowScopes) as the sweeper's `expire` by `system`, with why it
+ * died. False when it had ended already. An admin's force release is forceReleaseRowScope.
  */
-export function endRowScope(
+function expireRowScope(
   db: Queryable,
-  scope: { tableName: string; token: string; editor: string },
-  how: { action: Extract<LockAction, 'force_release' | 'expire'>; actor: string; reason: string },
+  scope: { tableName: string; token: string; editor: string; idle: boolean },
 ): Promise<boolean> {
   return waitingForLocks(db, [scope.tableName], async (tx) => {
     await lockScopeRows(tx, scope.tableName);
     return deleteRowScope(tx, scope.tableName, scope.token, {
-      action: how.action,
+      action: 'expire',
       tableName: scope.tableName,
-      actor: how.actor,
+      actor: 'system',
       editor: scope.editor,
-      reason: how.reason,
+      reason: scope.idle ? IDLE_REASON : LEASE_EXPIRED_REASON,
     });
   });
 }
@@ -68,12 +66,7 @@ export function endRowScope(
 export async function expireRowScopes(db: Queryable): Promise<number> {
   let expired = 0;
   for (const scope of await readDeadRowScopes(db)) {
-    const ended = await endRowScope(db, scope, {
-      action: 'expire',
-      actor: 'system',
-      reason: scope.idle ? IDLE_REASON : LEASE_EXPIRED_REASON,
-    });
-    if (ended) expired++;
+    if (await expireRowScope(db, scope)) expired++;
   }
   return expired;
 }
