@@ -140,6 +140,7 @@ export {
   SORT_INDEXES_PER_TABLE,
   type SortIndexPlan,
 } from './sortIndex';
+export { MAX_NEW_ROW_KEYS, readNewRowKeys } from './newRowKeys';
 export type {
   ColumnKind,
   MasterTable,

@@ -19,6 +19,8 @@ export interface TableColumn {
   nullable: boolean;
   hasDefault: boolean;
   primaryKey: boolean;
+  /** No two rows may share a value of this column alone (NULLs aside): its own UNIQUE index. */
+  unique: boolean;
   maxLength: number | null;
   references: string | null;
   /**
@@ -82,6 +84,9 @@ export async function readMasterTable(
                NOT a.attnotnull AS nullable,
                (a.atthasdef OR a.attidentity <> '' OR a.attgenerated <> '') AS "hasDefault",
                array_position(pk.conkey, a.attnum) AS "keyPosition",
+               EXISTS (SELECT FROM pg_index AS i
+                        WHERE i.indrelid = c.oid AND i.indisunique AND i.indpred IS NULL
+                          AND i.indnkeyatts = 1 AND i.indkey[0] = a.attnum) AS "unique",
                CASE WHEN t.typname IN ('varchar', 'bpchar') AND a.atttypmod > 4
                     THEN a.atttypmod - 4 END AS "maxLength",
                -- A domain has its base type's category, but a domain over an array has no

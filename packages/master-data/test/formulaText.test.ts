@@ -10,6 +10,7 @@ const column = (holdsText: boolean): TableColumn => ({
   nullable: true,
   hasDefault: false,
   primaryKey: false,
+  unique: false,
   maxLength: null,
   references: null,
   holdsText,

@@ -1,5 +1,5 @@
 import { runIdempotently } from '@tablelock/idempotency';
-import { readRows, saveRows } from '@tablelock/master-data';
+import { readNewRowKeys, readRows, saveRows } from '@tablelock/master-data';
 import type { MutationResolvers, QueryResolvers, RowPageResolvers } from '../generated/graphql';
 import { callerOf } from './callerOf';
 import { idempotentRequest } from './idempotentRequest';
@@ -20,6 +20,9 @@ export const rows: QueryResolvers['rows'] = (_parent, args, context) => {
     before: args.before ?? null,
   });
 };
+
+export const newRowKeys: QueryResolvers['newRowKeys'] = (_parent, args, context) =>
+  readNewRowKeys(context.prisma, context.masterSchema, args.table, args.count);
 
 export const RowPage: RowPageResolvers = {
   columns: (page) => page.table.columns,
