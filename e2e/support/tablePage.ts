@@ -48,7 +48,8 @@ export function cell(page: Page, row: string | { newRow: number }, column: strin
   const rowLocator =
     typeof row === 'string'
       ? page.locator(`.ag-grid-scrolling-container [row-id='${row}']`)
-      : page.locator('.ag-grid-pinned-top-rows-container .ag-row').nth(row.newRow);
+      : // By position on screen: the grid keeps row elements in the order they were made.
+        page.locator(`.ag-grid-pinned-top-rows-container .ag-row[row-index='t-${row.newRow}']`);
   return rowLocator.locator(`[col-id='${column}']`);
 }
 

@@ -13,14 +13,16 @@ test('a changed cell, a new row and a deleted row are saved together and stay sa
   await editCell(cell(alice, rowId('1'), 'name'), 'Renamed Trading Co., Ltd.');
   await expect(cell(alice, rowId('1'), 'name')).toHaveClass(/cell-changed/);
 
-  // A new row opens for typing at its first column.
+  // A new row comes with a free id and opens for typing at its first empty cell; the id can be
+  // typed over.
   await alice.getByRole('button', { name: 'Add row' }).click();
-  const editor = alice.locator('.cell-editor');
+  const editor = cell(alice, { newRow: 0 }, 'name').locator('.cell-editor');
   await expect(editor).toBeFocused();
+  await expect(cell(alice, { newRow: 0 }, 'id')).toHaveText(/^\d+$/);
   await expectAccessible(alice);
-  await editor.fill('900001');
+  await editor.fill('Brand New Customer K.K.');
   await editor.press('Enter');
-  await editCell(cell(alice, { newRow: 0 }, 'name'), 'Brand New Customer K.K.');
+  await editCell(cell(alice, { newRow: 0 }, 'id'), '900001');
   await editCell(cell(alice, { newRow: 0 }, 'region_id'), '10');
   await editCell(cell(alice, { newRow: 0 }, 'registered_on'), '2026-04-01');
 

@@ -128,13 +128,14 @@ test('alice adds and removes a row, deletes a row and undoes it, with the keyboa
   const addRow = alice.getByRole('button', { name: 'Add row' });
   await pressUntilFocused(addRow, 'Tab');
   await keyboard.press('Enter');
-  const editor = alice.locator('.cell-editor');
+  // The id comes suggested: the row opens at its first empty cell, the name.
+  const editor = cell(alice, { newRow: 0 }, 'name').locator('.cell-editor');
   await expect(editor).toBeFocused();
-  await keyboard.type('900');
+  await keyboard.type('Snacks');
   await keyboard.press('Enter');
-  await expect(cell(alice, rowId('1'), 'id')).toBeFocused();
+  await expect(cell(alice, rowId('1'), 'name')).toBeFocused();
   await keyboard.press('ArrowUp');
-  await expect(cell(alice, { newRow: 0 }, 'id')).toHaveText('900');
+  await expect(cell(alice, { newRow: 0 }, 'name')).toHaveText('Snacks');
 
   // Enter takes the focus into a cell's button, and Escape back out.
   const newRowStatus = cell(alice, { newRow: 0 }, '__status');

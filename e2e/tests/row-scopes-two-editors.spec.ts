@@ -112,6 +112,7 @@ test('alice and bob edit two categories of products at once: each sees the other
 
     // A new row of alice's starts in her category.
     await alice.getByRole('button', { name: 'Add row' }).click();
+    await expect(alice.locator('.cell-editor')).toBeFocused();
     await alice.keyboard.press('Escape');
     await expect(cell(alice, { newRow: 0 }, 'category_id')).toContainText('11');
     await expectAccessible(alice);

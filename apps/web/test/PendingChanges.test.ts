@@ -6,6 +6,7 @@ import type { ColumnRules } from '../src/table/changes/validateValue';
 const columns: ColumnRules[] = [
   { name: 'id', dataType: 'integer', kind: 'integer', nullable: false, hasDefault: false },
   { name: 'name', dataType: 'text', kind: 'text', nullable: false, hasDefault: false },
+  { name: 'sku', dataType: 'text', kind: 'text', nullable: true, hasDefault: false, unique: true },
   { name: 'active', dataType: 'boolean', kind: 'boolean', nullable: false, hasDefault: true },
 ];
 
@@ -137,6 +138,38 @@ describe('PendingChanges', () => {
     expect(unplaced).toEqual([{ column: null, code: 'CHECK', message: 'elsewhere', details }]);
     pending.setValue(second, 'name', 'C');
     expect(pending.saveErrorsFor('2')).toEqual([]);
+  });
+});
+
+describe('PendingChanges before Save: duplicates of a UNIQUE column', () => {
+  it('flags every new or changed row that holds the same value, and none once it is fixed', () => {
+    const pending = new PendingChanges(columns);
+    const first = pending.addRow({ id: '8', name: 'New', sku: 'SKU-1' });
+    const second = pending.addRow({ id: '9', name: 'Newer', sku: 'SKU-2' });
+    const changed = stored('1', 'Apple');
+    expect(pending.invalidCells()).toEqual([]);
+    pending.setValue(second, 'sku', 'SKU-1');
+    pending.setValue(changed, 'sku', 'SKU-1');
+    const duplicate = { code: 'duplicate' };
+    expect(pending.invalidCells()).toEqual([
+      { rowId: second.id, column: 'sku', issue: duplicate },
+      { rowId: first.id, column: 'sku', issue: duplicate },
+      { rowId: '1', column: 'sku', issue: duplicate },
+    ]);
+    expect(pending.cellIssue(first.id, 'sku')).toEqual(duplicate);
+    expect(pending.cellIssue('1', 'sku')).toEqual(duplicate);
+    pending.setValue(second, 'sku', 'SKU-2');
+    pending.delete([changed]);
+    expect(pending.invalidCells()).toEqual([]);
+    expect(pending.cellIssue(first.id, 'sku')).toBeNull();
+  });
+
+  it('leaves NULLs and columns that are not UNIQUE alone', () => {
+    const pending = new PendingChanges(columns);
+    pending.addRow({ id: '8', name: 'Same', sku: '' });
+    pending.addRow({ id: '9', name: 'Same' });
+    pending.addRow({ id: '10', name: 'Same' });
+    expect(pending.invalidCells()).toEqual([]);
   });
 });
 

@@ -453,6 +453,7 @@ export const en = {
     notBoolean: 'Choose Yes or No.',
     notDate: 'Enter a date (YYYY-MM-DD).',
     notTimestamp: 'Enter a date and time (YYYY-MM-DD HH:MM:SS).',
+    duplicate: 'Another new or changed row has this value, and no two rows may share it.',
   },
   saveErrors: {
     ROW_CONFLICT: 'Changed by someone else since you loaded it',

@@ -431,6 +431,7 @@ export const ja: TranslationOf<typeof en> = {
     notBoolean: '「はい」か「いいえ」を選んでください。',
     notDate: '日付を入力してください（YYYY-MM-DD）。',
     notTimestamp: '日時を入力してください（YYYY-MM-DD HH:MM:SS）。',
+    duplicate: '追加・変更した別の行に同じ値があります。この列の値は重複できません。',
   },
   saveErrors: {
     ROW_CONFLICT: '読み込み後に他のユーザーが変更しました',

@@ -32,6 +32,7 @@ import { useArrival } from './lock/useArrival';
 import { useConnectionLoss } from './lock/useConnectionLoss';
 import { useEditSession } from './lock/useEditSession';
 import { useTableLock } from './lock/useTableLock';
+import { useAddRow } from './newRows/useAddRow';
 import { onlyScopesInTheWay } from './scope/onlyScopesInTheWay';
 import { rowInScope, rowScopeOf } from './scope/rowScopeOf';
 import { TableHeading } from './TableHeading';
@@ -98,6 +99,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
   const gridEditable = session.kind === 'editing' && draft.settled;
   // A new row of a scope starts with the scope's (first) value of the row-lock column.
   const newRowValues = scope?.mine && editing ? { [scope.column]: scope.mine[0] ?? '' } : undefined;
+  const addRow = useAddRow(info.name, pending, page.columns, newRowValues);
   const needsApproval = info.policy.changesNeedApproval;
   const saveOrSubmit = needsApproval ? actions.askToSubmit : actions.save;
   useSaveShortcut(editing, saveOrSubmit);
@@ -201,7 +203,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
           selected={selected}
           counts={counts}
           invalid={invalid}
-          onAddRow={() => pending.addRow(newRowValues)}
+          onAddRow={addRow}
           onDeleteSelected={() => deleteSelectedRows(pending, gridApi.current)}
         >
           <SetValueAction

@@ -86,6 +86,8 @@ export class PendingChanges {
   private batchChanged = false;
   /** Increases with every change: a snapshot for React's useSyncExternalStore. */
   revision = 0;
+  /** Computed on demand, forgotten at every change. */
+  private duplicates: ReadonlySet<string> | null = null;
 
   constructor(columns: readonly ColumnRules[]) {
     this.columns = new Map(columns.map((column) => [column.name, column]));
@@ -322,7 +324,7 @@ export class PendingChanges {
     const issues: CellIssue[] = [];
     for (const row of this.inserts) {
       for (const column of this.columns.values()) {
-        const issue = validateValue(column, row.values[column.name] ?? null, true);
+        const issue = this.issueOf(row.id, column, row.values[column.name] ?? null, true);
         if (issue) issues.push({ rowId: row.id, column: column.name, issue });
       }
     }
@@ -330,7 +332,7 @@ export class PendingChanges {
       if (this.deletes.has(rowId)) continue;
       for (const [name, value] of Object.entries(update.changed)) {
         const column = this.columns.get(name);
-        const issue = column && validateValue(column, value, false);
+        const issue = column && this.issueOf(rowId, column, value, false);
         if (issue) issues.push({ rowId, column: name, issue });
       }
     }
@@ -342,11 +344,49 @@ export class PendingChanges {
     if (!rules) return null;
     if (this.isNew(rowId)) {
       const row = this.inserts.find((candidate) => candidate.id === rowId);
-      return row ? validateValue(rules, row.values[column] ?? null, true) : null;
+      return row ? this.issueOf(rowId, rules, row.values[column] ?? null, true) : null;
     }
     const changed = this.updates.get(rowId)?.changed;
     if (!changed || !(column in changed) || this.deletes.has(rowId)) return null;
-    return validateValue(rules, changed[column] ?? null, false);
+    return this.issueOf(rowId, rules, changed[column] ?? null, false);
+  }
+
+  private issueOf(
+    rowId: string,
+    column: ColumnRules,
+    value: string | null,
+    inserting: boolean,
+  ): ValidationIssue | null {
+    const issue = validateValue(column, value, inserting);
+    if (issue || !column.unique) return issue;
+    return this.duplicatedCells().has(`${rowId}\u0000${column.name}`)
+      ? { code: 'duplicate' }
+      : null;
+  }
+
+  /**
+   * The cells (`rowId NUL column`) of UNIQUE columns whose value another new or changed row
+   * holds too: the database would refuse the save for one of them. Values are compared as
+   * typed; stored rows the user did not change are the save's to judge.
+   */
+  private duplicatedCells(): ReadonlySet<string> {
+    if (this.duplicates) return this.duplicates;
+    const holders = new Map<string, string[]>();
+    const hold = (rowId: string, column: string, value: string | null | undefined) => {
+      if (value === null || value === undefined || !this.columns.get(column)?.unique) return;
+      const where = `${column}\u0000${value}`;
+      holders.set(where, [...(holders.get(where) ?? []), `${rowId}\u0000${column}`]);
+    };
+    for (const row of this.inserts) {
+      for (const [column, value] of Object.entries(row.values)) hold(row.id, column, value);
+    }
+    for (const [rowId, { changed }] of this.updates) {
+      if (this.deletes.has(rowId)) continue;
+      for (const [column, value] of Object.entries(changed)) hold(rowId, column, value);
+    }
+    const cells = new Set([...holders.values()].filter((held) => held.length > 1).flat());
+    this.duplicates = cells;
+    return cells;
   }
 
   /** How many cells of the row hold a value that cannot be saved. */
@@ -501,6 +541,7 @@ export class PendingChanges {
   }
 
   private emit() {
+    this.duplicates = null;
     if (this.batchDepth > 0) {
       this.batchChanged = true;
       return;

@@ -7,6 +7,8 @@ export interface ColumnRules {
   kind: ColumnKind;
   nullable: boolean;
   hasDefault: boolean;
+  /** No two rows may hold the same value (NULLs aside). */
+  unique?: boolean;
   maxLength?: number | null;
 }
 
@@ -22,7 +24,9 @@ export type ValidationIssue =
   | { code: 'tooManyDecimals'; scale: number }
   | { code: 'notBoolean' }
   | { code: 'notDate' }
-  | { code: 'notTimestamp' };
+  | { code: 'notTimestamp' }
+  /** Another new or changed row holds the same value of a UNIQUE column. */
+  | { code: 'duplicate' };
 
 const INTEGER = /^[+-]?\d+$/;
 const DECIMAL = /^[+-]?(\d+)(?:\.(\d*))?$|^[+-]?\.(\d+)$/;

@@ -245,7 +245,10 @@ export function RowGrid(props: RowGridProps) {
           const count = grid.getPinnedTopRowCount();
           const topRow = grid.getPinnedTopRow(0)?.id;
           if (count > newRowCount.current && topRow !== firstNewRow.current) {
-            const first = columns.find((column) => !column.hasDefault) ?? columns[0];
+            const filled = grid.getPinnedTopRow(0)?.data?.values ?? {};
+            const first =
+              columns.find((column) => !column.hasDefault && filled[column.name] == null) ??
+              columns[0];
             if (first) {
               // Focus first: Tab and Enter move on from the focused cell, not the edited one.
               grid.setFocusedCell(0, first.name, 'top');

@@ -48,6 +48,7 @@ export const tableColumnsQuery = graphql(`
         nullable
         hasDefault
         primaryKey
+        unique
         maxLength
         references
         captions {
