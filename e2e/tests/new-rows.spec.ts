@@ -10,8 +10,8 @@ async function largestWarehouseId(page: Page): Promise<number> {
     page.request,
     'query { rows(table: "warehouses", limit: 1, sort: [{ column: "id", direction: desc }]) { rows { values } } }',
   );
-  const rows = (answer.data?.rows as { rows: { values: { id: string } }[] }).rows;
-  return Number(rows[0]?.values.id);
+  const rowPage = answer.data?.rows as { rows: { values: { id: string } }[] } | undefined;
+  return Number(rowPage?.rows[0]?.values.id);
 }
 
 /** Moves the mouse over a cell until the grid shows its tooltip (after its delay). */

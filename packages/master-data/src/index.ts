@@ -102,6 +102,7 @@ export {
   readImportRows,
 } from './import/readImportReport';
 export { MasterDataError, type MasterDataErrorCode } from './masterDataError';
+export { MAX_NEW_ROW_KEYS, readNewRowKeys } from './newRowKeys';
 export {
   type MasterRow,
   type RowPage,
@@ -140,7 +141,6 @@ export {
   SORT_INDEXES_PER_TABLE,
   type SortIndexPlan,
 } from './sortIndex';
-export { MAX_NEW_ROW_KEYS, readNewRowKeys } from './newRowKeys';
 export type {
   ColumnKind,
   MasterTable,
