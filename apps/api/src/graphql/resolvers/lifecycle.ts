@@ -4,7 +4,6 @@ import {
   acquireTableLocks,
   grantedOrConflict,
   isRowScopeToken,
-  LockError,
   leaseSeconds,
   parseFencingToken,
   readLockEvents,
