@@ -20,6 +20,7 @@ import { measureBigImports } from './scenarios/bigImports';
 import { CLIENT_LIBRARY_LEVELS, measureClientLockCycle } from './scenarios/clientLockCycle';
 import { runContention } from './scenarios/contention';
 import { measureDeepPages } from './scenarios/deepPages';
+import { measureEditorPage } from './scenarios/editorPage';
 import { etcdLockCycle } from './scenarios/etcdLockCycle';
 import { measureExports } from './scenarios/exportProducts';
 import { measureFanOut } from './scenarios/fanOut';
@@ -55,6 +56,8 @@ const DEEP_PAGE_REPETITIONS = quick ? 5 : 20;
 const MANY_TABLES = quick ? 1_000 : 10_000;
 const MANY_TABLES_REPETITIONS = quick ? 2 : 5;
 const EXPORTS_PER_FORMAT = quick ? 1 : 3;
+// Issue 42's page timing: first rows of 100,000 products, and a 1,000-row save from a draft.
+const EDITOR_PAGE = { saveRows: 1_000, repetitions: quick ? 1 : 3 };
 // The smoke run imports a tenth of the products, to stay within a minute.
 const IMPORT_ROWS = quick ? 10_000 : 100_000;
 // Large imports: a timed dry run, then a million rows as CSV and XLSX (the smoke run: a few).
@@ -252,6 +255,11 @@ try {
     FAN_OUT.changes,
     !quick,
   ).finally(() => secondApi.stop());
+  console.log('the table page in a browser: first rows, a 1,000-row save with drafts on…');
+  const editorPage = await measureEditorPage(
+    { databaseUrl: database.url, apiUrl: api.url },
+    EDITOR_PAGE,
+  );
   // Last: the thousands of tables it adds would weigh on every scenario after it.
   console.log(`${MANY_TABLES.toLocaleString('en-US')} more master tables…`);
   const manyTablesClient = createGraphQLClient(api.url, 1);
@@ -323,6 +331,7 @@ try {
     fanOut,
     deepPages,
     exports,
+    editorPage,
     manyTables,
     imports,
     bigImports,
