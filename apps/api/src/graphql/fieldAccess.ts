@@ -47,6 +47,7 @@ export const FIELD_ACCESS = {
     changeRequestsToDecide: 'viewer',
     changeFeed: 'admin',
     webhooks: 'admin',
+    webhookEventTypes: 'admin',
   },
   Mutation: {
     createWebhook: 'admin',
