@@ -35,6 +35,7 @@ test('an admin creates, re-roles and disables a user, and creates an API key sho
   ).toBe('UNAUTHENTICATED');
   await newcomer.dispose();
 
+  await admin.getByRole('button', { name: 'Admin', exact: true }).click();
   await admin.getByRole('link', { name: 'API keys' }).click();
   await expect(admin).toHaveURL(/\/admin\/api-keys$/);
   const keyForm = admin.getByRole('form', { name: 'Create API key' });
@@ -73,6 +74,7 @@ test('an admin creates, re-roles and disables a user, and creates an API key sho
   await admin.getByRole('button', { name: '日本語' }).click();
   await expect(keyRow).toContainText('失効');
   await expectAccessible(admin);
+  await admin.getByRole('button', { name: '管理', exact: true }).click();
   await admin.getByRole('link', { name: 'ユーザー', exact: true }).click();
   await expect(admin.getByRole('form', { name: 'ユーザーを作成' })).toBeVisible();
   await expectAccessible(admin);

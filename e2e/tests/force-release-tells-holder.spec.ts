@@ -16,7 +16,8 @@ test('an admin’s force release is shown to alice at once; she keeps her edits 
   await editCell(edited, 'Renamed before the release');
 
   const admin = await signIn('admin');
-  await admin.getByRole('link', { name: 'Locks (admin)' }).click();
+  await admin.getByRole('button', { name: 'Admin', exact: true }).click();
+  await admin.getByRole('link', { name: 'Locks', exact: true }).click();
   const lock = admin.getByTestId('lock-row-warehouses');
   await expect(lock).toContainText('alice');
   await expect(lock).toContainText('regions');

@@ -7,7 +7,8 @@ test('an admin sets the idle limit for every table and for one table; each chang
   snap,
 }) => {
   const admin = await signIn('admin');
-  await admin.getByRole('link', { name: 'Locks (admin)' }).click();
+  await admin.getByRole('button', { name: 'Admin', exact: true }).click();
+  await admin.getByRole('link', { name: 'Locks', exact: true }).click();
   const settings = admin.getByTestId('idle-limits');
   await expect(admin.getByRole('heading', { name: 'Idle limit' })).toBeVisible();
   await expect(settings.getByTestId('global-idle-limit-now')).toHaveText('Now: 15 minutes');
@@ -45,7 +46,8 @@ test('an admin sets the idle limit for every table and for one table; each chang
     );
     await expectAccessible(admin);
     await admin.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
-    await admin.getByRole('link', { name: 'Locks (admin)' }).click();
+    await admin.getByRole('button', { name: 'Admin', exact: true }).click();
+    await admin.getByRole('link', { name: 'Locks', exact: true }).click();
 
     await settings
       .getByRole('button', { name: 'Follow the limit for every table (price_lists)' })

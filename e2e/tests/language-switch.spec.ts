@@ -28,3 +28,24 @@ test('the app switches to Japanese, with dates and numbers in Japanese style', a
   await carol.getByRole('button', { name: 'English' }).click();
   await expect(cell(carol, rowId('1'), 'registered_on')).toHaveText('Apr 18, 2005');
 });
+
+test('a notice on screen follows a language switch', async ({ openTableAs, snap }) => {
+  const alice = await openTableAs('alice', 'regions');
+  // The start of editing cannot reach the server: an error notice, which stays until dismissed.
+  await alice.route('**/graphql', async (route) => {
+    if (route.request().postData()?.includes('AcquireTableLock')) await route.abort();
+    else await route.continue();
+  });
+  await alice.getByRole('button', { name: 'Start editing' }).click();
+  await alice.getByRole('dialog').getByRole('button', { name: 'Start editing' }).click();
+  const notices = alice.getByTestId('notices');
+  await expect(notices).toHaveText(/^The server could not be reached\./);
+
+  await alice.getByRole('button', { name: '日本語' }).click();
+  await expect(notices).toHaveText(/^サーバーに接続できません。/);
+  await expect(alice.getByRole('button', { name: '閉じる' })).toBeVisible();
+  await expectAccessible(alice);
+  await snap(alice, 'notice-in-japanese');
+  await alice.getByRole('button', { name: 'English' }).click();
+  await expect(notices).toHaveText(/^The server could not be reached\./);
+});

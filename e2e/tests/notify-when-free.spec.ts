@@ -53,6 +53,10 @@ test('alice waits for products while bob edits it, and starts editing when her t
     /^It is held for you for \d+ more seconds\./,
   );
   await expect(alice).toHaveTitle('(Your turn) products — tablelock');
+  // Her turn is not a wait: her own page lists nobody waiting, the others see it held for her.
+  await expect(alice.getByTestId('waiting-line')).toHaveCount(0);
+  await expect(bob.getByTestId('waiting-line')).toHaveText('Held for alice, whose turn it is');
+  await expect(carol.getByTestId('waiting-line')).toHaveText('Held for alice, whose turn it is');
   await expectAccessible(alice);
   await snap(alice, 'alice-your-turn');
 

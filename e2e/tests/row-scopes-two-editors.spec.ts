@@ -38,6 +38,7 @@ test('alice and bob edit two categories of products at once: each sees the other
 }) => {
   const admin = await signIn('admin');
   try {
+    await admin.getByRole('button', { name: 'Admin', exact: true }).click();
     await admin.getByRole('link', { name: 'Table settings' }).click();
     await admin
       .getByLabel('products: column whose values editors take as row scopes')

@@ -27,7 +27,8 @@ test('a failed sign-in shows in the admin’s security events, and the admin fil
     expect((await graphql(admin.request, mutation)).errors).toBeUndefined();
   }
 
-  await admin.getByRole('link', { name: 'Locks (admin)' }).click();
+  await admin.getByRole('button', { name: 'Admin', exact: true }).click();
+  await admin.getByRole('link', { name: 'Locks', exact: true }).click();
   await admin.getByRole('link', { name: 'Security events' }).click();
   await expect(admin).toHaveURL(/\/admin\/security$/);
   const rows = admin.getByTestId('security-event-row');

@@ -16,7 +16,8 @@ test('an admin takes over alice’s lock; alice is told who and why and keeps he
   await editCell(edited, '999');
 
   const admin = await signIn('admin');
-  await admin.getByRole('link', { name: 'Locks (admin)' }).click();
+  await admin.getByRole('button', { name: 'Admin', exact: true }).click();
+  await admin.getByRole('link', { name: 'Locks', exact: true }).click();
   const lock = admin.getByTestId('lock-row-stock_levels');
   await expect(lock).toContainText('alice');
   await expectAccessible(admin);

@@ -14,6 +14,7 @@ test('an admin adds a webhook endpoint, sees its secret once, its empty delivery
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/e2e-hooks`;
   try {
     const admin = await signIn('admin', '/admin');
+    await admin.getByRole('button', { name: 'Admin', exact: true }).click();
     await admin.getByRole('link', { name: 'Webhooks' }).click();
     await expect(admin).toHaveURL(/\/admin\/webhooks$/);
     const form = admin.getByRole('form', { name: 'Add endpoint' });
@@ -23,7 +24,9 @@ test('an admin adds a webhook endpoint, sees its secret once, its empty delivery
     await expect(admin.getByText(/is a loopback address/)).toBeVisible();
 
     await form.getByLabel('URL').fill(url);
-    await form.getByLabel('Event types (comma-separated)').fill('save, import');
+    const types = form.getByRole('group', { name: 'Event types' });
+    await types.getByRole('checkbox', { name: 'Save', exact: true }).check();
+    await types.getByRole('checkbox', { name: 'Import', exact: true }).check();
     await form.getByLabel('Tables (comma-separated)').fill('regions');
     await form.getByLabel('Send the changed rows too').check();
     await form.getByRole('button', { name: 'Add endpoint' }).click();
@@ -37,7 +40,7 @@ test('an admin adds a webhook endpoint, sees its secret once, its empty delivery
 
     await admin.reload();
     const row = admin.getByRole('row').filter({ hasText: url });
-    await expect(row).toContainText('save, import');
+    await expect(row).toContainText('Save, Import');
     await expect(row).toContainText('regions (with rows)');
     await expect(row).toContainText('Active');
     expect(await admin.content()).not.toContain(secret.slice(6));

@@ -8,6 +8,7 @@ test("an admin sets a table's write guard to ENFORCE in Table settings, and sees
 }) => {
   const admin = await signIn('admin');
   try {
+    await admin.getByRole('button', { name: 'Admin', exact: true }).click();
     await admin.getByRole('link', { name: 'Table settings' }).click();
     const guard = admin.getByRole('combobox', { name: 'warehouses: write guard' });
     await expect(guard).toHaveValue('RECORD');

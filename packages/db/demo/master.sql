@@ -108,6 +108,70 @@ COMMENT ON TABLE stock_levels IS '{"en": {"name": "Stock levels"}, "ja": {"name"
 COMMENT ON COLUMN stock_levels.quantity IS '{"en": {"name": "Quantity on hand"}, "ja": {"name": "在庫数量"}}';
 COMMENT ON COLUMN stock_levels.reorder_point IS '{"en": {"name": "Reorder point", "description": "Order more when the quantity falls to this."}, "ja": {"name": "発注点", "description": "在庫数量がこの値まで減ったら発注します。"}}';
 COMMENT ON COLUMN currencies.minor_units IS 'Digits after the decimal point (ISO 4217).';
+-- The other demo tables in both languages, their columns in Japanese (a first-time user of the
+-- Japanese app sees 価格 and 仕入先; in English the column names read as they are). The key
+-- columns of price_list_items stay bare: a column without a comment has no captions.
+COMMENT ON TABLE currencies IS '{"en": {"name": "Currencies"}, "ja": {"name": "通貨"}}';
+COMMENT ON COLUMN currencies.code IS '{"ja": {"name": "通貨コード"}}';
+COMMENT ON COLUMN currencies.name IS '{"ja": {"name": "名称"}}';
+COMMENT ON COLUMN currencies.active IS '{"ja": {"name": "有効"}}';
+COMMENT ON TABLE regions IS '{"en": {"name": "Regions"}, "ja": {"name": "地域"}}';
+COMMENT ON COLUMN regions.id IS '{"ja": {"name": "ID"}}';
+COMMENT ON COLUMN regions.code IS '{"ja": {"name": "地域コード"}}';
+COMMENT ON COLUMN regions.name IS '{"ja": {"name": "地域名"}}';
+COMMENT ON COLUMN regions.parent_id IS '{"ja": {"name": "親地域"}}';
+COMMENT ON TABLE categories IS '{"en": {"name": "Categories"}, "ja": {"name": "カテゴリ"}}';
+COMMENT ON COLUMN categories.id IS '{"ja": {"name": "ID"}}';
+COMMENT ON COLUMN categories.name IS '{"ja": {"name": "カテゴリ名"}}';
+COMMENT ON COLUMN categories.parent_id IS '{"ja": {"name": "親カテゴリ"}}';
+COMMENT ON COLUMN categories.sort_order IS '{"ja": {"name": "表示順"}}';
+COMMENT ON TABLE suppliers IS '{"en": {"name": "Suppliers"}, "ja": {"name": "仕入先"}}';
+COMMENT ON COLUMN suppliers.id IS '{"ja": {"name": "ID"}}';
+COMMENT ON COLUMN suppliers.name IS '{"ja": {"name": "仕入先名"}}';
+COMMENT ON COLUMN suppliers.region_id IS '{"ja": {"name": "地域"}}';
+COMMENT ON COLUMN suppliers.currency_code IS '{"ja": {"name": "通貨"}}';
+COMMENT ON COLUMN suppliers.email IS '{"ja": {"name": "メールアドレス"}}';
+COMMENT ON COLUMN suppliers.rating IS '{"ja": {"name": "評価"}}';
+COMMENT ON COLUMN suppliers.active IS '{"ja": {"name": "取引中"}}';
+COMMENT ON COLUMN suppliers.contract_start IS '{"ja": {"name": "契約開始日"}}';
+COMMENT ON TABLE warehouses IS '{"en": {"name": "Warehouses"}, "ja": {"name": "倉庫"}}';
+COMMENT ON COLUMN warehouses.id IS '{"ja": {"name": "ID"}}';
+COMMENT ON COLUMN warehouses.code IS '{"ja": {"name": "倉庫コード"}}';
+COMMENT ON COLUMN warehouses.name IS '{"ja": {"name": "倉庫名"}}';
+COMMENT ON COLUMN warehouses.region_id IS '{"ja": {"name": "地域"}}';
+COMMENT ON COLUMN warehouses.capacity_m3 IS '{"ja": {"name": "容量（m³）"}}';
+COMMENT ON COLUMN warehouses.opened_on IS '{"ja": {"name": "開設日"}}';
+COMMENT ON COLUMN warehouses.temperature_controlled IS '{"ja": {"name": "温度管理"}}';
+COMMENT ON TABLE products IS '{"en": {"name": "Products"}, "ja": {"name": "商品"}}';
+COMMENT ON COLUMN products.id IS '{"ja": {"name": "ID"}}';
+COMMENT ON COLUMN products.sku IS '{"ja": {"name": "SKU"}}';
+COMMENT ON COLUMN products.name IS '{"ja": {"name": "商品名"}}';
+COMMENT ON COLUMN products.category_id IS '{"ja": {"name": "カテゴリ"}}';
+COMMENT ON COLUMN products.supplier_id IS '{"ja": {"name": "仕入先"}}';
+COMMENT ON COLUMN products.unit_price IS '{"ja": {"name": "価格"}}';
+COMMENT ON COLUMN products.currency_code IS '{"ja": {"name": "通貨"}}';
+COMMENT ON COLUMN products.weight_kg IS '{"ja": {"name": "重量（kg）"}}';
+COMMENT ON COLUMN products.launched_on IS '{"ja": {"name": "発売日"}}';
+COMMENT ON COLUMN products.discontinued IS '{"ja": {"name": "販売終了"}}';
+COMMENT ON COLUMN products.description IS '{"ja": {"name": "説明"}}';
+COMMENT ON TABLE customers IS '{"en": {"name": "Customers"}, "ja": {"name": "顧客"}}';
+COMMENT ON COLUMN customers.id IS '{"ja": {"name": "ID"}}';
+COMMENT ON COLUMN customers.name IS '{"ja": {"name": "顧客名"}}';
+COMMENT ON COLUMN customers.region_id IS '{"ja": {"name": "地域"}}';
+COMMENT ON COLUMN customers.email IS '{"ja": {"name": "メールアドレス"}}';
+COMMENT ON COLUMN customers.credit_limit IS '{"ja": {"name": "与信限度額"}}';
+COMMENT ON COLUMN customers.registered_on IS '{"ja": {"name": "登録日"}}';
+COMMENT ON COLUMN customers.is_vip IS '{"ja": {"name": "VIP"}}';
+COMMENT ON COLUMN customers.note IS '{"ja": {"name": "備考"}}';
+COMMENT ON TABLE price_lists IS '{"en": {"name": "Price lists"}, "ja": {"name": "価格表"}}';
+COMMENT ON COLUMN price_lists.id IS '{"ja": {"name": "ID"}}';
+COMMENT ON COLUMN price_lists.name IS '{"ja": {"name": "価格表名"}}';
+COMMENT ON COLUMN price_lists.currency_code IS '{"ja": {"name": "通貨"}}';
+COMMENT ON COLUMN price_lists.valid_from IS '{"ja": {"name": "適用開始日"}}';
+COMMENT ON COLUMN price_lists.valid_to IS '{"ja": {"name": "適用終了日"}}';
+COMMENT ON COLUMN stock_levels.warehouse_id IS '{"ja": {"name": "倉庫"}}';
+COMMENT ON COLUMN stock_levels.product_id IS '{"ja": {"name": "商品"}}';
+COMMENT ON COLUMN stock_levels.counted_on IS '{"ja": {"name": "棚卸日"}}';
 
 INSERT INTO currencies (code, name, minor_units, active) VALUES
   ('JPY', 'Japanese yen', 0, true),

@@ -48,6 +48,7 @@ export const FIELD_ACCESS = {
     changeRequestsToDecide: 'viewer',
     changeFeed: 'admin',
     webhooks: 'admin',
+    webhookEventTypes: 'admin',
   },
   Mutation: {
     createWebhook: 'admin',

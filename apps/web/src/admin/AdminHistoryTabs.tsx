@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 
-/** The admin page's histories and its list of users, one at a time; each has its own address. */
+/** The Locks page's histories, one at a time; each has its own address. */
 export function AdminHistoryTabs() {
   const { t } = useTranslation();
   return (
@@ -10,8 +10,6 @@ export function AdminHistoryTabs() {
         {t('history.title')}
       </NavLink>
       <NavLink to="/admin/security">{t('securityEvents.title')}</NavLink>
-      <NavLink to="/admin/users">{t('users.title')}</NavLink>
-      <NavLink to="/admin/api-keys">{t('apiKeys.title')}</NavLink>
     </nav>
   );
 }

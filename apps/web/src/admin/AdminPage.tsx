@@ -15,22 +15,20 @@ import { TableLinks } from '../ui/TableLinks';
 import { useNow } from '../ui/useNow';
 import { usePageTitle } from '../ui/usePageTitle';
 import { AdminHistoryTabs } from './AdminHistoryTabs';
-import { ApiKeysList } from './accounts/ApiKeysList';
 import { forceReleaseMutation } from './adminOperations';
 import { IdleLimitSettings } from './IdleLimitSettings';
 import { LockHistory } from './LockHistory';
 import { SecurityEvents } from './SecurityEvents';
-import { UsersList } from './UsersList';
 
 // Renewals move lease ends every 10 s without an event (announcing each would flood the
 // history), so this page alone also polls, to keep the lease ends it shows true.
 const LEASE_WATCH_MS = 10_000;
 
 /**
- * Admins only: every lock held now, a way to end or take over one, and below them one of the
- * histories: the lock history or the security events.
+ * Admins only (the admin menu's Locks): every lock held now, a way to end or take over one, the
+ * idle limits, and below them one of the histories: the lock history or the security events.
  */
-export function AdminPage({ history }: { history: 'locks' | 'security' | 'users' | 'apiKeys' }) {
+export function AdminPage({ history }: { history: 'locks' | 'security' }) {
   const { t } = useTranslation();
   const format = useFormatters();
   const now = useNow();
@@ -38,7 +36,7 @@ export function AdminPage({ history }: { history: 'locks' | 'security' | 'users'
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { data: user } = useSession();
-  usePageTitle(t('admin.title'));
+  usePageTitle(t('adminMenu.locks'));
   const tables = useTables({ refreshMs: LEASE_WATCH_MS });
   const [target, setTarget] = useState<TableInfo | null>(null);
 
@@ -46,10 +44,10 @@ export function AdminPage({ history }: { history: 'locks' | 'security' | 'users'
     mutationFn: (variables: { table: string; reason: string }) =>
       graphqlRequest(forceReleaseMutation, variables),
     onSuccess: (_result, { table }) => {
-      notify('success', t('forceRelease.done', { table }));
+      notify('success', (t) => t('forceRelease.done', { table }));
       setTarget(null);
     },
-    onError: (error) => notify('error', describeError(error, t)),
+    onError: (error) => notify('error', (t) => describeError(error, t)),
     onSettled: () => queryClient.invalidateQueries({ queryKey: tablesOptions.queryKey }),
   });
 
@@ -71,88 +69,93 @@ export function AdminPage({ history }: { history: 'locks' | 'security' | 'users'
     <section className="page">
       <div className="page-header">
         <div>
-          <h1>{t('admin.title')}</h1>
+          <h1>{t('adminMenu.locks')}</h1>
           <p className="muted">{t('admin.subtitle')}</p>
         </div>
       </div>
-      <div className="card table-card">
-        <table className="data-table">
-          <thead>
-            <tr>
-              <th scope="col">{t('admin.columns.table')}</th>
-              <th scope="col">{t('admin.columns.editor')}</th>
-              <th scope="col">{t('admin.columns.since')}</th>
-              <th scope="col">{t('admin.columns.leaseEnds')}</th>
-              <th scope="col">{t('admin.columns.locks')}</th>
-              <th scope="col" className="actions-column">
-                <span className="visually-hidden">{t('tables.columns.actions')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {held.map((table) => (
-              <tr key={table.name} data-testid={`lock-row-${table.name}`}>
-                <th scope="row">
-                  <Link to={`/tables/${encodeURIComponent(table.name)}`} className="table-name">
-                    {table.name}
-                  </Link>
+      <section className="page-section" aria-labelledby="current-locks-title">
+        <h2 id="current-locks-title" className="section-title">
+          {t('admin.title')}
+        </h2>
+        <div className="card table-card">
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th scope="col">{t('admin.columns.table')}</th>
+                <th scope="col">{t('admin.columns.editor')}</th>
+                <th scope="col">{t('admin.columns.since')}</th>
+                <th scope="col">{t('admin.columns.leaseEnds')}</th>
+                <th scope="col">{t('admin.columns.locks')}</th>
+                <th scope="col" className="actions-column">
+                  <span className="visually-hidden">{t('tables.columns.actions')}</span>
                 </th>
-                <td>{table.editor}</td>
-                <td>
-                  {format.dateTime(table.acquiredAt ?? table.updatedAt)}
-                  <span className="muted">
-                    {' '}
-                    · {format.relative(table.acquiredAt ?? table.updatedAt, now)}
-                  </span>
-                </td>
-                <td data-testid="lease-ends">
-                  {table.leaseExpiresAt ? (
-                    <time dateTime={table.leaseExpiresAt}>{format.time(table.leaseExpiresAt)}</time>
-                  ) : (
-                    <span className="muted">{t('admin.leaseNever')}</span>
-                  )}
-                </td>
-                <td>
-                  <TableLinks names={lockedBy(table.name)} />
-                </td>
-                <td className="actions-column">
-                  <div className="row-actions">
-                    {/* Taking over means editing: it happens on the table page, which holds the lock.
+              </tr>
+            </thead>
+            <tbody>
+              {held.map((table) => (
+                <tr key={table.name} data-testid={`lock-row-${table.name}`}>
+                  <th scope="row">
+                    <Link to={`/tables/${encodeURIComponent(table.name)}`} className="table-name">
+                      {table.name}
+                    </Link>
+                  </th>
+                  <td>{table.editor}</td>
+                  <td>
+                    {format.dateTime(table.acquiredAt ?? table.updatedAt)}
+                    <span className="muted">
+                      {' '}
+                      · {format.relative(table.acquiredAt ?? table.updatedAt, now)}
+                    </span>
+                  </td>
+                  <td data-testid="lease-ends">
+                    {table.leaseExpiresAt ? (
+                      <time dateTime={table.leaseExpiresAt}>
+                        {format.time(table.leaseExpiresAt)}
+                      </time>
+                    ) : (
+                      <span className="muted">{t('admin.leaseNever')}</span>
+                    )}
+                  </td>
+                  <td>
+                    <TableLinks names={lockedBy(table.name)} />
+                  </td>
+                  <td className="actions-column">
+                    <div className="row-actions">
+                      {/* Taking over means editing: it happens on the table page, which holds the lock.
                         An admin's own lock moves to a tab from that page too, without a reason. */}
-                    {table.editor !== user.name && (
+                      {table.editor !== user.name && (
+                        <button
+                          type="button"
+                          className="button small"
+                          onClick={() =>
+                            navigate(`/tables/${encodeURIComponent(table.name)}`, {
+                              state: { takeOver: true },
+                            })
+                          }
+                        >
+                          {t('takeOver.action')}
+                        </button>
+                      )}
                       <button
                         type="button"
-                        className="button small"
-                        onClick={() =>
-                          navigate(`/tables/${encodeURIComponent(table.name)}`, {
-                            state: { takeOver: true },
-                          })
-                        }
+                        className="button danger small"
+                        onClick={() => setTarget(table)}
                       >
-                        {t('takeOver.action')}
+                        {t('admin.forceRelease')}
                       </button>
-                    )}
-                    <button
-                      type="button"
-                      className="button danger small"
-                      onClick={() => setTarget(table)}
-                    >
-                      {t('admin.forceRelease')}
-                    </button>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {held.length === 0 && <p className="empty-state">{t('admin.noLocks')}</p>}
-      </div>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {held.length === 0 && <p className="empty-state">{t('admin.noLocks')}</p>}
+        </div>
+      </section>
       <IdleLimitSettings tableNames={tables.data.map((table) => table.name)} />
       <AdminHistoryTabs />
       {history === 'locks' && <LockHistory tableNames={tables.data.map((table) => table.name)} />}
       {history === 'security' && <SecurityEvents />}
-      {history === 'users' && <UsersList />}
-      {history === 'apiKeys' && <ApiKeysList />}
       {target && (
         <LockBreakDialog
           kind="forceRelease"

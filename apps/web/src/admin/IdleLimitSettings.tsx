@@ -25,9 +25,9 @@ export function IdleLimitSettings({ tableNames }: { tableNames: readonly string[
         : (await graphqlRequest(setIdleLimitMutation, request)).setIdleLimit,
     onSuccess: (saved) => {
       queryClient.setQueryData(lockSettingsOptions.queryKey, saved);
-      notify('success', t('idleLimits.saved'));
+      notify('success', (t) => t('idleLimits.saved'));
     },
-    onError: (error) => notify('error', describeError(error, t)),
+    onError: (error) => notify('error', (t) => describeError(error, t)),
     onSettled: () => queryClient.invalidateQueries({ queryKey: tablesOptions.queryKey }),
   });
 

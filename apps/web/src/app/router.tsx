@@ -1,6 +1,9 @@
 import { createBrowserRouter, Navigate, Outlet } from 'react-router';
+import { AdminListPage } from '../admin/AdminListPage';
 import { AdminPage } from '../admin/AdminPage';
+import { ApiKeysList } from '../admin/accounts/ApiKeysList';
 import { TableSettingsPage } from '../admin/tableSettings/TableSettingsPage';
+import { UsersList } from '../admin/UsersList';
 import { WebhooksPage } from '../admin/webhooks/WebhooksPage';
 import { AppLayout } from '../layout/AppLayout';
 import { NotFoundPage } from '../layout/NotFoundPage';
@@ -42,8 +45,22 @@ export const router = createBrowserRouter([
           },
           { path: 'admin', element: <AdminPage history="locks" /> },
           { path: 'admin/security', element: <AdminPage history="security" /> },
-          { path: 'admin/users', element: <AdminPage history="users" /> },
-          { path: 'admin/api-keys', element: <AdminPage history="apiKeys" /> },
+          {
+            path: 'admin/users',
+            element: (
+              <AdminListPage title="users.title">
+                <UsersList />
+              </AdminListPage>
+            ),
+          },
+          {
+            path: 'admin/api-keys',
+            element: (
+              <AdminListPage title="apiKeys.title">
+                <ApiKeysList />
+              </AdminListPage>
+            ),
+          },
           { path: 'admin/table-settings', element: <TableSettingsPage /> },
           { path: 'requests/:id?', element: <RequestsPage /> },
           { path: 'admin/webhooks', element: <WebhooksPage /> },

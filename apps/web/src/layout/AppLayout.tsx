@@ -7,6 +7,7 @@ import { RequestsNavLink } from '../requests/RequestsNavLink';
 import { roleAtLeast } from '../session/roles';
 import { useSession } from '../session/useSession';
 import { NoticeArea } from '../ui/Notices';
+import { AdminMenu } from './AdminMenu';
 import { LiveIndicator } from './LiveIndicator';
 import { UserMenu } from './UserMenu';
 import { useConnectionNoticesReset } from './useConnectionNoticesReset';
@@ -27,15 +28,7 @@ export function AppLayout() {
         <nav className="app-nav" aria-label={t('layout.navigation')}>
           <NavLink to="/tables">{t('layout.tables')}</NavLink>
           {roleAtLeast(user.role, 'editor') && <RequestsNavLink />}
-          {roleAtLeast(user.role, 'admin') && (
-            <>
-              <NavLink to="/admin" end>
-                {t('layout.admin')}
-              </NavLink>
-              <NavLink to="/admin/table-settings">{t('layout.tableSettings')}</NavLink>
-              <NavLink to="/admin/webhooks">{t('layout.webhooks')}</NavLink>
-            </>
-          )}
+          {roleAtLeast(user.role, 'admin') && <AdminMenu />}
         </nav>
         <div className="header-end">
           <LiveIndicator />

@@ -1,5 +1,4 @@
 import { useContext, useEffect, useEffectEvent, useReducer } from 'react';
-import { useTranslation } from 'react-i18next';
 import { type GraphqlErrorEntry, GraphqlRequestError } from '../api/GraphqlRequestError';
 import type { WaitForTableSubscription } from '../generated/graphql';
 import { LiveUpdatesContext } from '../live/liveContext';
@@ -24,14 +23,13 @@ export interface TableQueue {
  * nobody waits behind someone who left.
  */
 export function useWaitForTable(table: string): TableQueue {
-  const { t } = useTranslation();
   const notify = useNotify();
   const { client } = useContext(LiveUpdatesContext);
   const [wait, dispatch] = useReducer(reduceQueueWait, NOT_IN_LINE);
   const active = inLine(wait);
 
   const failed = useEffectEvent((error: GraphqlRequestError) => {
-    notify('error', t('queue.joinFailed', { reason: describeError(error, t) }));
+    notify('error', (t) => t('queue.joinFailed', { reason: describeError(error, t) }));
   });
 
   useEffect(() => {

@@ -1,5 +1,4 @@
 import { useContext, useEffect, useEffectEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { RequestArrivedSubscription } from '../generated/graphql';
 import { LiveUpdatesContext } from '../live/liveContext';
 import { useNotify } from '../ui/Notices';
@@ -13,7 +12,6 @@ type Step = RequestArrivedSubscription['changeRequestChanged'];
  * (`canDecide`): never its author, nor anyone the table's policy does not name.
  */
 export function RequestArrivalNotices() {
-  const { t } = useTranslation();
   const notify = useNotify();
   const { client } = useContext(LiveUpdatesContext);
 
@@ -21,9 +19,9 @@ export function RequestArrivalNotices() {
     if (request.state !== 'pending' || !request.canDecide) return;
     notify(
       'info',
-      t('requests.arrived', { author: request.author, table: request.table }),
+      (t) => t('requests.arrived', { author: request.author, table: request.table }),
       `request-${request.id}`,
-      { to: `/requests/${request.id}`, label: t('requests.open', { id: request.id }) },
+      { to: `/requests/${request.id}`, label: (t) => t('requests.open', { id: request.id }) },
     );
   });
 

@@ -91,10 +91,10 @@ function RequestReview({ id }: { id: string }) {
                 .state
             : (await graphqlRequest(sendBackRequestMutation, { id, comment })).sendBackChangeRequest
                 .state;
-      notify('success', t('requests.decided', { id, state: t(`requests.states.${state}`) }));
+      notify('success', (t) => t('requests.decided', { id, state: t(`requests.states.${state}`) }));
       setComment('');
     } catch (error) {
-      notify('error', describeError(error, t));
+      notify('error', (t) => describeError(error, t));
     } finally {
       setBusy(false);
       await queryClient.invalidateQueries({ queryKey: CHANGE_REQUESTS_KEY });

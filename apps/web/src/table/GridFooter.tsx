@@ -67,7 +67,7 @@ export function GridFooter(props: GridFooterProps) {
         onApplied={(written) => {
           setImporting(false);
           grid.current?.refreshInfiniteCache();
-          notify('success', t('import.applied', written));
+          notify('success', (t) => t('import.applied', written));
         }}
       />
     </footer>

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { GridApi } from 'ag-grid-community';
 import { useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { TableColumnsQuery } from '../generated/graphql';
 import { inLine } from '../queue/queueWait';
 import { useWaitForTable } from '../queue/useWaitForTable';
@@ -54,7 +53,6 @@ interface TableEditorProps {
  * they do with it (useEditActions), laid out.
  */
 export function TableEditor({ info, tables, tablesFresh, page, user }: TableEditorProps) {
-  const { t } = useTranslation();
   const notify = useNotify();
   const lock = useTableLock(info.name);
   const [pending] = useState(() => new PendingChanges(page.columns));
@@ -224,7 +222,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         pending={pending}
         editable={gridEditable}
         onPage={(total, view) => setShown({ total, view })}
-        onLoadError={(error) => notify('error', describeError(error, t))}
+        onLoadError={(error) => notify('error', (t) => describeError(error, t))}
         onReady={(api) => {
           gridApi.current = api;
         }}

@@ -42,7 +42,7 @@ export function TableHeading({
         <TableCaption captions={page.tableCaptions} />
         <span data-testid="table-title">{info.name}</span>
         <span data-testid="table-status">
-          <StatusBadge status={info.status} mine={holds} />
+          <StatusBadge status={info.status} frozen={info.frozen !== null} mine={holds} />
         </span>
         <RuleBadges table={info} />
       </h1>

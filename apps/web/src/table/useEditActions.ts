@@ -1,7 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { GridApi } from 'ag-grid-community';
 import { type RefObject, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { errorCode } from '../api/GraphqlRequestError';
 import { graphqlRequest } from '../api/graphqlRequest';
 import { CHANGE_REQUESTS_KEY } from '../requests/changeRequestQueries';
@@ -33,7 +32,6 @@ interface EditActionsOptions {
  * never thrown away behind the user's back: not when a save fails, not when the lock is lost.
  */
 export function useEditActions({ info, user, pending, lock, edit, grid }: EditActionsOptions) {
-  const { t } = useTranslation();
   const notify = useNotify();
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
@@ -49,14 +47,13 @@ export function useEditActions({ info, user, pending, lock, edit, grid }: EditAc
       const token =
         takeOverReason === null ? await lock.acquire() : await lock.takeOver(takeOverReason);
       dispatch({ type: 'acquired', token });
-      notify(
-        'success',
+      notify('success', (t) =>
         previousEditor && previousEditor !== user
           ? t('table.tookOver', { table: info.name, editor: previousEditor })
           : t('table.started', { table: info.name }),
       );
     } catch (error) {
-      notify('error', startRefusal(error, queryClient, t));
+      notify('error', startRefusal(error, queryClient));
     } finally {
       setBusy(false);
       setDialog(null);
@@ -68,9 +65,11 @@ export function useEditActions({ info, user, pending, lock, edit, grid }: EditAc
     setBusy(true);
     try {
       dispatch({ type: 'acquired', token: await lock.acquire(rows) });
-      notify('success', t('rowScope.started', { table: info.name, values: rows.join(', ') }));
+      notify('success', (t) =>
+        t('rowScope.started', { table: info.name, values: rows.join(', ') }),
+      );
     } catch (error) {
-      notify('error', startRefusal(error, queryClient, t));
+      notify('error', startRefusal(error, queryClient));
     } finally {
       setBusy(false);
       setDialog(null);
@@ -82,12 +81,12 @@ export function useEditActions({ info, user, pending, lock, edit, grid }: EditAc
     grid.current?.stopEditing();
     if (busy || pending.counts().total === 0) return false;
     if (session.kind === 'lost') {
-      notify('error', t('table.lockLostOnSave'));
+      notify('error', (t) => t('table.lockLostOnSave'));
       return false;
     }
     if (session.kind !== 'editing') return false;
     if (pending.invalidCells().length > 0) {
-      notify('error', t('table.fixInvalid'));
+      notify('error', (t) => t('table.fixInvalid'));
       return false;
     }
     return true;
@@ -107,18 +106,20 @@ export function useEditActions({ info, user, pending, lock, edit, grid }: EditAc
       if (result.saved) {
         pending.saved(sent, result.updatedVersions);
         refreshRows();
-        notify('success', t('table.saved', result));
+        notify('success', (t) => t('table.saved', result));
       } else {
         const unplaced = pending.setSaveErrors(result.rowErrors, origins);
-        const summary = t('table.saveRefused', { count: result.rowErrors.length });
-        notify('error', [summary, ...unplaced.map((error) => error.message)].join(' '));
+        const count = result.rowErrors.length;
+        notify('error', (t) =>
+          [t('table.saveRefused', { count }), ...unplaced.map((error) => error.message)].join(' '),
+        );
       }
     } catch (error) {
       if (errorCode(error) === 'LOCK_LOST' && error instanceof Error) {
         await edit.lockRefused(session.token, error.message);
-        notify('error', t('table.lockLostOnSave'));
+        notify('error', (t) => t('table.lockLostOnSave'));
       } else {
-        notify('error', describeError(error, t));
+        notify('error', (t) => describeError(error, t));
       }
     } finally {
       setBusy(false);
@@ -145,14 +146,17 @@ export function useEditActions({ info, user, pending, lock, edit, grid }: EditAc
         pending.clear();
         dispatch({ type: 'released' });
         refreshRows();
-        notify('success', t('table.submitted', { id: result.request.id }));
+        const { id } = result.request;
+        notify('success', (t) => t('table.submitted', { id }));
       } else {
         const unplaced = pending.setSaveErrors(result.rowErrors, origins);
-        const summary = t('table.saveRefused', { count: result.rowErrors.length });
-        notify('error', [summary, ...unplaced.map((error) => error.message)].join(' '));
+        const count = result.rowErrors.length;
+        notify('error', (t) =>
+          [t('table.saveRefused', { count }), ...unplaced.map((error) => error.message)].join(' '),
+        );
       }
     } catch (error) {
-      notify('error', describeError(error, t));
+      notify('error', (t) => describeError(error, t));
     } finally {
       setBusy(false);
       setDialog(null);
@@ -170,10 +174,10 @@ export function useEditActions({ info, user, pending, lock, edit, grid }: EditAc
       }
       dispatch({ type: 'released' });
       refreshRows();
-      notify('success', t('table.finished', { table: info.name }));
+      notify('success', (t) => t('table.finished', { table: info.name }));
     } catch (error) {
       dispatch({ type: 'releaseFailed' });
-      notify('error', describeError(error, t));
+      notify('error', (t) => describeError(error, t));
     } finally {
       setBusy(false);
       setDialog(null);

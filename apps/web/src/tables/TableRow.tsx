@@ -36,7 +36,7 @@ export function TableRow({ table, userName, canEdit }: TableRowProps) {
         </Link>
       </th>
       <td>
-        <StatusBadge status={table.status} mine={mine} />
+        <StatusBadge status={table.status} frozen={table.frozen !== null} mine={mine} />
         <RuleBadges table={table} />
         <WaitingCount waiters={table.waiters} />
       </td>

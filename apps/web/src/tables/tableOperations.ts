@@ -25,6 +25,7 @@ export const tableInfoFields = graphql(`
     }
     waiters {
       editor
+      reservedUntil
     }
     frozen {
       reason

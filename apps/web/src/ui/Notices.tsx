@@ -1,14 +1,24 @@
 import './Notices.css';
+import type { TFunction } from 'i18next';
 import { createContext, type ReactNode, useCallback, useContext, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 export type NoticeKind = 'success' | 'error' | 'info';
 
+/**
+ * What a notice says: words of the app as a function of the language's `t`, so that a notice on
+ * screen follows a switch of language; a plain string for words that come from elsewhere (the
+ * server's).
+ */
+export type NoticeText = string | ((t: TFunction) => string);
+
+const wordsOf = (text: NoticeText, t: TFunction) => (typeof text === 'string' ? text : text(t));
+
 interface Notice {
   id: number;
   kind: NoticeKind;
-  text: string;
+  text: NoticeText;
   /** What the notice is about: a later success about it ends its errors. */
   topic: string;
   link?: NoticeLink;
@@ -17,7 +27,7 @@ interface Notice {
 /** Where to go about a notice: it then stays until dismissed, as something to act on. */
 export interface NoticeLink {
   to: string;
-  label: string;
+  label: NoticeText;
 }
 
 /**
@@ -25,7 +35,7 @@ export interface NoticeLink {
  * could not be reached") ties a notice to what it is about: a success or an info on a topic ends
  * the errors shown on it, which it resolves (a save that went through after one that failed).
  */
-type Notify = (kind: NoticeKind, text: string, topic?: string, link?: NoticeLink) => void;
+type Notify = (kind: NoticeKind, text: NoticeText, topic?: string, link?: NoticeLink) => void;
 
 interface NoticeState {
   notices: readonly Notice[];
@@ -60,13 +70,15 @@ export function NoticeProvider({ children }: { children: ReactNode }) {
   }, []);
   const notify = useCallback<Notify>(
     (kind, text, given, link) => {
-      const topic = given ?? (text === t('errors.network') ? CONNECTION : window.location.pathname);
+      const words = wordsOf(text, t);
+      const topic =
+        given ?? (words === t('errors.network') ? CONNECTION : window.location.pathname);
       const id = Date.now() + Math.random();
       setNotices((current) => {
         const kept = current.filter(
           (notice) =>
             // The same words again are one notice, the newest.
-            notice.text !== text &&
+            wordsOf(notice.text, t) !== words &&
             !(kind !== 'error' && notice.kind === 'error' && notice.topic === topic),
         );
         return [...kept, { id, kind, text, topic, link }].slice(-MOST_SHOWN);
@@ -99,11 +111,11 @@ export function NoticeArea() {
       {notices.map((notice) => (
         <div key={notice.id} className={`notice notice-${notice.kind}`}>
           <span>
-            {notice.text}
+            {wordsOf(notice.text, t)}
             {notice.link && (
               <>
                 {' '}
-                <Link to={notice.link.to}>{notice.link.label}</Link>
+                <Link to={notice.link.to}>{wordsOf(notice.link.label, t)}</Link>
               </>
             )}
           </span>

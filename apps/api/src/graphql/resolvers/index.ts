@@ -87,6 +87,7 @@ import {
   resendWebhookDeliveryResolver,
   updateWebhookResolver,
   Webhook,
+  webhookEventTypes,
   webhooks,
 } from './webhooks';
 import { writeGuardStatus } from './writeGuardStatus';
@@ -100,6 +101,7 @@ export const resolvers: Resolvers = {
     tables,
     changeFeed,
     webhooks,
+    webhookEventTypes,
     tablePage,
     tablesNamed,
     table,

@@ -1,4 +1,5 @@
 import {
+  EVENT_TYPES,
   listWebhooks,
   readWebhookDeliveries,
   readWebhookDelivery,
@@ -11,6 +12,8 @@ import { securityAudit } from './securityAudit';
 
 export const webhooks: QueryResolvers['webhooks'] = (_parent, _args, context) =>
   listWebhooks(context.prisma);
+
+export const webhookEventTypes: QueryResolvers['webhookEventTypes'] = () => [...EVENT_TYPES];
 
 export const createWebhookResolver: MutationResolvers['createWebhook'] = (
   _parent,

@@ -20,7 +20,7 @@ export function ApiKeysList() {
   const [revoking, setRevoking] = useState<string | null>(null);
   const revoke = useAccountChange(
     (name: string) => graphqlRequest(revokeApiKeyMutation, { name }),
-    (_result, name) => t('apiKeys.revoked', { name }),
+    (_result, name) => (t) => t('apiKeys.revoked', { name }),
     apiKeysOptions.queryKey,
   );
   if (keys.isError) return <p className="banner banner-error">{describeError(keys.error, t)}</p>;

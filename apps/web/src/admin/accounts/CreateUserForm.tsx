@@ -17,7 +17,9 @@ export function CreateUserForm() {
   const create = useAccountChange(
     (variables: { username: string; password: string; role: Role }) =>
       graphqlRequest(createUserMutation, variables),
-    ({ createUser }) => t('users.created', { user: createUser.username }),
+    ({ createUser }) =>
+      (t) =>
+        t('users.created', { user: createUser.username }),
     usersOptions.queryKey,
   );
   return (

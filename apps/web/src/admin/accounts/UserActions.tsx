@@ -22,7 +22,7 @@ export function UserActions({ user, isSelf }: UserActionsProps) {
   const [settingPassword, setSettingPassword] = useState(false);
   const update = useAccountChange(
     (change: Change) => graphqlRequest(updateUserMutation, { username: user.username, ...change }),
-    (_result, change) => {
+    (_result, change) => (t) => {
       if (change.password !== undefined) return t('users.passwordSet', { user: user.username });
       if (change.disabled !== undefined)
         return t(change.disabled ? 'users.wasDisabled' : 'users.wasEnabled', {

@@ -1,7 +1,6 @@
 import { type QueryKey, useMutation, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { describeError } from '../../ui/describeError';
-import { useNotify } from '../../ui/Notices';
+import { type NoticeText, useNotify } from '../../ui/Notices';
 
 /**
  * A change of users or API keys: `done` tells what happened (from the answer), a refusal is
@@ -9,10 +8,9 @@ import { useNotify } from '../../ui/Notices';
  */
 export function useAccountChange<T, R>(
   change: (variables: T) => Promise<R>,
-  done: (result: R, variables: T) => string | null,
+  done: (result: R, variables: T) => NoticeText | null,
   listKey: QueryKey,
 ) {
-  const { t } = useTranslation();
   const notify = useNotify();
   const queryClient = useQueryClient();
   return useMutation({
@@ -21,7 +19,7 @@ export function useAccountChange<T, R>(
       const message = done(result, variables);
       if (message) notify('success', message);
     },
-    onError: (error) => notify('error', describeError(error, t)),
+    onError: (error) => notify('error', (t) => describeError(error, t)),
     onSettled: () => queryClient.invalidateQueries({ queryKey: listKey }),
   });
 }

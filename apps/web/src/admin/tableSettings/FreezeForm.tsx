@@ -24,11 +24,11 @@ export function FreezeForm() {
         rule,
         until: until === '' ? null : new Date(until).toISOString(),
       }),
-    t('tableSettings.frozen'),
+    (t) => t('tableSettings.frozen'),
   );
   const thaw = useSettingsChange(
     (table: string) => graphqlRequest(thawTablesMutation, { tables: [table] }),
-    t('tableSettings.thawed'),
+    (t) => t('tableSettings.thawed'),
   );
   const all = tables.data ?? [];
   const frozen = all.filter((table) => table.frozen);

@@ -12,7 +12,7 @@ export function TakeOverRuleForm({ current }: { current: TableSettingsQuery['tak
   const [minutes, setMinutes] = useState(current.idleMinutes.toString());
   const save = useSettingsChange(
     () => graphqlRequest(setTakeOverRuleMutation, { rule, idleMinutes: Number(minutes) }),
-    t('tableSettings.takeOverSaved'),
+    (t) => t('tableSettings.takeOverSaved'),
   );
   return (
     <section className="panel" aria-labelledby="take-over-heading">

@@ -1,8 +1,10 @@
+import './webhooks.css';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { graphqlRequest } from '../../api/graphqlRequest';
 import { SecretShownOnce } from '../../ui/SecretShownOnce';
 import { useAccountChange } from '../accounts/useAccountChange';
+import { EventTypeChoice } from './EventTypeChoice';
 import { createWebhookMutation } from './webhookOperations';
 import { webhooksOptions } from './webhookQueries';
 
@@ -16,7 +18,7 @@ const names = (text: string) =>
 export function CreateWebhookForm() {
   const { t } = useTranslation();
   const [url, setUrl] = useState('');
-  const [eventTypes, setEventTypes] = useState('');
+  const [eventTypes, setEventTypes] = useState<string[]>([]);
   const [tables, setTables] = useState('');
   const [withRows, setWithRows] = useState(false);
   const [created, setCreated] = useState<{ url: string; secret: string } | null>(null);
@@ -45,7 +47,7 @@ export function CreateWebhookForm() {
       onSubmit={(event) => {
         event.preventDefault();
         create.mutate(
-          { url: url.trim(), eventTypes: names(eventTypes), tables: names(tables), withRows },
+          { url: url.trim(), eventTypes, tables: names(tables), withRows },
           {
             onSuccess: ({ createWebhook }) => {
               setUrl('');
@@ -66,15 +68,6 @@ export function CreateWebhookForm() {
         />
       </label>
       <label className="field">
-        <span>{t('admin.webhooks.eventTypes')}</span>
-        <input
-          autoComplete="off"
-          placeholder={t('admin.webhooks.all')}
-          value={eventTypes}
-          onChange={(event) => setEventTypes(event.target.value)}
-        />
-      </label>
-      <label className="field">
         <span>{t('admin.webhooks.tables')}</span>
         <input
           autoComplete="off"
@@ -91,6 +84,7 @@ export function CreateWebhookForm() {
         />
         <span>{t('admin.webhooks.withRows')}</span>
       </label>
+      <EventTypeChoice chosen={eventTypes} onChange={setEventTypes} />
       <button type="submit" className="button primary" disabled={create.isPending}>
         {t('admin.webhooks.create')}
       </button>

@@ -14,9 +14,10 @@ export function WebhookDeliveries({ webhookId }: { webhookId: string }) {
   const resend = useAccountChange(
     (id: string) => graphqlRequest(resendWebhookDeliveryMutation, { id }),
     ({ resendWebhookDelivery }) =>
-      resendWebhookDelivery.delivered
-        ? t('admin.webhooks.resent')
-        : t('admin.webhooks.resendFailed'),
+      (t) =>
+        resendWebhookDelivery.delivered
+          ? t('admin.webhooks.resent')
+          : t('admin.webhooks.resendFailed'),
     webhookDeliveriesOptions.queryKey,
   );
   const deliveries = log.data?.find((webhook) => webhook.id === webhookId)?.deliveries ?? [];

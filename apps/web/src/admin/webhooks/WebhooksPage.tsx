@@ -11,6 +11,7 @@ import { LoadingState } from '../../ui/LoadingState';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { useAccountChange } from '../accounts/useAccountChange';
 import { CreateWebhookForm } from './CreateWebhookForm';
+import { eventTypesText } from './eventTypeLabel';
 import { WebhookDeliveries } from './WebhookDeliveries';
 import { deleteWebhookMutation, updateWebhookMutation } from './webhookOperations';
 import { webhooksOptions } from './webhookQueries';
@@ -25,12 +26,12 @@ export function WebhooksPage() {
   const [open, setOpen] = useState<string | null>(null);
   const remove = useAccountChange(
     (id: string) => graphqlRequest(deleteWebhookMutation, { id }),
-    () => t('admin.webhooks.deleted'),
+    () => (t) => t('admin.webhooks.deleted'),
     webhooksOptions.queryKey,
   );
   const enable = useAccountChange(
     (id: string) => graphqlRequest(updateWebhookMutation, { id, change: { enabled: true } }),
-    () => t('admin.webhooks.enabled'),
+    () => (t) => t('admin.webhooks.enabled'),
     webhooksOptions.queryKey,
   );
 
@@ -61,7 +62,7 @@ export function WebhooksPage() {
             <thead>
               <tr>
                 <th scope="col">{t('admin.webhooks.url')}</th>
-                <th scope="col">{t('admin.webhooks.eventTypes')}</th>
+                <th scope="col">{t('webhookEvents.legend')}</th>
                 <th scope="col">{t('admin.webhooks.tables')}</th>
                 <th scope="col">{t('admin.webhooks.columns.state')}</th>
                 <th scope="col">{t('tables.columns.actions')}</th>
@@ -71,7 +72,7 @@ export function WebhooksPage() {
               {webhooks.data.map((webhook) => (
                 <tr key={webhook.id}>
                   <td className="address">{webhook.url}</td>
-                  <td>{webhook.eventTypes.join(', ') || t('admin.webhooks.all')}</td>
+                  <td>{eventTypesText(webhook.eventTypes, t)}</td>
                   <td>
                     {webhook.tables.join(', ') || t('admin.webhooks.all')}
                     {webhook.withRows ? ` (${t('admin.webhooks.rows')})` : ''}

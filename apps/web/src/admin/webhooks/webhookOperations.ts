@@ -16,6 +16,12 @@ export const webhooksQuery = graphql(`
   }
 `);
 
+export const webhookEventTypesQuery = graphql(`
+  query WebhookEventTypes {
+    webhookEventTypes
+  }
+`);
+
 export const webhookDeliveriesQuery = graphql(`
   query AdminWebhookDeliveries {
     webhooks {

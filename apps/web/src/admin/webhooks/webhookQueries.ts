@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { graphqlRequest } from '../../api/graphqlRequest';
-import { webhookDeliveriesQuery, webhooksQuery } from './webhookOperations';
+import { webhookDeliveriesQuery, webhookEventTypesQuery, webhooksQuery } from './webhookOperations';
 
 export const webhooksOptions = queryOptions({
   queryKey: ['webhooks'],
@@ -10,4 +10,11 @@ export const webhooksOptions = queryOptions({
 export const webhookDeliveriesOptions = queryOptions({
   queryKey: ['webhooks', 'deliveries'],
   queryFn: async () => (await graphqlRequest(webhookDeliveriesQuery)).webhooks,
+});
+
+/** What an endpoint may ask for: the API's list, so a new event type needs no change here. */
+export const webhookEventTypesOptions = queryOptions({
+  queryKey: ['webhookEventTypes'],
+  queryFn: async () => (await graphqlRequest(webhookEventTypesQuery)).webhookEventTypes,
+  staleTime: Number.POSITIVE_INFINITY,
 });

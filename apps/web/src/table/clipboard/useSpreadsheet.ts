@@ -7,7 +7,6 @@ import {
   useEffectEvent,
   useState,
 } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../ui/Notices';
 import type { GridRow } from '../changes/gridRow';
 import type { PendingChanges } from '../changes/PendingChanges';
@@ -55,7 +54,6 @@ const isBlock = (text: string) => /[\t\n\r]/.test(text.replace(/\r?\n$/, ''));
  * block, Ctrl+D and the fill handle fill, Ctrl+Z and Ctrl+Y (Ctrl+Shift+Z) undo and redo.
  */
 export function useSpreadsheet({ api, columns, pending, editable, container }: SpreadsheetOptions) {
-  const { t } = useTranslation();
   const notify = useNotify();
   const [selection] = useState(() => new RangeSelection());
   selection.fillable = editable;
@@ -79,7 +77,7 @@ export function useSpreadsheet({ api, columns, pending, editable, container }: S
     repaint();
   };
   const reportSkipped = (skipped: number) => {
-    if (skipped > 0) notify('info', t('spreadsheet.skipped', { count: skipped }));
+    if (skipped > 0) notify('info', (t) => t('spreadsheet.skipped', { count: skipped }));
   };
 
   const pointAt = (element: Element): CellPoint | null => {

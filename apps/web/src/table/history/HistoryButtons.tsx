@@ -23,7 +23,7 @@ export function HistoryButtons({ table, grid, token }: HistoryButtonsProps) {
   const openRowHistory = () => {
     const key = rowKeyOf(grid.current);
     if (key) setHistoryKey(key);
-    else notify('info', t('changeHistory.pickRow'));
+    else notify('info', (t) => t('changeHistory.pickRow'));
   };
   return (
     <span className="history-buttons">
@@ -50,7 +50,7 @@ export function HistoryButtons({ table, grid, token }: HistoryButtonsProps) {
         onClose={() => setChangesOpen(false)}
         onReverted={(rows) => {
           grid.current?.refreshInfiniteCache();
-          notify('success', t('changeHistory.reverted', { count: rows }));
+          notify('success', (t) => t('changeHistory.reverted', { count: rows }));
         }}
       />
       <RowHistoryDialog table={table} rowKey={historyKey} onClose={() => setHistoryKey(null)} />

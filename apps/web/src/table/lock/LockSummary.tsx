@@ -56,7 +56,7 @@ export function LockSummary({
   return (
     <div className="lock-summary">
       <p data-testid="lock-summary">{summary}</p>
-      <WaitingLine waiters={info.waiters} />
+      <WaitingLine waiters={info.waiters} user={user} />
       {(info.references.length > 0 || info.referencedBy.length > 0) && (
         <p className="relations">
           {info.references.length > 0 && (

@@ -32,9 +32,11 @@ interface SessionActionsProps {
   onFinish: () => void;
 }
 
+// Blocks only an admin ends: waiting in line for a policy's change would never end, and the
+// API refuses a place in line for a frozen table (TABLE_FROZEN).
+const NO_WAIT_ENDS = new Set<EditBlock['kind']>(['readOnly', 'notAllowed', 'frozen']);
+
 /** The page header's buttons for the edit session. */
-// Blocks only an admin's policy change ends: waiting in line for them would never end.
-const NO_WAIT_ENDS = new Set<EditBlock['kind']>(['readOnly', 'notAllowed']);
 
 export function SessionActions(props: SessionActionsProps) {
   const { t } = useTranslation();

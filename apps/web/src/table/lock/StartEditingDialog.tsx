@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { idleLimitText } from '../../i18n/idleLimitText';
+import { RuleBadges } from '../../tables/RuleBadges';
 import { StatusBadge } from '../../tables/StatusBadge';
 import type { TableInfo } from '../../tables/useTables';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
@@ -45,7 +46,12 @@ export function StartEditingDialog({
               return (
                 <li key={name}>
                   <span className="table-name">{name}</span>
-                  {referenced && <StatusBadge status={referenced.status} />}
+                  {referenced && (
+                    <>
+                      <StatusBadge status={referenced.status} frozen={referenced.frozen !== null} />
+                      <RuleBadges table={referenced} />
+                    </>
+                  )}
                 </li>
               );
             })}
