@@ -7,6 +7,7 @@ import { fencedSave } from './fencedSave';
 import { MasterDataError } from './masterDataError';
 import { postgresErrorOf } from './postgresError';
 import type { RowValues } from './readRows';
+import { applyChangesInBulk } from './saveRowsInBulk';
 import { columnRef, keyCondition, typedValue } from './sqlFragments';
 import { type MasterTable, readMasterTable, requireColumn } from './tableColumns';
 
@@ -73,9 +74,10 @@ export interface SaveRequest {
 /**
  * Applies a table's inserts, updates and deletes in one transaction, all or nothing, for the
  * holder of its lock only, behind the fencing token (LOCK_LOST if the acquisition is no longer
- * current, in the same transaction as the writes). Every change runs under its own savepoint
- * so that one bad row does not hide the others' errors; if any failed, the whole transaction
- * is rolled back and every failure is reported by row. A row changed or deleted since it was
+ * current, in the same transaction as the writes). The changes are written in bulk first; if
+ * anything is refused, again row by row, each under its own savepoint so that one bad row does
+ * not hide the others' errors, then the whole transaction is rolled back and every failure is
+ * reported by row. A row changed or deleted since it was
  * read (its `xmin` moved) is a ROW_CONFLICT, never overwritten. A save is recorded in the
  * audit history and announced, in its transaction.
  */
@@ -123,6 +125,10 @@ export async function applyChanges(
   // One savepoint around all changes: if any fails, all are undone, and the transaction (which
   // may be a caller's) goes on.
   await tx.$executeRawUnsafe('SAVEPOINT save_rows');
+  const inBulk = await applyChangesInBulk(tx, table, changes);
+  if (inBulk) return inBulk;
+  // Something was refused: row by row from the start, to name every row's error.
+  await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT save_rows');
   // Deletes first, so that a row deleted and inserted again with the same key saves.
   for (const [index, change] of (changes.deletes ?? []).entries()) {
     const count = await runChange(
