@@ -1,49 +1,16 @@
 import { Prisma, type Queryable, type TransactionClient } from '@tablelock/db';
 import { parseFencingToken } from '@tablelock/lock';
 import { z } from 'zod';
-import { describeViolation, type ViolationCode, type WrittenRow } from './errors/describeViolation';
-import type { RowErrorDetails } from './errors/rowErrorDetails';
+import { describeViolation, type WrittenRow } from './errors/describeViolation';
 import { fencedSave } from './fencedSave';
 import { MasterDataError } from './masterDataError';
 import { postgresErrorOf } from './postgresError';
-import type { RowValues } from './readRows';
+import type { RowChangeKind, RowChanges, SaveResult } from './rowChanges';
 import { applyChangesInBulk } from './saveRowsInBulk';
 import { columnRef, keyCondition, typedValue } from './sqlFragments';
 import { type MasterTable, readMasterTable, requireColumn } from './tableColumns';
 
-export interface RowChanges {
-  inserts?: { values: RowValues }[] | null;
-  updates?: { key: RowValues; version: string; values: RowValues }[] | null;
-  deletes?: { key: RowValues; version: string }[] | null;
-}
-
-export type RowChangeKind = 'insert' | 'update' | 'delete';
-
-/** A conflict (changed since it was read), or what the database refused of the row. */
-export type RowErrorCode = 'ROW_CONFLICT' | ViolationCode;
-
-export interface RowError {
-  change: RowChangeKind;
-  /** Position of the change in its list (inserts, updates or deletes). */
-  index: number;
-  column: string | null;
-  code: RowErrorCode;
-  message: string;
-  details: RowErrorDetails;
-}
-
-export interface SaveResult {
-  saved: boolean;
-  inserted: number;
-  updated: number;
-  deleted: number;
-  rowErrors: RowError[];
-  /**
-   * Each updated row's version after the save, by its index in `updates`: what its next change
-   * must name (a grid may edit it again before it has read it back).
-   */
-  updatedVersions: { index: number; version: string }[];
-}
+export type { RowChangeKind, RowChanges, RowError, RowErrorCode, SaveResult } from './rowChanges';
 
 const MAX_CHANGES = 1000;
 const values = z.record(z.string(), z.string().nullable());

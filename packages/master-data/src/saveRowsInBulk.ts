@@ -1,7 +1,7 @@
 import { Prisma, type TransactionClient } from '@tablelock/db';
 import { postgresErrorOf } from './postgresError';
 import type { RowValues } from './readRows';
-import type { RowChanges, SaveResult } from './saveRows';
+import type { RowChanges, SaveResult } from './rowChanges';
 import { columnRef } from './sqlFragments';
 import { type MasterTable, requireColumn, type TableColumn } from './tableColumns';
 

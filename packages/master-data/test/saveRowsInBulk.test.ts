@@ -47,10 +47,10 @@ describe('saveRows in bulk', () => {
       updates: rows.map((row, index) => ({
         key: row.key,
         version: row.version,
-        values:
-          index % 2 === 0
-            ? { note: `bulk ${index}` }
-            : { note: `bulk ${index}`, credit_limit: String(index) },
+        values: {
+          note: `bulk ${index}`,
+          ...(index % 2 === 0 ? {} : { credit_limit: String(index) }),
+        },
       })),
     });
     expect(result).toMatchObject({ saved: true, updated: 300, rowErrors: [] });
