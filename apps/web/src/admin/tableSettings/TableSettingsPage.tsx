@@ -58,7 +58,8 @@ export function TableSettingsPage() {
                 <th scope="col">{t('tableSettings.columns.table')}</th>
                 <th scope="col">{t('tableSettings.columns.readOnly')}</th>
                 <th scope="col">{t('tableSettings.columns.locking')}</th>
-                <th scope="col">{t('tableSettings.columns.editGroups')}</th>
+                <th scope="col">{t('fourEyes.policy.whoMayEdit')}</th>
+                <th scope="col">{t('fourEyes.policy.approval')}</th>
                 <th scope="col">{t('tableSettings.columns.maxLease')}</th>
                 <th scope="col">{t('tableSettings.columns.writeGuard')}</th>
                 <th scope="col">{t('tableSettings.columns.labelColumn')}</th>
