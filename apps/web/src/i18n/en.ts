@@ -143,7 +143,6 @@ export const en = {
     unguarded_other:
       '{{count, number}} tables are not guarded as their policy asks. Run each statement as the table owner.',
     unguardedTable: '{{table}} ({{guard}}):',
-    anyEditor: 'any editor',
     noCap: 'no cap',
     save: 'Save',
     saved: 'Policy of {{table}} saved.',
@@ -681,6 +680,9 @@ export const en = {
       needsApprovalOf: '{{table}}: changes need approval',
       approverRolesOf: '{{table}}: roles that may approve (admins always may, never the author)',
       approverGroupsOf: '{{table}}: groups that may approve (comma-separated)',
+      groups: 'groups, comma-separated',
+      whoHint:
+        'Who may edit and who may approve: the roles ticked and the members of the groups typed; with neither, every editor. Admins always may; an author never approves her own change.',
       unchanged: 'Nothing to save: the policy of {{table}} is as shown.',
     },
     badge: 'Needs approval',

@@ -151,7 +151,6 @@ export const ja: TranslationOf<typeof en> = {
     unguarded_other:
       '{{count, number}} 個のテーブルがポリシーどおりに保護されていません。テーブルの所有者としてその文を実行してください。',
     unguardedTable: '{{table}}（{{guard}}）：',
-    anyEditor: 'すべての編集者',
     noCap: '上限なし',
     save: '保存',
     saved: '{{table}} のポリシーを保存しました。',
@@ -652,6 +651,9 @@ export const ja: TranslationOf<typeof en> = {
       needsApprovalOf: '{{table}}：変更には承認が必要',
       approverRolesOf: '{{table}}：承認できるロール（管理者は常に可、申請者本人は不可）',
       approverGroupsOf: '{{table}}：承認できるグループ（カンマ区切り）',
+      groups: 'グループ（カンマ区切り）',
+      whoHint:
+        '編集できる人・承認できる人は、チェックしたロールと入力したグループのメンバーです。どちらもなければすべての編集者です。管理者は常に可能で、申請者本人は自分の変更を承認できません。',
       unchanged: '{{table}} のポリシーは表示のとおりで、保存する変更はありません。',
     },
     badge: '要承認',

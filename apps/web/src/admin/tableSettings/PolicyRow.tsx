@@ -69,7 +69,7 @@ export function PolicyRow({ policy, defaultGuard }: { policy: Policy; defaultGua
           form={form}
           type="text"
           value={shown.editGroups}
-          placeholder={t('tableSettings.anyEditor')}
+          placeholder={t('fourEyes.policy.groups')}
           aria-label={t('tableSettings.editGroupsOf', { table: policy.table })}
           onChange={(event) => edit({ editGroups: event.target.value })}
         />
@@ -95,7 +95,7 @@ export function PolicyRow({ policy, defaultGuard }: { policy: Policy; defaultGua
           form={form}
           type="text"
           value={shown.approverGroups}
-          placeholder={t('tableSettings.anyEditor')}
+          placeholder={t('fourEyes.policy.groups')}
           aria-label={t('fourEyes.policy.approverGroupsOf', { table: policy.table })}
           onChange={(event) => edit({ approverGroups: event.target.value })}
         />

@@ -46,6 +46,7 @@ export function TableSettingsPage() {
       <WriteGuardStatusPanel status={settings.data.writeGuardStatus} />
       <section className="panel" aria-labelledby="policies-heading">
         <h2 id="policies-heading">{t('tableSettings.policies')}</h2>
+        <p className="muted">{t('fourEyes.policy.whoHint')}</p>
         <label className="field">
           <span>{t('tableSettings.search')}</span>
           <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} />
