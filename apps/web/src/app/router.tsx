@@ -9,6 +9,7 @@ import { AppLayout } from '../layout/AppLayout';
 import { NotFoundPage } from '../layout/NotFoundPage';
 import { RouteErrorPage } from '../layout/RouteErrorPage';
 import { LiveUpdates } from '../live/LiveUpdates';
+import { OwnRequestsPage } from '../requests/OwnRequestsPage';
 import { RequestsPage } from '../requests/RequestsPage';
 import { LoginPage } from '../session/LoginPage';
 import { LogoutPage } from '../session/LogoutPage';
@@ -62,6 +63,7 @@ export const router = createBrowserRouter([
             ),
           },
           { path: 'admin/table-settings', element: <TableSettingsPage /> },
+          { path: 'requests/mine', element: <OwnRequestsPage /> },
           { path: 'requests/:id?', element: <RequestsPage /> },
           { path: 'admin/webhooks', element: <WebhooksPage /> },
           { path: '*', element: <NotFoundPage /> },

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router';
 import { LanguageSwitch } from '../i18n/LanguageSwitch';
 import { RequestArrivalNotices } from '../requests/RequestArrivalNotices';
+import { RequestDecisionNotices } from '../requests/RequestDecisionNotices';
 import { RequestsNavLink } from '../requests/RequestsNavLink';
 import { roleAtLeast } from '../session/roles';
 import { useSession } from '../session/useSession';
@@ -37,7 +38,12 @@ export function AppLayout() {
         </div>
       </header>
       <NoticeArea />
-      {roleAtLeast(user.role, 'editor') && <RequestArrivalNotices />}
+      {roleAtLeast(user.role, 'editor') && (
+        <>
+          <RequestArrivalNotices />
+          <RequestDecisionNotices author={user.name} />
+        </>
+      )}
       <main className="app-main">
         <Outlet />
       </main>

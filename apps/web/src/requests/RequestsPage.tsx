@@ -19,6 +19,7 @@ import {
   requestQueueOptions,
 } from './changeRequestQueries';
 import { RequestDiff } from './RequestDiff';
+import { RequestsTabs } from './RequestsTabs';
 
 /** Approvers' queue of change requests, and the one opened: its diff and the decision. */
 export function RequestsPage() {
@@ -35,6 +36,7 @@ export function RequestsPage() {
           <p className="muted">{t('requests.subtitle')}</p>
         </div>
       </div>
+      <RequestsTabs />
       {queue.isError && <p className="banner banner-error">{describeError(queue.error, t)}</p>}
       {!queue.data && !queue.isError && <LoadingState />}
       {queue.data?.length === 0 && <p className="muted">{t('requests.none')}</p>}
@@ -119,6 +121,12 @@ function RequestReview({ id }: { id: string }) {
         <figure className="request-comment">
           <figcaption>{t('requests.authorComment', { author: shown.author })}</figcaption>
           <blockquote className="quoted-reason">{shown.comment}</blockquote>
+        </figure>
+      )}
+      {shown.decidedBy && shown.decisionComment && (
+        <figure className="request-comment" data-testid="request-decision-comment">
+          <figcaption>{t('fourEyes.mine.decisionComment', { who: shown.decidedBy })}</figcaption>
+          <blockquote className="quoted-reason">{shown.decisionComment}</blockquote>
         </figure>
       )}
       {/* A narrow screen scrolls the diff sideways rather than squeezing a column to a letter. */}

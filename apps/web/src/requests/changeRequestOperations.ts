@@ -21,6 +21,30 @@ export const requestQueueQuery = graphql(`
   }
 `);
 
+export const ownRequestsQuery = graphql(`
+  query OwnRequests(
+    $author: String!
+    $states: [ChangeRequestState!]!
+    $after: String
+    $first: Int
+  ) {
+    changeRequests(filter: { author: $author, states: $states }, after: $after, first: $first) {
+      requests {
+        id
+        table
+        state
+        comment
+        submittedAt
+        rowCount
+        decidedBy
+        decidedAt
+        decisionComment
+      }
+      endCursor
+    }
+  }
+`);
+
 export const requestRowProblemFields = graphql(`
   fragment RequestRowProblemFields on ChangeRequestRowProblem {
     index
@@ -113,6 +137,19 @@ export const requestArrivedSubscription = graphql(`
       author
       state
       canDecide
+    }
+  }
+`);
+
+export const ownRequestDecidedSubscription = graphql(`
+  subscription OwnRequestDecided {
+    changeRequestChanged {
+      id
+      table
+      author
+      state
+      decidedBy
+      decisionComment
     }
   }
 `);

@@ -1,8 +1,9 @@
-import { queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { graphqlRequest } from '../api/graphqlRequest';
 import {
   changeRequestDetailQuery,
   latestOwnRequestQuery,
+  ownRequestsQuery,
   requestQueueQuery,
   requestsToDecideQuery,
 } from './changeRequestOperations';
@@ -33,4 +34,42 @@ export const latestOwnRequestOptions = (table: string, author: string) =>
     queryFn: async () =>
       (await graphqlRequest(latestOwnRequestQuery, { table, author })).changeRequests.requests[0] ??
       null,
+  });
+
+/** A closed request: decided by an approver, sent back, or withdrawn. */
+export const DECIDED_STATES = ['applied', 'rejected', 'sentBack', 'withdrawn'] as const;
+
+const DECIDED_PER_PAGE = 20;
+// A pending request holds its table's lock: an author has at most one per table.
+const MOST_WAITING = 100;
+
+/** The author's requests that wait for approval, newest first. */
+export const ownWaitingRequestsOptions = (author: string) =>
+  queryOptions({
+    queryKey: [...CHANGE_REQUESTS_KEY, 'own', author, 'waiting'],
+    queryFn: async () =>
+      (
+        await graphqlRequest(ownRequestsQuery, {
+          author,
+          states: ['pending'],
+          first: MOST_WAITING,
+        })
+      ).changeRequests.requests,
+  });
+
+/** The author's decided requests, newest first, page after page. */
+export const ownDecidedRequestsOptions = (author: string) =>
+  infiniteQueryOptions({
+    queryKey: [...CHANGE_REQUESTS_KEY, 'own', author, 'decided'],
+    initialPageParam: null as string | null,
+    queryFn: async ({ pageParam }) =>
+      (
+        await graphqlRequest(ownRequestsQuery, {
+          author,
+          states: [...DECIDED_STATES],
+          after: pageParam,
+          first: DECIDED_PER_PAGE,
+        })
+      ).changeRequests,
+    getNextPageParam: (page) => page.endCursor,
   });

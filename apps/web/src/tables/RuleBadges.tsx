@@ -2,7 +2,10 @@ import { useTranslation } from 'react-i18next';
 import { useFormatters } from '../i18n/useFormatters';
 import type { TableInfo } from './useTables';
 
-/** What admins decided for a table, at a glance: frozen (with the reason) and read-only. */
+/**
+ * What admins decided for a table, at a glance: frozen (with the reason), read-only, and whether
+ * its changes need another person's approval (before anyone starts editing it).
+ */
 export function RuleBadges({ table }: { table: Pick<TableInfo, 'frozen' | 'policy'> }) {
   const { t } = useTranslation();
   const format = useFormatters();
@@ -26,6 +29,11 @@ export function RuleBadges({ table }: { table: Pick<TableInfo, 'frozen' | 'polic
       {readOnly && (
         <span className="rule-badge rule-read-only" data-testid="read-only-badge">
           {t('rules.readOnly')}
+        </span>
+      )}
+      {policy.changesNeedApproval && !readOnly && (
+        <span className="rule-badge rule-needs-approval" data-testid="needs-approval-badge">
+          {t('fourEyes.badge')}
         </span>
       )}
     </>

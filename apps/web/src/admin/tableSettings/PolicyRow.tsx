@@ -1,24 +1,24 @@
+import './policies.css';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { graphqlRequest } from '../../api/graphqlRequest';
 import type { TablePolicyInput, TableSettingsQuery, WriteGuard } from '../../generated/graphql';
+import { useNotify } from '../../ui/Notices';
 import { ColumnNameField } from './ColumnNameField';
 import { setTablePolicyMutation } from './governanceOperations';
+import { type PolicyForm, policyChangeOf, policyFormOf } from './policyChange';
+import { RoleChoices } from './RoleChoices';
 import { useSettingsChange } from './useSettingsChange';
 import { WriteGuardField } from './WriteGuardField';
 
 type Policy = TableSettingsQuery['tablePolicies'][number];
 
-/** One table's policy as a row of inputs, saved on its own. */
+/** One table's policy as a row of inputs, saved on its own: only what the admin changed. */
 export function PolicyRow({ policy, defaultGuard }: { policy: Policy; defaultGuard: WriteGuard }) {
   const { t } = useTranslation();
-  const [readOnly, setReadOnly] = useState(policy.readOnly);
-  const [locking, setLocking] = useState(policy.takesPartInLocking);
-  const [groups, setGroups] = useState(policy.editGroups.join(', '));
-  const [maxLease, setMaxLease] = useState(policy.maxLeaseSeconds?.toString() ?? '');
-  const [writeGuard, setWriteGuard] = useState(policy.writeGuard ?? defaultGuard);
-  const [labelColumn, setLabelColumn] = useState(policy.labelColumn ?? '');
-  const [rowLockColumn, setRowLockColumn] = useState(policy.rowLockColumn ?? '');
+  const notify = useNotify();
+  const [shown, setShown] = useState(() => policyFormOf(policy, defaultGuard));
+  const edit = (change: Partial<PolicyForm>) => setShown((current) => ({ ...current, ...change }));
   const save = useSettingsChange(
     (input: TablePolicyInput) =>
       graphqlRequest(setTablePolicyMutation, { table: policy.table, policy: input }),
@@ -26,18 +26,12 @@ export function PolicyRow({ policy, defaultGuard }: { policy: Policy; defaultGua
   );
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    save.mutate({
-      readOnly,
-      takesPartInLocking: locking,
-      editGroups: groups
-        .split(',')
-        .map((group) => group.trim())
-        .filter((group) => group !== ''),
-      maxLeaseSeconds: maxLease.trim() === '' ? null : Number(maxLease),
-      writeGuard,
-      labelColumn: labelColumn.trim() === '' ? null : labelColumn.trim(),
-      rowLockColumn: rowLockColumn.trim() === '' ? null : rowLockColumn.trim(),
-    });
+    const change = policyChangeOf(policy, defaultGuard, shown);
+    if (Object.keys(change).length === 0) {
+      notify('info', t('fourEyes.policy.unchanged', { table: policy.table }));
+      return;
+    }
+    save.mutate(change);
   };
   const form = `policy-${policy.table}`;
   return (
@@ -50,28 +44,60 @@ export function PolicyRow({ policy, defaultGuard }: { policy: Policy; defaultGua
         <input
           form={form}
           type="checkbox"
-          checked={readOnly}
+          checked={shown.readOnly}
           aria-label={t('tableSettings.readOnlyOf', { table: policy.table })}
-          onChange={(event) => setReadOnly(event.target.checked)}
+          onChange={(event) => edit({ readOnly: event.target.checked })}
         />
       </td>
       <td>
         <input
           form={form}
           type="checkbox"
-          checked={locking}
+          checked={shown.takesPartInLocking}
           aria-label={t('tableSettings.lockingOf', { table: policy.table })}
-          onChange={(event) => setLocking(event.target.checked)}
+          onChange={(event) => edit({ takesPartInLocking: event.target.checked })}
         />
       </td>
-      <td>
+      <td className="policy-who">
+        <RoleChoices
+          form={form}
+          legend={t('fourEyes.policy.editRolesOf', { table: policy.table })}
+          value={shown.editRoles}
+          onChange={(editRoles) => edit({ editRoles })}
+        />
         <input
           form={form}
           type="text"
-          value={groups}
-          placeholder={t('tableSettings.anyEditor')}
+          value={shown.editGroups}
+          placeholder={t('fourEyes.policy.groups')}
           aria-label={t('tableSettings.editGroupsOf', { table: policy.table })}
-          onChange={(event) => setGroups(event.target.value)}
+          onChange={(event) => edit({ editGroups: event.target.value })}
+        />
+      </td>
+      <td className="policy-who">
+        <label className="policy-switch">
+          <input
+            form={form}
+            type="checkbox"
+            checked={shown.changesNeedApproval}
+            aria-label={t('fourEyes.policy.needsApprovalOf', { table: policy.table })}
+            onChange={(event) => edit({ changesNeedApproval: event.target.checked })}
+          />
+          {t('fourEyes.policy.needsApproval')}
+        </label>
+        <RoleChoices
+          form={form}
+          legend={t('fourEyes.policy.approverRolesOf', { table: policy.table })}
+          value={shown.approverRoles}
+          onChange={(approverRoles) => edit({ approverRoles })}
+        />
+        <input
+          form={form}
+          type="text"
+          value={shown.approverGroups}
+          placeholder={t('fourEyes.policy.groups')}
+          aria-label={t('fourEyes.policy.approverGroupsOf', { table: policy.table })}
+          onChange={(event) => edit({ approverGroups: event.target.value })}
         />
       </td>
       <td>
@@ -80,36 +106,36 @@ export function PolicyRow({ policy, defaultGuard }: { policy: Policy; defaultGua
           type="number"
           min={15}
           max={86400}
-          value={maxLease}
+          value={shown.maxLease}
           placeholder={t('tableSettings.noCap')}
           aria-label={t('tableSettings.maxLeaseOf', { table: policy.table })}
-          onChange={(event) => setMaxLease(event.target.value)}
+          onChange={(event) => edit({ maxLease: event.target.value })}
         />
       </td>
       <td>
         <WriteGuardField
           table={policy.table}
           form={form}
-          value={writeGuard}
-          onChange={setWriteGuard}
+          value={shown.writeGuard}
+          onChange={(writeGuard) => edit({ writeGuard })}
         />
       </td>
       <td>
         <ColumnNameField
           form={form}
-          value={labelColumn}
+          value={shown.labelColumn}
           placeholder={t('tableSettings.firstTextColumn')}
           label={t('tableSettings.labelColumnOf', { table: policy.table })}
-          onChange={setLabelColumn}
+          onChange={(labelColumn) => edit({ labelColumn })}
         />
       </td>
       <td>
         <ColumnNameField
           form={form}
-          value={rowLockColumn}
+          value={shown.rowLockColumn}
           placeholder={t('tableSettings.primaryKey')}
           label={t('tableSettings.rowLockColumnOf', { table: policy.table })}
-          onChange={setRowLockColumn}
+          onChange={(rowLockColumn) => edit({ rowLockColumn })}
         />
       </td>
       <td>

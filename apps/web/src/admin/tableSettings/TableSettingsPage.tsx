@@ -46,6 +46,7 @@ export function TableSettingsPage() {
       <WriteGuardStatusPanel status={settings.data.writeGuardStatus} />
       <section className="panel" aria-labelledby="policies-heading">
         <h2 id="policies-heading">{t('tableSettings.policies')}</h2>
+        <p className="muted">{t('fourEyes.policy.whoHint')}</p>
         <label className="field">
           <span>{t('tableSettings.search')}</span>
           <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} />
@@ -58,7 +59,8 @@ export function TableSettingsPage() {
                 <th scope="col">{t('tableSettings.columns.table')}</th>
                 <th scope="col">{t('tableSettings.columns.readOnly')}</th>
                 <th scope="col">{t('tableSettings.columns.locking')}</th>
-                <th scope="col">{t('tableSettings.columns.editGroups')}</th>
+                <th scope="col">{t('fourEyes.policy.whoMayEdit')}</th>
+                <th scope="col">{t('fourEyes.policy.approval')}</th>
                 <th scope="col">{t('tableSettings.columns.maxLease')}</th>
                 <th scope="col">{t('tableSettings.columns.writeGuard')}</th>
                 <th scope="col">{t('tableSettings.columns.labelColumn')}</th>

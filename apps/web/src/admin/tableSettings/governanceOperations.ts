@@ -12,6 +12,9 @@ export const tableSettingsQuery = graphql(`
       writeGuard
       labelColumn
       rowLockColumn
+      changesNeedApproval
+      approverRoles
+      approverGroups
     }
     writeGuardStatus {
       defaultGuard

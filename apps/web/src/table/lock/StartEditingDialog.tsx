@@ -34,6 +34,12 @@ export function StartEditingDialog({
       onCancel={onCancel}
     >
       <p>{t('startEditing.exclusive', { table: table.name })}</p>
+      {table.policy.changesNeedApproval && (
+        <p className="approval-note" data-testid="needs-approval-note">
+          <span className="rule-badge rule-needs-approval">{t('fourEyes.badge')}</span>{' '}
+          {t('fourEyes.startNote', { table: table.name })}
+        </p>
+      )}
       <p data-testid="idle-limit-note">
         {t('startEditing.idleLimit', { limit: idleLimitText(table.idleLimitSeconds, t) })}
       </p>
