@@ -33,6 +33,7 @@ export {
   type SubmitResult,
   submitChangeRequest,
 } from './changeRequests/submitChangeRequest';
+export { checkRows, type RowCheck } from './checkRows';
 export {
   describeViolation,
   type RowViolation,

@@ -28,6 +28,7 @@ export const FIELD_ACCESS = {
     users: 'admin',
     apiKeys: 'admin',
     rows: 'viewer',
+    checkRows: 'editor',
     lockEvents: 'viewer',
     securityEvents: 'admin',
     lockSettings: 'admin',

@@ -58,7 +58,7 @@ import {
 import { lockChanged } from './lockChanged';
 import { FKResultTableStatus, ResultTableStatus } from './lockOutcome';
 import { lockSettings, setIdleLimit, setTableIdleLimit } from './lockSettings';
-import { RowPage, rows, saveRowsResolver } from './masterData';
+import { checkRowsResolver, RowPage, rows, saveRowsResolver } from './masterData';
 import { waitForTable } from './queue';
 import { referenceLabels, referenceOptions } from './referenceOptions';
 import { securityEvents } from './securityEvents';
@@ -108,6 +108,7 @@ export const resolvers: Resolvers = {
     users,
     apiKeys,
     rows,
+    checkRows: checkRowsResolver,
     lockEvents,
     securityEvents,
     lockSettings,
