@@ -40,6 +40,13 @@ export {
   type WrittenRow,
 } from './errors/describeViolation';
 export type { RowErrorDetails, RowErrorKind } from './errors/rowErrorDetails';
+export {
+  ROW_ERROR_SENTENCES,
+  rowErrorSentence,
+  SENTENCE_LANGUAGES,
+  type SentenceLanguage,
+  sentenceLanguage,
+} from './errors/rowErrorSentences';
 export { guardFormula, guardFormulaText } from './formulaText';
 export {
   currentChangeSetId,
