@@ -30,8 +30,8 @@ export function problemsOf(pending: PendingChanges, columnOrder: readonly string
       }
     }
   }
-  const newRows = pending.newRows().map((row) => row.id);
-  const rowOrder = [...newRows, ...new Set(problems.map((problem) => problem.rowId))];
+  const { origins } = pending.toRowChanges();
+  const rowOrder = [...origins.insert, ...origins.update, ...origins.delete];
   const place = (problem: Problem) => [
     rowOrder.indexOf(problem.rowId),
     problem.column === null ? -1 : columnOrder.indexOf(problem.column),
