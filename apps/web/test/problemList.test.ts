@@ -1,37 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { PendingChanges } from '../src/table/changes/PendingChanges';
+import type { ColumnRules } from '../src/table/changes/validateValue';
 import { nextProblem, problemsOf } from '../src/table/problems/problemList';
 
-const COLUMNS = [
-  {
-    name: 'id',
-    kind: 'integer',
-    nullable: false,
-    hasDefault: false,
-    primaryKey: true,
-    maxLength: null,
-  },
-  {
-    name: 'name',
-    kind: 'text',
-    nullable: false,
-    hasDefault: false,
-    primaryKey: false,
-    maxLength: null,
-  },
-  {
-    name: 'price',
-    kind: 'decimal',
-    nullable: true,
-    hasDefault: false,
-    primaryKey: false,
-    maxLength: null,
-  },
-] as const;
+const COLUMNS: ColumnRules[] = [
+  { name: 'id', dataType: 'integer', kind: 'integer', nullable: false, hasDefault: false },
+  { name: 'name', dataType: 'text', kind: 'text', nullable: false, hasDefault: false },
+  { name: 'price', dataType: 'numeric', kind: 'decimal', nullable: true, hasDefault: false },
+];
 const ORDER = COLUMNS.map((column) => column.name);
 
 function withRefusals() {
-  const pending = new PendingChanges(COLUMNS as never);
+  const pending = new PendingChanges(COLUMNS);
   const row = (id: string) => ({
     id,
     key: { id },
@@ -42,13 +22,18 @@ function withRefusals() {
   pending.setValue(row('5'), 'name', 'Taken');
   const added = pending.addRow({ id: '9', name: 'New' });
   const { origins } = pending.toRowChanges();
+  const details = {
+    kind: 'CHECK',
+    ...{ column: null, value: null, table: null, targetColumn: null, row: null, count: null },
+    ...{ comparison: null, bound: null, upperBound: null, rule: null, holder: null },
+  };
   const refusal = (change: 'insert' | 'update', index: number, column: string | null) => ({
     change,
     index,
     column,
     code: 'CHECK',
     message: 'refused',
-    details: { kind: 'CHECK' },
+    details,
   });
   pending.setSaveErrors(
     [refusal('update', 1, 'name'), refusal('update', 0, 'price'), refusal('insert', 0, null)],
