@@ -243,16 +243,17 @@ describe('import over HTTP', () => {
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = bytes.toString('utf8');
     const records = parse(text, { bom: true, columns: true }) as Record<string, string>[];
+    // In the grid's words (English without a language; importErrorsLanguage.test.ts has more).
     expect(records.map((record) => [record.id, record.error?.split(':')[0]])).toEqual([
-      ['900010', 'unit_price'],
-      ['900011', 'name may not be empty.'],
-      ['900012', 'currency_code'],
+      ['900010', '"cheap" is not a valid unit_price.'],
+      ['900011', 'name may not be empty. Enter a value.'],
+      ['900012', '"EURO" is not a valid currency_code.'],
       ['900013', 'supplier_id'],
-      ['1', 'Row 6 of the file has the same key.'],
+      ['1', 'Row 6 of the file has the same key. Keep one of them.'],
     ]);
     expect(records[1]?.name).toBe('');
     // Each error says its column once.
-    expect(records[1]?.error).toBe('name may not be empty.');
+    expect(records[1]?.error).toBe('name may not be empty. Enter a value.');
     const apply = await execute(alice, applyImportMutation, {
       id: dryRun.report?.id as string,
       token,
@@ -296,7 +297,7 @@ describe('import over HTTP', () => {
     const rows = read.worksheets[0]?.getSheetValues().slice(1) as unknown[][];
     expect(rows.map((row) => [row[1], row[row.length - 1]])).toEqual([
       ['id', 'error'],
-      ['900030', 'name may not be empty.'],
+      ['900030', 'name may not be empty. Enter a value.'],
     ]);
   });
 

@@ -33,12 +33,20 @@ export {
   type SubmitResult,
   submitChangeRequest,
 } from './changeRequests/submitChangeRequest';
+export { checkRows, type RowCheck } from './checkRows';
 export {
   describeViolation,
   type RowViolation,
   type WrittenRow,
 } from './errors/describeViolation';
 export type { RowErrorDetails, RowErrorKind } from './errors/rowErrorDetails';
+export {
+  ROW_ERROR_SENTENCES,
+  rowErrorSentence,
+  SENTENCE_LANGUAGES,
+  type SentenceLanguage,
+  sentenceLanguage,
+} from './errors/rowErrorSentences';
 export { guardFormula, guardFormulaText } from './formulaText';
 export {
   currentChangeSetId,

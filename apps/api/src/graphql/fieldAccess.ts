@@ -29,6 +29,7 @@ export const FIELD_ACCESS = {
     apiKeys: 'admin',
     rows: 'viewer',
     newRowKeys: 'editor',
+    checkRows: 'editor',
     lockEvents: 'viewer',
     securityEvents: 'admin',
     lockSettings: 'admin',

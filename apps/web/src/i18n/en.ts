@@ -487,6 +487,22 @@ export const en = {
     outOfScopeHeld:
       '{{column}} {{value}} is outside the rows you edit: {{holder}} edits those rows.',
   },
+  problems: {
+    check: 'Check',
+    checking: 'Checking…',
+    button: 'Problems ({{count, number}})',
+    title: 'Problems',
+    none: 'No problems known. Check tries every change against the database.',
+    hint: 'Select a problem to go to its cell. F8 goes to the next problem, Shift+F8 to the previous one.',
+    wholeRow: 'Whole row',
+    newRow: 'New row {{number}}',
+    rowNotShown: 'That row is not loaded in the grid. Scroll to it or clear the filter.',
+    checkPassed: 'Checked: every change can be saved. Nothing was saved yet.',
+    checkFound_one:
+      'Checked: {{count, number}} problem keeps the changes from saving. Nothing was saved.',
+    checkFound_other:
+      'Checked: {{count, number}} problems keep the changes from saving. Nothing was saved.',
+  },
   startEditing: {
     title: 'Start editing {{table}}?',
     confirm: 'Start editing',

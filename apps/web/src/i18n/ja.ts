@@ -464,6 +464,21 @@ export const ja: TranslationOf<typeof en> = {
     outOfScopeHeld:
       '{{column}} {{value}} はあなたが編集中の行の範囲外です。{{holder}} さんがその行を編集中です。',
   },
+  problems: {
+    check: 'チェック',
+    checking: 'チェック中…',
+    button: '問題 ({{count, number}})',
+    title: '問題',
+    none: '把握している問題はありません。「チェック」ですべての変更をデータベースで確認できます。',
+    hint: '問題を選ぶと、そのセルに移動します。F8 で次の問題、Shift+F8 で前の問題に移動します。',
+    wholeRow: '行全体',
+    newRow: '新しい行 {{number}}',
+    rowNotShown:
+      'その行はグリッドに読み込まれていません。行までスクロールするか、フィルターを解除してください。',
+    checkPassed: 'チェックしました。すべての変更を保存できます（まだ保存していません）。',
+    checkFound_other:
+      'チェックしました。{{count, number}} 件の問題があるため保存できません。何も保存していません。',
+  },
   startEditing: {
     title: '{{table}} の編集を開始しますか？',
     confirm: '編集を開始',

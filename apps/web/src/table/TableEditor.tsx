@@ -13,11 +13,9 @@ import { describeError } from '../ui/describeError';
 import { LoadingState } from '../ui/LoadingState';
 import { useNotify } from '../ui/Notices';
 import { usePageTitle } from '../ui/usePageTitle';
-import { deleteSelectedRows } from './changes/deleteSelectedRows';
 import { EditToolbar } from './changes/EditToolbar';
 import type { GridRow } from './changes/gridRow';
 import { PendingChanges } from './changes/PendingChanges';
-import { SetValueAction } from './changes/SetValueAction';
 import { UnsavedChangesGuard } from './changes/UnsavedChangesGuard';
 import { useSaveShortcut } from './changes/useSaveShortcut';
 import { useDraft } from './drafts/useDraft';
@@ -31,7 +29,7 @@ import { useArrival } from './lock/useArrival';
 import { useConnectionLoss } from './lock/useConnectionLoss';
 import { useEditSession } from './lock/useEditSession';
 import { useTableLock } from './lock/useTableLock';
-import { useAddRow } from './newRows/useAddRow';
+import { ProblemsActions } from './problems/ProblemsActions';
 import { onlyScopesInTheWay } from './scope/onlyScopesInTheWay';
 import { rowInScope, rowScopeOf } from './scope/rowScopeOf';
 import { TableHeading } from './TableHeading';
@@ -95,9 +93,6 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
   const draft = useDraft({ table: info.name, user: user.name, pending, grid: gridApi });
   // Cells open for typing once an earlier draft is restored or discarded, not over it.
   const gridEditable = session.kind === 'editing' && draft.settled;
-  // A new row of a scope starts with the scope's (first) value of the row-lock column.
-  const newRowValues = scope?.mine && editing ? { [scope.column]: scope.mine[0] ?? '' } : undefined;
-  const addRow = useAddRow(info.name, pending, page.columns, newRowValues);
   const needsApproval = info.policy.changesNeedApproval;
   const saveOrSubmit = needsApproval ? actions.askToSubmit : actions.save;
   useSaveShortcut(editing, saveOrSubmit);
@@ -197,20 +192,23 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
       />
       {editing && draft.settled && (
         <EditToolbar
+          table={info.name}
+          pending={pending}
+          columns={page.columns}
+          grid={gridApi}
           lockLost={lockLost}
           selected={selected}
           counts={counts}
           invalid={invalid}
-          onAddRow={addRow}
-          onDeleteSelected={() => deleteSelectedRows(pending, gridApi.current)}
+          newRowValues={scope?.mine ? { [scope.column]: scope.mine[0] ?? '' } : undefined}
         >
-          <SetValueAction
+          <ProblemsActions
             table={info.name}
+            token={session.kind === 'editing' ? session.token : null}
             pending={pending}
             columns={page.columns}
-            selected={selected}
-            selectedRows={() => gridApi.current?.getSelectedRows() ?? []}
-            disabled={lockLost}
+            grid={gridApi}
+            mayCheck={!needsApproval}
           />
         </EditToolbar>
       )}

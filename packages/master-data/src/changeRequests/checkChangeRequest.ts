@@ -3,9 +3,9 @@ import type { RowErrorDetails } from '../errors/rowErrorDetails';
 import type { RowValues } from '../readRows';
 import type { RowChanges, RowError, RowErrorCode } from '../saveRows';
 import { type MasterTable, readMasterTable } from '../tableColumns';
+import { trialSave } from '../trialSave';
 import type { ChangeRequestRecord, ChangeRequestRow } from './changeRequestRecord';
 import { readRowValues } from './readRowValues';
-import { trialSave } from './trialSave';
 
 /** Why a row of a pending request would keep its approval from applying today. */
 export interface RequestRowProblem {
@@ -54,7 +54,7 @@ export async function checkChangeRequest(
       SELECT id FROM tablelock.change_request
       WHERE id = ${request.id}::bigint AND state = 'pending' FOR SHARE`;
     if (!pending) return null;
-    const trial = await trialSave(tx, table, request.id, changes);
+    const trial = await trialSave(tx, table, { changeRequestId: request.id }, changes);
     const problems = await Promise.all(
       trial.rowErrors.map((error) => {
         const index = indexOf(error);

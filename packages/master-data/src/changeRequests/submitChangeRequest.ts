@@ -9,10 +9,10 @@ import { readImportReport } from '../import/readImportReport';
 import { MasterDataError } from '../masterDataError';
 import { type RowChanges, type RowError, validRowChanges } from '../saveRows';
 import { readMasterTable } from '../tableColumns';
+import { trialSave } from '../trialSave';
 import { type ChangeRequestRecord, changeRequestOf } from './changeRequestRecord';
 import { importDiff } from './importDiff';
 import { requestDiff } from './requestDiff';
-import { trialSave } from './trialSave';
 
 export interface SubmitRequest {
   schema: string;
@@ -104,7 +104,7 @@ export async function submitChangeRequest(
       await tx.$executeRaw`
         UPDATE tablelock.import_dry_run SET token = ${movedToken} WHERE id = ${dryRun.id}::uuid`;
     } else {
-      const check = await trialSave(tx, table, stored.id.toString(), changes);
+      const check = await trialSave(tx, table, { changeRequestId: stored.id.toString() }, changes);
       if (!check.saved) {
         await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT change_request_submission');
         return { submitted: false, request: null, rowErrors: check.rowErrors };

@@ -58,7 +58,7 @@ import {
 import { lockChanged } from './lockChanged';
 import { FKResultTableStatus, ResultTableStatus } from './lockOutcome';
 import { lockSettings, setIdleLimit, setTableIdleLimit } from './lockSettings';
-import { newRowKeys, RowPage, rows, saveRowsResolver } from './masterData';
+import { checkRowsResolver, newRowKeys, RowPage, rows, saveRowsResolver } from './masterData';
 import { waitForTable } from './queue';
 import { referenceLabels, referenceOptions } from './referenceOptions';
 import { securityEvents } from './securityEvents';
@@ -111,6 +111,7 @@ export const resolvers: Resolvers = {
     apiKeys,
     rows,
     newRowKeys,
+    checkRows: checkRowsResolver,
     lockEvents,
     securityEvents,
     lockSettings,

@@ -1,5 +1,5 @@
 import { runIdempotently } from '@tablelock/idempotency';
-import { readNewRowKeys, readRows, saveRows } from '@tablelock/master-data';
+import { checkRows, readNewRowKeys, readRows, saveRows } from '@tablelock/master-data';
 import type { MutationResolvers, QueryResolvers, RowPageResolvers } from '../generated/graphql';
 import { callerOf } from './callerOf';
 import { idempotentRequest } from './idempotentRequest';
@@ -48,3 +48,12 @@ export const saveRowsResolver: MutationResolvers['saveRows'] = (_parent, args, c
     },
   );
 };
+
+export const checkRowsResolver: QueryResolvers['checkRows'] = (_parent, args, context) =>
+  checkRows(context.prisma, {
+    schema: context.masterSchema,
+    tableName: args.table,
+    holder: callerOf(context).name,
+    token: args.token,
+    changes: args.changes,
+  });

@@ -1,6 +1,12 @@
-import { guardFormula, importErrorText, readImportErrors } from '@tablelock/master-data';
+import {
+  guardFormula,
+  importErrorText,
+  readImportErrors,
+  SENTENCE_LANGUAGES,
+  sentenceLanguage,
+} from '@tablelock/master-data';
 import ExcelJS from 'exceljs';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { authorizeFileRequest } from '../../auth/authorizeFileRequest';
 import type { ApiServices } from '../../context';
 import { csvFile, csvRecords, UTF8_BOM } from '../export/csvFile';
@@ -16,9 +22,18 @@ async function errorsWorkbook(records: (string | null)[][]): Promise<Buffer> {
 }
 
 /**
+ * The language the errors are written in: `?lang=` (the web app sends the one its user chose),
+ * else the browser's Accept-Language, else English.
+ */
+function languageOf(request: Request) {
+  const asked = typeof request.query.lang === 'string' ? request.query.lang : null;
+  return sentenceLanguage(asked ?? (request.acceptsLanguages(...SENTENCE_LANGUAGES) || null));
+}
+
+/**
  * `GET /import/dry-runs/<id>/errors.csv` (or `errors.xlsx`, for an XLSX upload): the rows of a dry run that have errors, as the file
- * had them, with an `error` column saying what is wrong with each: correct them and import
- * the file again. For the dry run's editor only.
+ * had them, with an `error` column saying what is wrong with each in the grid's words, in the
+ * user's language: correct them and import the file again. For the dry run's editor only.
  */
 export function importErrorsEndpoint(services: ApiServices): RequestHandler {
   return async (request, response) => {
@@ -31,13 +46,14 @@ export function importErrorsEndpoint(services: ApiServices): RequestHandler {
         String(request.params.id ?? ''),
         caller.name,
       );
+      const language = languageOf(request);
       const header = [...report.columns, 'error'];
       const base = report.fileName.replace(/\.(csv|xlsx)$/i, '');
       if (request.path.endsWith('.xlsx')) {
         // Cells of an XLSX are values, never formulas: no guard needed.
         const records = rows.map((row) => [
           ...columns.map((column) => row.values[column.name] ?? null),
-          importErrorText(row.errors),
+          importErrorText(row.errors, language),
         ]);
         response.attachment(`${base}-errors.xlsx`);
         response.setHeader('Content-Type', XLSX_TYPE);
@@ -46,7 +62,7 @@ export function importErrorsEndpoint(services: ApiServices): RequestHandler {
       }
       const records = rows.map((row) => [
         ...columns.map((column) => guardFormula(column, row.values[column.name] ?? null)),
-        importErrorText(row.errors),
+        importErrorText(row.errors, language),
       ]);
       response.attachment(`${base}-errors.csv`);
       response.setHeader('Content-Type', csvFile.contentType);

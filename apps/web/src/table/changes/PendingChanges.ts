@@ -398,6 +398,16 @@ export class PendingChanges {
     return this.saveErrors.get(rowId) ?? [];
   }
 
+  /** Every row's errors of the last refused save or check, by row. */
+  allSaveErrors(): readonly { rowId: string; errors: readonly SaveError[] }[] {
+    return [...this.saveErrors].map(([rowId, errors]) => ({ rowId, errors }));
+  }
+
+  /** The primary key of a stored row with pending changes; null for a new row. */
+  keyOf(rowId: string): RowValues | null {
+    return this.updates.get(rowId)?.row.key ?? this.deletes.get(rowId)?.key ?? null;
+  }
+
   /** The changes in the API's shape: new rows send only the values given (defaults fill the rest). */
   toRowChanges(): { changes: RowChanges; origins: ChangeOrigins } {
     const origins: ChangeOrigins = { insert: [], update: [], delete: [] };

@@ -51,7 +51,7 @@ export interface ImportStepsProps {
 
 /** The dialog's content: choose a file, read its dry run page by page, apply it. */
 export function ImportSteps({ table, token, unsaved, onClose, onApplied }: ImportStepsProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const format = useFormatters();
   const fileInput = useId();
   const [file, setFile] = useState<File | null>(null);
@@ -171,7 +171,7 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
           {t('import.restLeft', partlyApplied)}
         </p>
         <div className="dialog-actions">
-          <a className="button" href={errorsFileUrl(dryRun)} download>
+          <a className="button" href={errorsFileUrl(dryRun, i18n.language)} download>
             {t('import.downloadErrors')}
           </a>
           <button type="button" className="button primary" onClick={() => onApplied(partlyApplied)}>
@@ -277,7 +277,7 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
       )}
       <div className="dialog-actions">
         {dryRun && counts && counts.error > 0 && (
-          <a className="button" href={errorsFileUrl(dryRun)} download>
+          <a className="button" href={errorsFileUrl(dryRun, i18n.language)} download>
             {t('import.downloadErrors')}
           </a>
         )}

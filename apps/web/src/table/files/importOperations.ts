@@ -104,6 +104,6 @@ export async function uploadDryRun(
   return body.report;
 }
 
-/** The erroneous rows as a file of the upload's own kind. */
-export const errorsFileUrl = (dryRun: DryRun) =>
-  `/import/dry-runs/${encodeURIComponent(dryRun.id)}/errors.${/\.xlsx$/i.test(dryRun.fileName) ? 'xlsx' : 'csv'}`;
+/** The erroneous rows as a file of the upload's own kind, its errors in the user's language. */
+export const errorsFileUrl = (dryRun: DryRun, language: string) =>
+  `/import/dry-runs/${encodeURIComponent(dryRun.id)}/errors.${/\.xlsx$/i.test(dryRun.fileName) ? 'xlsx' : 'csv'}?lang=${encodeURIComponent(language)}`;
