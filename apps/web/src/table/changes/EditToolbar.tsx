@@ -1,12 +1,12 @@
 import type { GridApi } from 'ag-grid-community';
 import type { ReactNode, RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAddRow } from '../newRows/useAddRow';
 import { ChangeSummary } from './ChangeSummary';
 import { deleteSelectedRows } from './deleteSelectedRows';
 import type { GridRow } from './gridRow';
 import type { ChangeCounts, PendingChanges } from './PendingChanges';
 import { SetValueAction } from './SetValueAction';
+import { useAddRow } from './useAddRow';
 
 interface EditToolbarProps {
   table: string;

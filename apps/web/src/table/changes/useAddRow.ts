@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import type { PendingChanges } from '../changes/PendingChanges';
-import type { ColumnRules } from '../changes/validateValue';
 import { newRowKeysOptions } from './newRowKeyOperations';
+import type { PendingChanges } from './PendingChanges';
+import type { ColumnRules } from './validateValue';
 
 /** The most keys asked for at once: beyond, a new row starts without a suggestion. */
 const MOST_KEYS_ASKED = 100;
