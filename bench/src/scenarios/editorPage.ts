@@ -174,7 +174,7 @@ async function saveRestoredDraft(
     .getByTestId('change-summary')
     .getByText(`${rows.length.toLocaleString('en-US')} unsaved`)
     .waitFor();
-  draftWrites.push(await draftWriteAfterOneEdit(page, `Edited once more (bench ${round})`));
+  draftWrites.push(await draftWriteAfterOneEdit(page, `Draft timing ${round}`));
   const started = performance.now();
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByText(/^Saved: /).waitFor({ timeout: 60_000 });
