@@ -130,6 +130,12 @@ const environment = z.object({
    * that process is gone, killed with a signal that cannot be caught.
    */
   TABLELOCK_STOP_WITH_PID: z.coerce.number().int().min(1).optional(),
+  /**
+   * Set by the start command: where this process writes its pid, so that a stop (Ctrl+C,
+   * SIGTERM) reaches the app alone. The shells and pnpm between would die of the signal and
+   * report the clean stop that follows as a failed command.
+   */
+  TABLELOCK_APP_PID_FILE: z.string().optional(),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /**

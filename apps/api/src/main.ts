@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import {
   createPrismaClient,
   explainStartupFailure,
@@ -21,6 +22,8 @@ const logger = pino({
     : {}),
 });
 const embeddedDataDir = `${config.TABLELOCK_DATA_DIR}/postgres`;
+if (config.TABLELOCK_APP_PID_FILE)
+  writeFileSync(config.TABLELOCK_APP_PID_FILE, String(process.pid));
 
 // What is running so far: a signal or a failed start stops exactly that.
 let database: OpenDatabase | undefined;
