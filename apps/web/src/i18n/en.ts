@@ -441,6 +441,12 @@ export const en = {
     title: 'Row details',
     close: 'Close',
   },
+  rowDetails: {
+    save: 'Save',
+    discard: 'Discard',
+    deleteRow: 'Delete row',
+    empty: '(empty)',
+  },
   validation: {
     required: 'A value is required.',
     tooLong: 'At most {{max}} characters.',

@@ -14,11 +14,9 @@ import { describeError } from '../ui/describeError';
 import { LoadingState } from '../ui/LoadingState';
 import { useNotify } from '../ui/Notices';
 import { usePageTitle } from '../ui/usePageTitle';
-import { deleteSelectedRows } from './changes/deleteSelectedRows';
 import { EditToolbar } from './changes/EditToolbar';
 import type { GridRow } from './changes/gridRow';
 import { PendingChanges } from './changes/PendingChanges';
-import { SetValueAction } from './changes/SetValueAction';
 import { UnsavedChangesGuard } from './changes/UnsavedChangesGuard';
 import { useSaveShortcut } from './changes/useSaveShortcut';
 import { useDraft } from './drafts/useDraft';
@@ -66,6 +64,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
     view: { sort: [], filter: [] },
   });
   const [selected, setSelected] = useState(0);
+  const [detailRow, setDetailRow] = useState<GridRow | null>(null);
   const gridApi = useRef<GridApi<GridRow> | null>(null);
   const startButton = useRef<HTMLButtonElement>(null);
   const takeOverButton = useRef<HTMLButtonElement>(null);
@@ -194,25 +193,21 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         pending={pending}
         editable={gridEditable}
         rowEditable={(row) => rowInScope(scope, row, pending.isNew(row.id))}
+        detailRow={detailRow}
+        onDetailRow={setDetailRow}
       />
       {editing && draft.settled && (
         <EditToolbar
+          table={info.name}
+          pending={pending}
+          columns={page.columns}
+          grid={gridApi}
           lockLost={lockLost}
           selected={selected}
           counts={counts}
           invalid={invalid}
           onAddRow={() => pending.addRow(newRowValues)}
-          onDeleteSelected={() => deleteSelectedRows(pending, gridApi.current)}
-        >
-          <SetValueAction
-            table={info.name}
-            pending={pending}
-            columns={page.columns}
-            selected={selected}
-            selectedRows={() => gridApi.current?.getSelectedRows() ?? []}
-            disabled={lockLost}
-          />
-        </EditToolbar>
+        />
       )}
 
       <RowGrid
@@ -228,6 +223,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         }}
         onSelectionCount={setSelected}
         scope={scope}
+        onRowTap={setDetailRow}
       />
       <GridFooter
         table={info.name}

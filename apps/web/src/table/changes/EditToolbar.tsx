@@ -1,39 +1,76 @@
-import type { ReactNode } from 'react';
+import type { GridApi } from 'ag-grid-community';
+import type { RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNarrowScreen } from '../../layout/useNarrowScreen';
+import { OverflowMenu } from '../phone/OverflowMenu';
 import { ChangeSummary } from './ChangeSummary';
-import type { ChangeCounts } from './PendingChanges';
+import { deleteSelectedRows } from './deleteSelectedRows';
+import type { GridRow } from './gridRow';
+import type { ChangeCounts, PendingChanges } from './PendingChanges';
+import { SetValueAction } from './SetValueAction';
+import type { KeyedColumn } from './SetValueDialog';
 
 interface EditToolbarProps {
+  /** The table being edited. */
+  table: string;
+  pending: PendingChanges;
+  columns: readonly KeyedColumn[];
+  grid: RefObject<GridApi<GridRow> | null>;
   lockLost: boolean;
   /** Rows selected in the grid. */
   selected: number;
   counts: ChangeCounts;
   invalid: number;
   onAddRow: () => void;
-  onDeleteSelected: () => void;
-  /** More actions on the selected rows, before Delete (which stays last, next to the grid). */
-  children?: ReactNode;
 }
 
-/** Above the grid while editing: add and delete rows, and what is unsaved so far. */
+/**
+ * Above the grid while editing: add rows, set a value on or delete the selected ones, and what
+ * is unsaved so far. On a phone its actions are one menu; the grid has no checkboxes there, so
+ * the actions on selected rows are left out (a tapped row opens Row details, which deletes it).
+ */
 export function EditToolbar(props: EditToolbarProps) {
   const { t } = useTranslation();
+  const narrow = useNarrowScreen();
+  const addRow = (
+    <button
+      type="button"
+      className="button small"
+      disabled={props.lockLost}
+      onClick={props.onAddRow}
+    >
+      + {t('table.addRow')}
+    </button>
+  );
+  if (narrow) {
+    return (
+      <div
+        className="edit-toolbar edit-toolbar-narrow"
+        role="toolbar"
+        aria-label={t('table.editTools')}
+      >
+        <OverflowMenu label={t('table.editTools')}>{addRow}</OverflowMenu>
+        <ChangeSummary counts={props.counts} invalid={props.invalid} />
+      </div>
+    );
+  }
   return (
     <div className="edit-toolbar" role="toolbar" aria-label={t('table.editTools')}>
-      <button
-        type="button"
-        className="button small"
+      {addRow}
+      <SetValueAction
+        table={props.table}
+        pending={props.pending}
+        columns={props.columns}
+        selected={props.selected}
+        selectedRows={() => props.grid.current?.getSelectedRows() ?? []}
         disabled={props.lockLost}
-        onClick={props.onAddRow}
-      >
-        + {t('table.addRow')}
-      </button>
-      {props.children}
+      />
+      {/* Delete stays last, next to the grid. */}
       <button
         type="button"
         className="button small"
         disabled={props.lockLost || props.selected === 0}
-        onClick={props.onDeleteSelected}
+        onClick={() => deleteSelectedRows(props.pending, props.grid.current)}
       >
         {props.selected === 0
           ? t('table.deleteRows')
