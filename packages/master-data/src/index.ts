@@ -81,6 +81,7 @@ export { dryRunImport, type ImportRequest } from './import/dryRunImport';
 export { importErrorText } from './import/importErrorText';
 export type { ImportFormat } from './import/importFile';
 export { tooLarge as importTooLarge } from './import/importFileErrors';
+export { importLabelColumn } from './import/importLabelColumn';
 export {
   IMPORT_LIMITS,
   type ImportLimits,

@@ -447,6 +447,9 @@ export const en = {
     deleteRow: 'Delete row',
     empty: '(empty)',
   },
+  importReview: {
+    samples: 'Values in the file',
+  },
   validation: {
     required: 'A value is required.',
     tooLong: 'At most {{max}} characters.',

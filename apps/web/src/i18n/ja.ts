@@ -425,6 +425,9 @@ export const ja: TranslationOf<typeof en> = {
     deleteRow: '行を削除',
     empty: '（空）',
   },
+  importReview: {
+    samples: 'ファイルの値（先頭）',
+  },
   validation: {
     required: '値を入力してください。',
     tooLong: '{{max}} 文字以内で入力してください。',

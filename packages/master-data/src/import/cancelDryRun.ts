@@ -27,15 +27,20 @@ export async function stopWhenAborted<T>(
   };
   signal.addEventListener('abort', cancel, { once: true });
   try {
-    signal.throwIfAborted();
+    throwIfCancelled(signal);
     return await work();
+  } catch (error) {
+    // The cancelled statement's error (or any other it caused) says only that it was cancelled.
+    throwIfCancelled(signal);
+    throw error;
   } finally {
     signal.removeEventListener('abort', cancel);
   }
 }
 
-/** What a dry run that failed throws: that it was cancelled, if it was. */
-export function cancelledWith(signal: AbortSignal | undefined, error: unknown): unknown {
-  if (!signal?.aborted) return error;
-  return new MasterDataError('BAD_USER_INPUT', 'The dry run was cancelled: its client went away.');
+/** Throws, once its client has gone, that the dry run was cancelled. */
+export function throwIfCancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) {
+    throw new MasterDataError('BAD_USER_INPUT', 'The dry run was cancelled: its client went away.');
+  }
 }

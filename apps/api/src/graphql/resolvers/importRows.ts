@@ -1,4 +1,9 @@
-import { MasterDataError, readImportReport, readImportRows } from '@tablelock/master-data';
+import {
+  importLabelColumn,
+  MasterDataError,
+  readImportReport,
+  readImportRows,
+} from '@tablelock/master-data';
 import { applyImportDryRun, importRows } from '../../imports/importRows';
 import type {
   ImportReportResolvers,
@@ -58,6 +63,8 @@ export const importReport: QueryResolvers['importReport'] = (_parent, args, cont
 
 export const ImportReport: ImportReportResolvers = {
   table: (report) => report.tableName,
+  labelColumn: (report, _args, context) =>
+    importLabelColumn(context.prisma, context.masterSchema, report.tableName),
   rows: (report, args, context) => {
     if (report.applied) return { total: 0, rows: [] };
     const caller = callerOf(context);
