@@ -1,7 +1,7 @@
 import type { GridApi } from 'ag-grid-community';
 import type { RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNarrowScreen } from '../../layout/useNarrowScreen';
+import { useNarrowScreen } from '../../ui/useNarrowScreen';
 import { OverflowMenu } from '../phone/OverflowMenu';
 import { ChangeSummary } from './ChangeSummary';
 import { deleteSelectedRows } from './deleteSelectedRows';

@@ -5,7 +5,7 @@ import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'reac
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../i18n/i18n';
 import { useFormatters } from '../../i18n/useFormatters';
-import { useNarrowScreen } from '../../layout/useNarrowScreen';
+import { useNarrowScreen } from '../../ui/useNarrowScreen';
 import { withCaptions } from '../captions/withCaptions';
 import type { GridRow } from '../changes/gridRow';
 import type { PendingChanges } from '../changes/PendingChanges';
