@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { parseBooleanText } from '../grid/booleanText';
+import { parseBooleanText } from '../changes/booleanText';
 
 interface BooleanFieldProps {
   id: string;
