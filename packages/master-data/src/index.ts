@@ -96,6 +96,7 @@ export type {
   ImportReport,
   ImportRow,
 } from './import/importReport';
+export { type LabelledImportRow, labelImportRows } from './import/importRowLabels';
 export {
   type ImportRowQuery,
   readImportErrors,

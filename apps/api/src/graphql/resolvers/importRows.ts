@@ -1,5 +1,6 @@
 import {
   importLabelColumn,
+  labelImportRows,
   MasterDataError,
   readImportReport,
   readImportRows,
@@ -65,13 +66,22 @@ export const ImportReport: ImportReportResolvers = {
   table: (report) => report.tableName,
   labelColumn: (report, _args, context) =>
     importLabelColumn(context.prisma, context.masterSchema, report.tableName),
-  rows: (report, args, context) => {
+  rows: async (report, args, context) => {
     if (report.applied) return { total: 0, rows: [] };
     const caller = callerOf(context);
-    return readImportRows(context.prisma, report.id, caller.name, {
+    const page = await readImportRows(context.prisma, report.id, caller.name, {
       outcomes: args.outcomes ?? [],
       offset: args.offset ?? 0,
       limit: args.limit ?? 100,
     });
+    return {
+      total: page.total,
+      rows: await labelImportRows(
+        context.prisma,
+        context.masterSchema,
+        report.tableName,
+        page.rows,
+      ),
+    };
   },
 };

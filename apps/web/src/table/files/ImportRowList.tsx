@@ -19,7 +19,7 @@ export function ImportRowList({
   columns: string[];
   /** The table's primary key. */
   keyColumns: readonly string[];
-  /** The column that names a row beside its key; null when the table has none. */
+  /** The column that names a row beside its key (each row's `label`); null for none. */
   labelColumn: string | null;
   rows: ImportRow[];
   loading: boolean;
@@ -31,8 +31,7 @@ export function ImportRowList({
     const key = (row.key ?? row.values) as Record<string, string | null>;
     return keyColumns.map((column) => text(key[column])).join(', ');
   };
-  const values = (row: ImportRow) => row.values as Record<string, string | null>;
-  const showLabel = labelColumn !== null && columns.includes(labelColumn);
+
   return (
     <div className="import-rows" aria-busy={loading}>
       <table className="data-table" data-testid="import-rows">
@@ -40,7 +39,7 @@ export function ImportRowList({
           <tr>
             <th scope="col">{t('import.line')}</th>
             <th scope="col">{keyColumns.join(', ')}</th>
-            {showLabel && <th scope="col">{labelColumn}</th>}
+            {labelColumn && <th scope="col">{labelColumn}</th>}
             <th scope="col">{t('import.result')}</th>
             <th scope="col">{t('import.details')}</th>
           </tr>
@@ -50,7 +49,7 @@ export function ImportRowList({
             <tr key={row.line} className={`import-row import-${row.outcome}`}>
               <td>{row.line}</td>
               <td className="import-key">{keyOf(row)}</td>
-              {showLabel && <td>{text(values(row)[labelColumn])}</td>}
+              {labelColumn && <td>{row.label ?? '—'}</td>}
               <td>
                 <span className={`import-badge import-${row.outcome}`}>
                   {t(`import.badge.${row.outcome}`)}

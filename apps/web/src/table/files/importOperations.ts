@@ -14,6 +14,7 @@ export const importRowsQuery = graphql(`
           outcome
           key
           values
+          label
           changed
           previous
           errors {
