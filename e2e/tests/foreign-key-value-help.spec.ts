@@ -55,7 +55,7 @@ test('a foreign-key cell offers the referenced rows by search; the picked key la
   await form.getByLabel('Priceprice').fill('12.5');
   await expectAccessible(alice);
   await snap(alice, 'row-detail-form');
-  await form.getByRole('button', { name: 'Close' }).click();
+  await form.getByRole('button', { name: 'Save' }).click();
   await expect(cell(alice, { newRow: 0 }, 'price')).toHaveText('12.50');
 
   // In Japanese too, the list is accessible.

@@ -79,7 +79,7 @@ test('value help finds a word anywhere in the label, in any case, numbers in num
   await field.press('ArrowDown');
   await field.press('Enter');
   await expect(field).toHaveValue('12');
-  await form.getByRole('button', { name: 'Close' }).click();
+  await form.getByRole('button', { name: 'Save' }).click();
   await expect(form).toHaveCount(0);
   await expect(cell(alice, rowId('4'), 'supplier_id')).toHaveText('12Supplier Sakura 12');
 

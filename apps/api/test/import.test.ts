@@ -99,6 +99,20 @@ const importReportQuery = graphql(`
   }
 `);
 
+const importLabelsQuery = graphql(`
+  query ImportRowLabels($id: ID!) {
+    importReport(id: $id) {
+      labelColumn
+      rows(offset: 0, limit: 5) {
+        rows {
+          key
+          label
+        }
+      }
+    }
+  }
+`);
+
 const applyImportMutation = graphql(`
   mutation ApplyImport($id: ID!, $token: String!) {
     applyImport(id: $id, token: $token) {
@@ -217,6 +231,30 @@ describe('import over HTTP', () => {
       take: 1,
     });
     expect(event).toMatchObject({ actor: 'alice', reason: 'import products.csv', rowsChanged: 2 });
+  });
+
+  it('names each dry-run row by its label: the file’s where it has the column, else the table’s row of its key', async () => {
+    const fromTable = await answer(
+      await upload(alice, 'id,unit_price\r\n1,1.23\r\n900077,2.34', { dryRun: '1' }),
+    );
+    const page = await execute(alice, importLabelsQuery, { id: fromTable.report?.id as string });
+    const labelColumn = page.data?.importReport.labelColumn as string;
+    const [stored] = await database.prisma.$queryRawUnsafe<{ label: string }[]>(
+      `SELECT "${labelColumn}"::text AS label FROM master.products WHERE id = 1`,
+    );
+    expect(page.data?.importReport.rows.rows).toEqual([
+      { key: { id: '1' }, label: stored?.label },
+      // A row the table does not have yet is named by the file alone: here, by nothing.
+      { key: { id: '900077' }, label: null },
+    ]);
+
+    const fromFile = await answer(
+      await upload(alice, `id,${labelColumn}\r\n1,Named in the file`, { dryRun: '1' }),
+    );
+    expect(
+      (await execute(alice, importLabelsQuery, { id: fromFile.report?.id as string })).data
+        ?.importReport.rows.rows,
+    ).toEqual([{ key: { id: '1' }, label: 'Named in the file' }]);
   });
 
   it('reports every kind of error by row and offers them as a file; nothing is written', async () => {

@@ -89,6 +89,7 @@ export { dryRunImport, type ImportRequest } from './import/dryRunImport';
 export { importErrorText } from './import/importErrorText';
 export type { ImportFormat } from './import/importFile';
 export { tooLarge as importTooLarge } from './import/importFileErrors';
+export { importLabelColumn } from './import/importLabelColumn';
 export {
   IMPORT_LIMITS,
   type ImportLimits,
@@ -103,6 +104,7 @@ export type {
   ImportReport,
   ImportRow,
 } from './import/importReport';
+export { type LabelledImportRow, labelImportRows } from './import/importRowLabels';
 export {
   type ImportRowQuery,
   readImportErrors,

@@ -436,6 +436,15 @@ export const en = {
     title: 'Row details',
     close: 'Close',
   },
+  rowDetails: {
+    save: 'Save',
+    discard: 'Discard',
+    deleteRow: 'Delete row',
+    empty: '(empty)',
+  },
+  importReview: {
+    samples: 'Values in the file',
+  },
   validation: {
     required: 'A value is required.',
     tooLong: 'At most {{max}} characters.',

@@ -414,6 +414,15 @@ export const ja: TranslationOf<typeof en> = {
     title: '行の詳細',
     close: '閉じる',
   },
+  rowDetails: {
+    save: '保存',
+    discard: '破棄',
+    deleteRow: '行を削除',
+    empty: '（空）',
+  },
+  importReview: {
+    samples: 'ファイルの値（先頭）',
+  },
   validation: {
     required: '値を入力してください。',
     tooLong: '{{max}} 文字以内で入力してください。',

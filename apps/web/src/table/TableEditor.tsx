@@ -63,6 +63,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
     view: { sort: [], filter: [] },
   });
   const [selected, setSelected] = useState(0);
+  const [detailRow, setDetailRow] = useState<GridRow | null>(null);
   const gridApi = useRef<GridApi<GridRow> | null>(null);
   const startButton = useRef<HTMLButtonElement>(null);
   const takeOverButton = useRef<HTMLButtonElement>(null);
@@ -189,6 +190,8 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         pending={pending}
         editable={gridEditable}
         rowEditable={(row) => rowInScope(scope, row, pending.isNew(row.id))}
+        detailRow={detailRow}
+        onDetailRow={setDetailRow}
       />
       {editing && draft.settled && (
         <EditToolbar
@@ -226,6 +229,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         }}
         onSelectionCount={setSelected}
         scope={scope}
+        onRowTap={setDetailRow}
       />
       <GridFooter
         table={info.name}

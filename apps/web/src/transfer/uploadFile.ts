@@ -13,16 +13,19 @@ export interface UploadHandlers {
 
 /**
  * POSTs `body` to `url` with XMLHttpRequest, because fetch reports no upload progress. Rejects
- * with a TypeError, as fetch does, when the request cannot be made or is cut off.
+ * with a TypeError, as fetch does, when the request cannot be made or is cut off (`signal`:
+ * the connection is closed, which tells the server that its answer is no longer wanted).
  */
 export function uploadFile(
   url: string,
   body: Blob,
   headers: Record<string, string>,
   handlers: UploadHandlers,
+  signal?: AbortSignal,
 ): Promise<UploadAnswer> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
+    signal?.addEventListener('abort', () => request.abort(), { once: true });
     request.open('POST', url);
     for (const [name, value] of Object.entries(headers)) request.setRequestHeader(name, value);
     request.upload.onprogress = (event) =>

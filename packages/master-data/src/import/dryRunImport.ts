@@ -7,6 +7,7 @@ import {
   readRowLockColumn,
 } from '@tablelock/lock';
 import { assertMayImport, type ImportCaller } from './assertMayImport';
+import { stopWhenAborted, throwIfCancelled } from './cancelDryRun';
 import { classifyStagedRows, type ImportScope } from './classifyRows';
 import { type ColumnMapping, mapHeader } from './columnMapping';
 import { copyFileRows } from './copyFileRows';
@@ -24,6 +25,11 @@ export interface ImportRequest extends ImportCaller {
   columnMapping?: ColumnMapping;
   /** Lower limits than the app's (tests). */
   limits?: ImportLimits;
+  /**
+   * Fires when the dry run is no longer wanted (its client went away): the statement it runs
+   * is cancelled in the database and nothing is kept.
+   */
+  signal?: AbortSignal;
 }
 
 /** Dry runs older than this are dropped (a day's work, and then some). */
@@ -39,7 +45,7 @@ const KEEP_DRY_RUNS = '1 day';
  * alone: an import creates and updates, it never deletes.
  */
 export async function dryRunImport(db: Queryable, request: ImportRequest): Promise<ImportReport> {
-  const { tableName, holder, fileName, content } = request;
+  const { tableName, holder, fileName, content, signal } = request;
   const limits = request.limits ?? IMPORT_LIMITS;
   if (Buffer.isBuffer(content) && content.length > limits.maxBytes) {
     throw tooLarge(`${(content.length / 1024 / 1024).toFixed(1)} MB`, limits);
@@ -59,27 +65,29 @@ export async function dryRunImport(db: Queryable, request: ImportRequest): Promi
     // (an 8,000-row export: 21 s instead of 0.3 s).
     await db.$executeRaw`ANALYZE tablelock.import_staging`;
     const columns = fileColumns.filter((name): name is string => name !== null);
+    throwIfCancelled(signal);
     return await inTransaction(
       db,
-      async (tx) => {
-        const held = await assertHoldsLock(tx, { tableName, editor: holder, token });
-        // Dry runs of one editor and table take turns, each replacing the one before.
-        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`import:${holder}:${tableName}`}, 0))`;
-        // A dry run a pending change request carries is its approver's to apply.
-        await tx.$executeRaw`DELETE FROM tablelock.import_dry_run AS dry_run
+      (tx) =>
+        stopWhenAborted(db, tx, id, signal, async () => {
+          const held = await assertHoldsLock(tx, { tableName, editor: holder, token });
+          // Dry runs of one editor and table take turns, each replacing the one before.
+          await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`import:${holder}:${tableName}`}, 0))`;
+          // A dry run a pending change request carries is its approver's to apply.
+          await tx.$executeRaw`DELETE FROM tablelock.import_dry_run AS dry_run
           WHERE ((editor = ${holder} AND table_name = ${tableName})
                  OR created_at < now() - ${KEEP_DRY_RUNS}::interval)
             AND NOT EXISTS (SELECT FROM tablelock.change_request AS request
                             WHERE request.import_dry_run_id = dry_run.id
                               AND request.state = 'pending')`;
-        await tx.$executeRaw`DELETE FROM tablelock.import_staging
+          await tx.$executeRaw`DELETE FROM tablelock.import_staging
           WHERE created_at < now() - ${KEEP_DRY_RUNS}::interval`;
-        await tx.$executeRaw`INSERT INTO tablelock.import_dry_run
+          await tx.$executeRaw`INSERT INTO tablelock.import_dry_run
             (id, table_name, editor, token, file_name, columns, counts)
           VALUES (${id}::uuid, ${tableName}, ${holder}, ${token}::bigint, ${fileName},
                   ${columns}::text[], '{}'::jsonb)`;
-        await classifyStagedRows(tx, table, fileColumns, id, await scopeOf(tx, request, held));
-        const [counted] = await tx.$queryRaw<{ counts: ImportCounts }[]>`
+          await classifyStagedRows(tx, table, fileColumns, id, await scopeOf(tx, request, held));
+          const [counted] = await tx.$queryRaw<{ counts: ImportCounts }[]>`
           UPDATE tablelock.import_dry_run SET counts = (
             SELECT jsonb_build_object(
               'create', count(*) FILTER (WHERE outcome = 'create'),
@@ -89,15 +97,17 @@ export async function dryRunImport(db: Queryable, request: ImportRequest): Promi
               'total', count(*))
             FROM tablelock.import_dry_run_row WHERE dry_run_id = ${id}::uuid)
           WHERE id = ${id}::uuid RETURNING counts`;
-        return {
-          id,
-          tableName,
-          fileName,
-          columns,
-          counts: (counted as { counts: ImportCounts }).counts,
-          applied: false,
-        };
-      },
+          // Not kept once its client has gone, however far it got.
+          throwIfCancelled(signal);
+          return {
+            id,
+            tableName,
+            fileName,
+            columns,
+            counts: (counted as { counts: ImportCounts }).counts,
+            applied: false,
+          };
+        }),
       { timeout: 10 * 60_000 },
     );
   } finally {

@@ -1,4 +1,10 @@
-import { MasterDataError, readImportReport, readImportRows } from '@tablelock/master-data';
+import {
+  importLabelColumn,
+  labelImportRows,
+  MasterDataError,
+  readImportReport,
+  readImportRows,
+} from '@tablelock/master-data';
 import { applyImportDryRun, importRows } from '../../imports/importRows';
 import type {
   ImportReportResolvers,
@@ -58,13 +64,24 @@ export const importReport: QueryResolvers['importReport'] = (_parent, args, cont
 
 export const ImportReport: ImportReportResolvers = {
   table: (report) => report.tableName,
-  rows: (report, args, context) => {
+  labelColumn: (report, _args, context) =>
+    importLabelColumn(context.prisma, context.masterSchema, report.tableName),
+  rows: async (report, args, context) => {
     if (report.applied) return { total: 0, rows: [] };
     const caller = callerOf(context);
-    return readImportRows(context.prisma, report.id, caller.name, {
+    const page = await readImportRows(context.prisma, report.id, caller.name, {
       outcomes: args.outcomes ?? [],
       offset: args.offset ?? 0,
       limit: args.limit ?? 100,
     });
+    return {
+      total: page.total,
+      rows: await labelImportRows(
+        context.prisma,
+        context.masterSchema,
+        report.tableName,
+        page.rows,
+      ),
+    };
   },
 };

@@ -13,6 +13,7 @@ import type { ApiServices } from '../../context';
 import { importRows } from '../../imports/importRows';
 import { RETRY_AFTER_SECONDS } from '../../process/databaseUnreachable';
 import { NO_SYNCHRONOUS_STANDBY } from '../../process/replicationGuard';
+import { clientGone } from '../clientGone';
 import { refuseFileRequest } from '../refuseFileRequest';
 import { requestIdOf } from '../requestId';
 import { createImportSlots } from './importSlots';
@@ -67,6 +68,8 @@ export function importEndpoint(services: ApiServices, slots = createImportSlots(
           content: importBody(request, IMPORT_LIMITS),
           dryRun,
           ...(columnMapping ? { columnMapping } : {}),
+          // A page's Cancel while the rows are checked: the check stops and keeps nothing.
+          signal: clientGone({ request, response }),
         }),
       );
       const ms = Math.round(performance.now() - startedAt);

@@ -1,17 +1,21 @@
 import type { GridApi } from 'ag-grid-community';
 import type { ReactNode, RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNarrowScreen } from '../../ui/useNarrowScreen';
+import { OverflowMenu } from '../phone/OverflowMenu';
 import { ChangeSummary } from './ChangeSummary';
 import { deleteSelectedRows } from './deleteSelectedRows';
 import type { GridRow } from './gridRow';
 import type { ChangeCounts, PendingChanges } from './PendingChanges';
 import { SetValueAction } from './SetValueAction';
+import type { KeyedColumn } from './SetValueDialog';
 import { useAddRow } from './useAddRow';
 
 interface EditToolbarProps {
+  /** The table being edited. */
   table: string;
   pending: PendingChanges;
-  columns: Parameters<typeof SetValueAction>[0]['columns'];
+  columns: readonly KeyedColumn[];
   grid: RefObject<GridApi<GridRow> | null>;
   lockLost: boolean;
   /** Rows selected in the grid. */
@@ -24,17 +28,38 @@ interface EditToolbarProps {
   children?: ReactNode;
 }
 
-/** Above the grid while editing: add, set and delete rows, and what is unsaved so far. */
+/**
+ * Above the grid while editing: add rows, set a value on or delete the selected ones, and what
+ * is unsaved so far. On a phone the row actions are one menu; the grid has no checkboxes there,
+ * so the actions on selected rows are left out (a tapped row opens Row details, which deletes it).
+ */
 export function EditToolbar(props: EditToolbarProps) {
   const { t } = useTranslation();
+  const narrow = useNarrowScreen();
   const { pending, grid } = props;
-  const addRow = useAddRow(props.table, pending, props.columns, props.newRowValues);
+  const onAddRow = useAddRow(props.table, pending, props.columns, props.newRowValues);
+  const addRow = (
+    <button type="button" className="button small" disabled={props.lockLost} onClick={onAddRow}>
+      + {t('table.addRow')}
+    </button>
+  );
+  if (narrow) {
+    return (
+      <div
+        className="edit-toolbar edit-toolbar-narrow"
+        role="toolbar"
+        aria-label={t('table.editTools')}
+      >
+        {props.children}
+        <OverflowMenu label={t('table.editTools')}>{addRow}</OverflowMenu>
+        <ChangeSummary counts={props.counts} invalid={props.invalid} />
+      </div>
+    );
+  }
   return (
     <div className="edit-toolbar" role="toolbar" aria-label={t('table.editTools')}>
       {props.children}
-      <button type="button" className="button small" disabled={props.lockLost} onClick={addRow}>
-        + {t('table.addRow')}
-      </button>
+      {addRow}
       <SetValueAction
         table={props.table}
         pending={pending}

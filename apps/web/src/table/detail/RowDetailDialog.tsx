@@ -10,6 +10,7 @@ import type { PendingChanges } from '../changes/PendingChanges';
 import { useValidationMessage } from '../changes/useValidationMessage';
 import type { ColumnRules } from '../changes/validateValue';
 import { ReferenceCombobox } from '../valueHelp/ReferenceCombobox';
+import { BooleanField } from './BooleanField';
 
 export interface DetailColumn extends ColumnRules {
   primaryKey: boolean;
@@ -30,8 +31,11 @@ interface RowDetailDialogProps {
 }
 
 /**
- * One row as a form, every column a field: for tables wider than the screen. While editing,
- * a change here is a change of the grid's row (marked, checked and saved alike).
+ * One row as a form, every column a field: for tables wider than the screen, and on a phone
+ * the way to edit a row. While editing, a change here is a change of the grid's row (marked
+ * and checked alike, as it is typed); Save keeps the form's changes among the unsaved ones
+ * (the page's Save writes them), Discard (or Escape) puts the row back as it was when the form
+ * opened, and Delete row marks it deleted.
  */
 export function RowDetailDialog({
   table,
@@ -46,6 +50,8 @@ export function RowDetailDialog({
   const message = useValidationMessage();
   const formId = useId();
   useSyncExternalStore(pending.subscribe, pending.getRevision);
+  // The row as the form found it: Discard writes these back.
+  const [opened] = useState(() => ({ ...row.values }));
   const [texts, setTexts] = useState(() =>
     Object.fromEntries(columns.map((column) => [column.name, row.values[column.name] ?? ''])),
   );
@@ -55,6 +61,17 @@ export function RowDetailDialog({
     setTexts((current) => ({ ...current, [column.name]: text }));
     pending.setValue(row, column.name, normalizeInput(column.kind, column.nullable, text));
   };
+  const discard = () => {
+    pending.step(() => {
+      for (const column of columns) {
+        const before = opened[column.name] ?? null;
+        if ((row.values[column.name] ?? null) !== before)
+          pending.setValue(row, column.name, before);
+      }
+    });
+    onClose();
+  };
+  const rowEditable = editable && state !== 'deleted';
   const fieldProps = (
     column: DetailColumn,
     id: string,
@@ -71,11 +88,32 @@ export function RowDetailDialog({
       open
       wide
       title={t('detail.title')}
-      onClose={onClose}
+      onClose={rowEditable ? discard : onClose}
       actions={
-        <button type="button" className="button primary" onClick={onClose}>
-          {t('detail.close')}
-        </button>
+        rowEditable ? (
+          <>
+            <button
+              type="button"
+              className="button danger"
+              onClick={() => {
+                pending.delete([row]);
+                onClose();
+              }}
+            >
+              {t('rowDetails.deleteRow')}
+            </button>
+            <button type="button" className="button" onClick={discard}>
+              {t('rowDetails.discard')}
+            </button>
+            <button type="button" className="button primary" onClick={onClose}>
+              {t('rowDetails.save')}
+            </button>
+          </>
+        ) : (
+          <button type="button" className="button primary" onClick={onClose}>
+            {t('detail.close')}
+          </button>
+        )
       }
     >
       <div className="row-detail">
@@ -83,7 +121,7 @@ export function RowDetailDialog({
           const { name, description } = captionIn(column.captions, language);
           const issue = pending.cellIssue(row.id, column.name);
           const id = `${formId}-${column.name}`;
-          const readOnly = !editable || state === 'deleted' || (column.primaryKey && !isNew);
+          const readOnly = !rowEditable || (column.primaryKey && !isNew);
           return (
             <div key={column.name} className="row-detail-field">
               <label htmlFor={id}>
@@ -102,6 +140,14 @@ export function RowDetailDialog({
                     input={{ id, ...fieldProps(column, id, issue !== null, description) }}
                   />
                 </div>
+              ) : column.kind === 'boolean' && !readOnly ? (
+                <BooleanField
+                  id={id}
+                  text={texts[column.name] ?? ''}
+                  nullable={column.nullable}
+                  onChange={(text) => change(column, text)}
+                  {...fieldProps(column, id, issue !== null, description)}
+                />
               ) : (
                 <input
                   id={id}

@@ -1,15 +1,23 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ColumnMapping, HeaderMismatch } from './columnMappingOf';
+import type { FileSamples } from './fileSamples';
 
 interface ColumnMappingStepProps {
   mismatch: HeaderMismatch;
   mapping: ColumnMapping;
+  /** The file's first values of each column, to tell what a column holds. */
+  samples: FileSamples;
   onChange: (mapping: ColumnMapping) => void;
 }
 
 /** Maps each column of the file to a column of the table, or leaves it out. */
-export function ColumnMappingStep({ mismatch, mapping, onChange }: ColumnMappingStepProps) {
+export function ColumnMappingStep({
+  mismatch,
+  mapping,
+  samples,
+  onChange,
+}: ColumnMappingStepProps) {
   const { t } = useTranslation();
   const id = useId();
   const chosen = Object.values(mapping);
@@ -25,6 +33,7 @@ export function ColumnMappingStep({ mismatch, mapping, onChange }: ColumnMapping
           <tr>
             <th scope="col">{t('import.mapping.fileColumn')}</th>
             <th scope="col">{t('import.mapping.tableColumn')}</th>
+            <th scope="col">{t('importReview.samples')}</th>
           </tr>
         </thead>
         <tbody>
@@ -49,6 +58,7 @@ export function ColumnMappingStep({ mismatch, mapping, onChange }: ColumnMapping
                   ))}
                 </select>
               </td>
+              <td className="column-samples">{(samples[fileColumn] ?? []).join(' · ')}</td>
             </tr>
           ))}
         </tbody>

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { GraphqlRequestError } from '../../api/GraphqlRequestError';
 import { graphqlRequest } from '../../api/graphqlRequest';
@@ -10,6 +10,7 @@ import { TransferProgressPanel } from '../../transfer/TransferProgressPanel';
 import type { TransferProgress } from '../../transfer/transferProgress';
 import { describeError } from '../../ui/describeError';
 import { Pager } from '../../ui/Pager';
+import { useTableColumns } from '../grid/useTableColumns';
 import { ColumnMappingStep } from './ColumnMappingStep';
 import {
   type ColumnMapping,
@@ -17,6 +18,7 @@ import {
   type HeaderMismatch,
   headerMismatchOf,
 } from './columnMappingOf';
+import { type FileSamples, fileSamples } from './fileSamples';
 import { ImportRowList } from './ImportRowList';
 import {
   applyImportMutation,
@@ -67,6 +69,11 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
   const [page, setPage] = useState(1);
   const [mismatch, setMismatch] = useState<HeaderMismatch | null>(null);
   const [mapping, setMapping] = useState<ColumnMapping | null>(null);
+  const [samples, setSamples] = useState<FileSamples>({});
+  const tableColumns = useTableColumns(table).data?.columns ?? [];
+  // The dry run under way: Cancel (or the dialog closed) stops it, on the server too.
+  const running = useRef<AbortController | null>(null);
+  useEffect(() => () => running.current?.abort(), []);
   const [partlyApplied, setPartlyApplied] = useState<{
     create: number;
     update: number;
@@ -91,6 +98,8 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
     setProblem(null);
     const upload = { phase: 'upload', file: file.name, total: file.size } as const;
     setProgress({ ...upload, loaded: 0, since: Date.now() });
+    const controller = new AbortController();
+    running.current = controller;
     try {
       const report = await uploadDryRun(
         table,
@@ -104,17 +113,21 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
           onSent: () => setProgress({ phase: 'checking', since: Date.now() }),
         },
         mapping ?? undefined,
+        controller.signal,
       );
       setDryRun(report);
       setShown(report.counts.error > 0 ? 'errors' : 'changes');
       setPage(1);
     } catch (error) {
+      if (controller.signal.aborted) return;
       const headerMismatch = mapping ? undefined : headerMismatchOf(error);
       if (headerMismatch) {
+        setSamples(await fileSamples(file));
         setMismatch(headerMismatch);
-        setMapping(guessMapping(headerMismatch));
+        setMapping(guessMapping(headerMismatch, tableColumns));
       } else setProblem({ text: describeError(error, t), changedRows: [] });
     } finally {
+      running.current = null;
       setBusy(false);
       setProgress(null);
     }
@@ -202,7 +215,12 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
         </div>
       )}
       {!dryRun && mismatch && mapping && (
-        <ColumnMappingStep mismatch={mismatch} mapping={mapping} onChange={setMapping} />
+        <ColumnMappingStep
+          mismatch={mismatch}
+          mapping={mapping}
+          samples={samples}
+          onChange={setMapping}
+        />
       )}
       {dryRun && counts && (
         <>
@@ -236,6 +254,8 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
           )}
           <ImportRowList
             columns={dryRun.columns}
+            keyColumns={tableColumns.filter((column) => column.primaryKey).map((c) => c.name)}
+            labelColumn={rows.data?.importReport.labelColumn ?? null}
             rows={rows.data?.importReport.rows.rows ?? []}
             loading={rows.isPending}
           />
@@ -302,7 +322,16 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
             {t('import.dryRunAgain')}
           </button>
         ) : null}
-        <button type="button" className="button" disabled={busy} onClick={onClose}>
+        {/* A dry run stops when cancelled; a write, once sent, is not to be left half-known. */}
+        <button
+          type="button"
+          className="button"
+          disabled={busy && progress?.phase === 'writing'}
+          onClick={() => {
+            running.current?.abort();
+            onClose();
+          }}
+        >
           {t('common.cancel')}
         </button>
         {dryRun && counts && counts.error > 0 && writes > 0 && !problem?.changedRows.length && (

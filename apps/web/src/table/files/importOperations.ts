@@ -6,6 +6,7 @@ import { type UploadAnswer, type UploadHandlers, uploadFile } from '../../transf
 export const importRowsQuery = graphql(`
   query ImportDryRunRows($id: ID!, $outcomes: [ImportOutcome!], $offset: Int!, $limit: Int!) {
     importReport(id: $id) {
+      labelColumn
       rows(outcomes: $outcomes, offset: $offset, limit: $limit) {
         total
         rows {
@@ -13,6 +14,7 @@ export const importRowsQuery = graphql(`
           outcome
           key
           values
+          label
           changed
           previous
           errors {
@@ -75,6 +77,8 @@ export async function uploadDryRun(
   file: File,
   handlers: UploadHandlers,
   columnMapping?: Record<string, string | null>,
+  /** Stops the upload, and with it the server's check of the rows. */
+  signal?: AbortSignal,
 ): Promise<DryRun> {
   const xlsx = /\.xlsx$/i.test(file.name) || file.type === XLSX_TYPE;
   const search = new URLSearchParams({ token, fileName: file.name, dryRun: '1' });
@@ -86,6 +90,7 @@ export async function uploadDryRun(
       file,
       { 'content-type': xlsx ? XLSX_TYPE : 'text/csv', accept: 'application/json' },
       handlers,
+      signal,
     );
   } catch (cause) {
     throw new GraphqlRequestError(

@@ -1,13 +1,13 @@
 import type { CustomCellEditorProps } from 'ag-grid-react';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { parseBooleanText } from '../changes/booleanText';
 import type { GridRow } from '../changes/gridRow';
 import { normalizeInput } from '../changes/normalizeInput';
 import type { PendingChanges } from '../changes/PendingChanges';
 import { useValidationMessage } from '../changes/useValidationMessage';
 import { validateValue } from '../changes/validateValue';
 import { focusAtEnd, type TypeAhead, useTypedAhead } from '../typeAhead/TypeAhead';
-import { parseBooleanText } from './booleanText';
 import type { TableColumn } from './useTableColumns';
 
 export interface CellEditorParams {

@@ -5,6 +5,7 @@ import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'reac
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../i18n/i18n';
 import { useFormatters } from '../../i18n/useFormatters';
+import { useNarrowScreen } from '../../ui/useNarrowScreen';
 import { withCaptions } from '../captions/withCaptions';
 import type { GridRow } from '../changes/gridRow';
 import type { PendingChanges } from '../changes/PendingChanges';
@@ -37,6 +38,8 @@ interface RowGridProps {
   views: GridViewSetup;
   /** The table's row scopes (null: it has no row-lock column): who may edit which rows. */
   scope: RowScope | null;
+  /** On a phone, a tap on a row: it opens as a form (the cells are too narrow to edit in). */
+  onRowTap: (row: GridRow) => void;
 }
 
 // Rows per request: the scrollbar (sized from the total) lets the user jump anywhere in the
@@ -58,6 +61,7 @@ export function RowGrid(props: RowGridProps) {
   const container = useRef<HTMLDivElement>(null);
   const spreadsheet = useSpreadsheet({ api, columns, pending, editable, container });
   const [typeAhead] = useState(() => new TypeAhead());
+  const narrow = useNarrowScreen();
   useSyncExternalStore(pending.subscribe, pending.getRevision);
   const counts = pending.counts();
 
@@ -117,6 +121,7 @@ export function RowGrid(props: RowGridProps) {
         typeAhead,
         scope,
         showHolders,
+        narrow,
       }),
     [
       columns,
@@ -130,6 +135,7 @@ export function RowGrid(props: RowGridProps) {
       typeAhead,
       scope,
       showHolders,
+      narrow,
     ],
   );
   const arrangedColumnDefs = useMemo(
@@ -177,7 +183,7 @@ export function RowGrid(props: RowGridProps) {
 
   return (
     <div
-      className="row-grid"
+      className={narrow ? 'row-grid row-grid-narrow' : 'row-grid'}
       data-testid="row-grid"
       ref={container}
       {...spreadsheet.containerProps}
@@ -211,7 +217,8 @@ export function RowGrid(props: RowGridProps) {
           editable
             ? {
                 mode: 'multiRow',
-                checkboxes: true,
+                // A phone's screen has no room for them (phone.css, EditToolbar).
+                checkboxes: !narrow,
                 headerCheckbox: false,
                 enableClickSelection: false,
                 isRowSelectable: ({ data }) =>
@@ -233,6 +240,9 @@ export function RowGrid(props: RowGridProps) {
         // A new language replaces the grid: until the new one is ready, the effects above must
         // not call the old one's API (a destroyed grid answers undefined; the page crashed on it).
         onGridPreDestroyed={() => setApi(null)}
+        onCellClicked={({ data }) => {
+          if (narrow && data) props.onRowTap(data);
+        }}
         onSelectionChanged={(event) => onSelectionCount(event.api.getSelectedNodes().length)}
         onCellEditingStopped={({ api: grid }) => {
           if (!reloadAfterEdit.current) return;

@@ -34,6 +34,8 @@ interface ColumnDefsContext {
   scope: GridScope | null;
   /** Show who holds each row (someone holds a scope of the table). */
   showHolders: boolean;
+  /** A phone's screen: the status column is a thin bar (phone.css). */
+  narrow: boolean;
 }
 
 const WIDTH_BY_KIND: Record<TableColumn['kind'], number> = {
@@ -150,7 +152,10 @@ export function buildColumnDefs(
     colId: STATUS_COLUMN_ID,
     headerName: t('grid.changes'),
     pinned: 'left',
-    width: 100,
+    width: context.narrow ? 8 : 100,
+    minWidth: context.narrow ? 8 : undefined,
+    resizable: !context.narrow,
+    cellClass: 'row-status-cell',
     hide: !context.showStatus,
     sortable: false,
     filter: false,

@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import type { Formatters } from '../../i18n/useFormatters';
+import { parseBooleanText } from '../changes/booleanText';
 import { numericLimits } from '../changes/columnType';
-import { parseBooleanText } from './booleanText';
 import type { TableColumn } from './useTableColumns';
 
 /**

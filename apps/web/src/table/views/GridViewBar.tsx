@@ -22,17 +22,19 @@ interface GridViewBarProps {
   editable: boolean;
   /** Whether the user may edit this row (inside a row scope, only the scope's rows). */
   rowEditable: (row: GridRow) => boolean;
+  /** The row shown as a form (Row details, or a row tapped on a phone), null for none. */
+  detailRow: GridRow | null;
+  onDetailRow: (row: GridRow | null) => void;
 }
 
 /** Above the grid: the columns shown, the saved view picked, and saving the view as it is. */
 export function GridViewBar(props: GridViewBarProps) {
-  const { views, columnNames, grid, user } = props;
+  const { views, columnNames, grid, user, detailRow, onDetailRow } = props;
   const { t } = useTranslation();
   const selectId = useId();
   const [name, setName] = useState('');
   const [shared, setShared] = useState(false);
   const saveMenu = useRef<HTMLDetailsElement>(null);
-  const [detailRow, setDetailRow] = useState<GridRow | null>(null);
   const openDetail = () => {
     const api = grid.current;
     const cell = api?.getFocusedCell();
@@ -40,7 +42,7 @@ export function GridViewBar(props: GridViewBarProps) {
       cell?.rowPinned === 'top'
         ? api?.getPinnedTopRow(cell.rowIndex)
         : api?.getDisplayedRowAtIndex(cell?.rowIndex ?? 0);
-    setDetailRow(node?.data ?? null);
+    onDetailRow(node?.data ?? null);
   };
   const picked = views.picked;
   const submit = (event: FormEvent) => {
@@ -127,7 +129,7 @@ export function GridViewBar(props: GridViewBarProps) {
           columns={props.columns}
           pending={props.pending}
           editable={props.editable && props.rowEditable(detailRow)}
-          onClose={() => setDetailRow(null)}
+          onClose={() => onDetailRow(null)}
         />
       )}
       {views.pickedMissing && (
