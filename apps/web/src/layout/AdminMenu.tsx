@@ -20,24 +20,23 @@ const ITEMS = [
 export function AdminMenu() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  const [open, setOpen] = useState(false);
+  // Open on the page it was opened on: any navigation (a page chosen) folds it.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const open = openOn === pathname;
+  const setOpen = (shown: boolean) => setOpenOn(shown ? pathname : null);
   const listId = useId();
   const labelId = useId();
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
 
-  // A page chosen (or any other navigation) folds the menu.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: pathname is the trigger, not an input
-  useEffect(() => setOpen(false), [pathname]);
-
   useEffect(() => {
     if (!open) return;
     const foldOnOutsideClick = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
+      if (!root.current?.contains(event.target as Node)) setOpenOn(null);
     };
     const foldOnEscape = (event: KeyboardEvent) => {
       if (event.key !== 'Escape') return;
-      setOpen(false);
+      setOpenOn(null);
       button.current?.focus();
     };
     document.addEventListener('pointerdown', foldOnOutsideClick);

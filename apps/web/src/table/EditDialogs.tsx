@@ -17,8 +17,12 @@ interface EditDialogsProps {
   unsaved: number;
   /** Takes the lock: with a reason, over from whoever holds it. */
   onTakeLock: (takeOverReason: string | null) => void;
-  /** The table's row scopes and the grid's filter, on a table with a row-lock column. */
-  rowScope: { scope: RowScope; reference: boolean; filter: readonly RowFilter[] } | null;
+  /** The table's row scopes, on a table with a row-lock column. */
+  scope: RowScope | null;
+  /** The table's columns: whether the row-lock column is a reference. */
+  columns: readonly { name: string; references?: string | null }[];
+  /** The grid's filter, which a new row scope may start from. */
+  filter: readonly RowFilter[];
   /** Takes a row scope of those values. */
   onTakeRows: (rows: readonly string[]) => void;
   onFinish: () => void;
@@ -40,10 +44,14 @@ export function EditDialogs({ open, info, busy, unsaved, onCancel, ...props }: E
         onConfirm={() => props.onTakeLock(null)}
         onCancel={onCancel}
       />
-      {open === 'rows' && props.rowScope && (
+      {open === 'rows' && props.scope && (
         <RowScopeDialog
           table={info.name}
-          {...props.rowScope}
+          scope={props.scope}
+          reference={props.columns.some(
+            (column) => column.name === props.scope?.column && Boolean(column.references),
+          )}
+          filter={props.filter}
           busy={busy}
           onConfirm={props.onTakeRows}
           onCancel={onCancel}

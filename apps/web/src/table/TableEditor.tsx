@@ -13,7 +13,6 @@ import { describeError } from '../ui/describeError';
 import { LoadingState } from '../ui/LoadingState';
 import { useNotify } from '../ui/Notices';
 import { usePageTitle } from '../ui/usePageTitle';
-import { EditToolbar } from './changes/EditToolbar';
 import type { GridRow } from './changes/gridRow';
 import { PendingChanges } from './changes/PendingChanges';
 import { UnsavedChangesGuard } from './changes/UnsavedChangesGuard';
@@ -21,6 +20,7 @@ import { useSaveShortcut } from './changes/useSaveShortcut';
 import { useDraft } from './drafts/useDraft';
 import { EditDialogs } from './EditDialogs';
 import { EditorBanners } from './EditorBanners';
+import { EditTools } from './EditTools';
 import { GridFooter } from './GridFooter';
 import type { RowView } from './grid/createRowDatasource';
 import { RowGrid } from './grid/RowGrid';
@@ -29,7 +29,6 @@ import { useArrival } from './lock/useArrival';
 import { useConnectionLoss } from './lock/useConnectionLoss';
 import { useEditSession } from './lock/useEditSession';
 import { useTableLock } from './lock/useTableLock';
-import { ProblemsActions } from './problems/ProblemsActions';
 import { onlyScopesInTheWay } from './scope/onlyScopesInTheWay';
 import { rowInScope, rowScopeOf } from './scope/rowScopeOf';
 import { TableHeading } from './TableHeading';
@@ -103,6 +102,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
     enabled: roleAtLeast(user.role, 'editor'),
   }).data;
   const awaitingApproval = ownRequest?.state === 'pending';
+  const mayStart = mayEdit && session.kind === 'viewing' && !awaitingApproval;
   const queue = useWaitForTable(info.name);
 
   // Arriving through the tables page's Edit or the admin page's Take over opens its dialog, as
@@ -136,13 +136,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         />
         <div className="page-actions">
           <SessionActions
-            mode={
-              editing
-                ? 'edit'
-                : mayEdit && session.kind === 'viewing' && !awaitingApproval
-                  ? 'start'
-                  : null
-            }
+            mode={editing ? 'edit' : mayStart ? 'start' : null}
             block={block}
             mayTakeOver={mayTakeOver}
             inLine={inLine(queue.wait)}
@@ -194,26 +188,17 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         onDetailRow={setDetailRow}
       />
       {editing && draft.settled && (
-        <EditToolbar
+        <EditTools
           table={info.name}
-          pending={pending}
           columns={page.columns}
+          pending={pending}
           grid={gridApi}
           lockLost={lockLost}
           selected={selected}
-          counts={counts}
-          invalid={invalid}
-          newRowValues={scope?.mine ? { [scope.column]: scope.mine[0] ?? '' } : undefined}
-        >
-          <ProblemsActions
-            table={info.name}
-            token={session.kind === 'editing' ? session.token : null}
-            pending={pending}
-            columns={page.columns}
-            grid={gridApi}
-            mayCheck={!needsApproval}
-          />
-        </EditToolbar>
+          scope={scope}
+          token={session.kind === 'editing' ? session.token : null}
+          mayCheck={!needsApproval}
+        />
       )}
 
       <RowGrid
@@ -248,15 +233,9 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         busy={actions.busy}
         unsaved={counts.total}
         onTakeLock={actions.takeLock}
-        rowScope={
-          scope && {
-            scope,
-            reference: page.columns.some(
-              (column) => column.name === scope.column && column.references,
-            ),
-            filter: shown.view.filter,
-          }
-        }
+        scope={scope}
+        columns={page.columns}
+        filter={shown.view.filter}
         onTakeRows={actions.takeRows}
         onFinish={actions.finish}
         onDiscard={actions.discard}
