@@ -15,6 +15,7 @@ const WORDS = {
     start: 'Start editing',
     editing: 'Editing (you)',
     actions: 'Editing tools',
+    problemsActions: ['Check', 'Problems (0)', 'Editing tools'],
     addRow: 'Add row',
     details: 'Row details',
     save: 'Save',
@@ -28,6 +29,7 @@ const WORDS = {
     start: '編集を開始',
     editing: '編集中（あなた）',
     actions: '編集ツール',
+    problemsActions: ['チェック', '問題 (0)', '編集ツール'],
     addRow: '行を追加',
     details: '行の詳細',
     save: '保存',
@@ -91,12 +93,12 @@ test('Phone: edit a value and save at 390 px, in English and Japanese', async ({
     await alice.getByTestId('table-title').hover();
     await expect(alice.locator('.ag-tooltip')).toHaveCount(0);
 
-    // The toolbar is one menu, on screen; no checkbox column; the status a thin bar, so that
-    // the data columns have the width.
+    // The row actions are one menu, on screen, beside the changes' Check and Problems; no
+    // checkbox column; the status a thin bar, so that the data columns have the width.
     const toolbar = alice.getByRole('toolbar', { name: words.actions });
     const menu = toolbar.getByRole('button', { name: words.actions });
     await expect(menu).toBeInViewport({ ratio: 1 });
-    await expect(toolbar.getByRole('button')).toHaveCount(1);
+    await expect(toolbar.getByRole('button')).toHaveText(words.problemsActions);
     await expect(alice.locator('.ag-selection-checkbox')).toHaveCount(0);
     const status = await alice.locator('[role=columnheader][col-id="__status"]').boundingBox();
     expect(status?.width).toBeLessThanOrEqual(12);

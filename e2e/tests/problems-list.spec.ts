@@ -71,9 +71,9 @@ test('Check shows the problems of 3 bad rows (FK, UNIQUE, CHECK) at once, writin
   await expect(problemsJa).toBeVisible();
   const listJa = alice.getByRole('region', { name: '問題' }).getByRole('listitem');
   await expect(listJa).toHaveText([
-    /^id=1 · category_id99999 は categories にありません（categories\.id）。存在する値を選んでください。$/,
-    /^id=2 · skuSKU-000003 は products の行 .+ で既に使われています。別の値にしてください。$/,
-    /^id=3 · unit_priceunit_price は 0 以上にしてください。$/,
+    /^id=1 · カテゴリ99999 は categories にありません（categories\.id）。存在する値を選んでください。$/,
+    /^id=2 · SKUSKU-000003 は products の行 .+ で既に使われています。別の値にしてください。$/,
+    /^id=3 · 価格unit_price は 0 以上にしてください。$/,
   ]);
   await alice.getByRole('button', { name: 'チェック', exact: true }).click();
   await expect(

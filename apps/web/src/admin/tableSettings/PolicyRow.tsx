@@ -28,7 +28,7 @@ export function PolicyRow({ policy, defaultGuard }: { policy: Policy; defaultGua
     event.preventDefault();
     const change = policyChangeOf(policy, defaultGuard, shown);
     if (Object.keys(change).length === 0) {
-      notify('info', t('fourEyes.policy.unchanged', { table: policy.table }));
+      notify('info', (tr) => tr('fourEyes.policy.unchanged', { table: policy.table }));
       return;
     }
     save.mutate(change);

@@ -53,7 +53,7 @@ export function ProblemsActions({
   const columnOrder = useMemo(() => columns.map((column) => column.name), [columns]);
   const firstColumn = columnOrder[0] ?? '';
   const problems = problemsOf(pending, columnOrder);
-  const notShown = useCallback(() => notify('info', t('problems.rowNotShown')), [notify, t]);
+  const notShown = useCallback(() => notify('info', (tr) => tr('problems.rowNotShown')), [notify]);
   useProblemKeys(problems, pending, grid, firstColumn, notShown);
 
   const columnCaption = (name: string | null) => {
@@ -78,19 +78,18 @@ export function ProblemsActions({
       const { checkRows: result } = await graphqlRequest(checkRowsQuery, { table, token, changes });
       const unplaced = pending.setSaveErrors(result.rowErrors, origins);
       const found = problemsOf(pending, columnOrder).length;
-      if (found === 0) notify('success', t('problems.checkPassed'));
+      if (found === 0) notify('success', (tr) => tr('problems.checkPassed'));
       else {
-        notify(
-          'error',
+        notify('error', (tr) =>
           [
-            t('problems.checkFound', { count: found }),
+            tr('problems.checkFound', { count: found }),
             ...unplaced.map((error) => error.message),
           ].join(' '),
         );
         setOpen(true);
       }
     } catch (error) {
-      notify('error', describeError(error, t));
+      notify('error', (tr) => describeError(error, tr));
     } finally {
       setChecking(false);
     }
