@@ -1,6 +1,5 @@
-import { createPrismaClient } from '@tablelock/db';
-import { createUser } from '@tablelock/identity';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { type BrowserUser, createBrowserUser, launchChromium, signedInPage } from '../benchBrowser';
 import { type LatencySummary, summarizeLatencies } from '../latency';
 
 /** Issue 42's page timing: the table page of 100,000 products in a real browser, drafts on. */
@@ -17,11 +16,11 @@ export interface EditorPageResult {
   firstError?: string;
 }
 
-const EDITOR = {
+const EDITOR: BrowserUser = {
   username: 'bench-page-editor',
   password: 'bench-page-editor-password',
   role: 'editor',
-} as const;
+};
 
 const TABLE = 'products';
 const PAGE_SIZE = 500;
@@ -181,32 +180,6 @@ async function saveRestoredDraft(
   return performance.now() - started;
 }
 
-async function createEditor(databaseUrl: string): Promise<void> {
-  const prisma = createPrismaClient(databaseUrl, { poolSize: 1 });
-  try {
-    const audit = { actor: 'bench', ip: null, logger: { info: () => {}, warn: () => {} } };
-    await createUser(prisma, EDITOR, audit);
-  } finally {
-    await prisma.$disconnect();
-  }
-}
-
-async function signedInPage(browser: Browser, apiUrl: string): Promise<Page> {
-  const context = await browser.newContext({
-    baseURL: apiUrl,
-    viewport: { width: 1440, height: 900 },
-  });
-  const login = await context.request.post('/graphql', {
-    headers: { 'content-type': 'application/json' },
-    data: {
-      query: 'mutation($u: String!, $p: String!) { login(username: $u, password: $p) { name } }',
-      variables: { u: EDITOR.username, p: EDITOR.password },
-    },
-  });
-  if (!login.ok()) throw new Error(`login failed: HTTP ${login.status()}`);
-  return context.newPage();
-}
-
 /**
  * The table page as a user meets it: the first rows of 100,000 products, then `saveRows`
  * changes restored from a draft and saved in one go (with one more edit first, to time the
@@ -216,18 +189,15 @@ export async function measureEditorPage(
   options: { databaseUrl: string; apiUrl: string },
   sizes: { saveRows: number; repetitions: number },
 ): Promise<EditorPageResult> {
-  await createEditor(options.databaseUrl);
+  await createBrowserUser(options.databaseUrl, EDITOR);
   const firstRows: number[] = [];
   const saves: number[] = [];
   const draftWrites: number[] = [];
   let errors = 0;
   let firstError: string | undefined;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  });
+  const browser = await launchChromium();
   try {
-    const page = await signedInPage(browser, options.apiUrl);
+    const page = await signedInPage(browser, options.apiUrl, EDITOR);
     for (let round = 0; round < sizes.repetitions; round++) {
       firstRows.push(await firstRowsShown(page));
     }

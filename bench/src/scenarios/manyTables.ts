@@ -1,9 +1,8 @@
 import { createPrismaClient } from '@tablelock/db';
-import { createUser } from '@tablelock/identity';
 import { syncTableRegistry } from '@tablelock/lock';
 import { manyMasterTablesSql } from '@tablelock/test-support/manyMasterTables';
 import pg from 'pg';
-import { chromium } from 'playwright-core';
+import { type BrowserUser, createBrowserUser, launchChromium, signedInPage } from '../benchBrowser';
 import { MASTER_SCHEMA } from '../benchDatabase';
 import type { GraphQLClient } from '../graphqlClient';
 import { type LatencySummary, summarizeLatencies } from '../latency';
@@ -26,11 +25,11 @@ export interface ManyTablesResult {
   firstError?: string;
 }
 
-const BROWSER_USER = {
+const BROWSER_USER: BrowserUser = {
   username: 'bench-browser',
   password: 'bench-browser-password',
   role: 'viewer',
-} as const;
+};
 
 const TABLES_QUERY = `{
   tables {
@@ -93,24 +92,9 @@ async function measureQuery(
 
 /** A person signs in and opens the Tables page: ms from navigation start to the first rows shown. */
 async function measureFirstScreen(apiUrl: string, repetitions: number): Promise<LatencySummary> {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  });
+  const browser = await launchChromium();
   try {
-    const context = await browser.newContext({
-      baseURL: apiUrl,
-      viewport: { width: 1440, height: 900 },
-    });
-    const login = await context.request.post('/graphql', {
-      headers: { 'content-type': 'application/json' },
-      data: {
-        query: 'mutation($u: String!, $p: String!) { login(username: $u, password: $p) { name } }',
-        variables: { u: BROWSER_USER.username, p: BROWSER_USER.password },
-      },
-    });
-    if (!login.ok()) throw new Error(`login failed: HTTP ${login.status()}`);
-    const page = await context.newPage();
+    const page = await signedInPage(browser, apiUrl, BROWSER_USER);
     const samples: number[] = [];
     for (let i = 0; i < repetitions; i++) {
       await page.goto('/tables', { waitUntil: 'commit' });
@@ -131,16 +115,6 @@ async function measureFirstScreen(apiUrl: string, repetitions: number): Promise<
   }
 }
 
-export async function createBrowserUser(databaseUrl: string): Promise<void> {
-  const prisma = createPrismaClient(databaseUrl, { poolSize: 1 });
-  try {
-    const audit = { actor: 'bench', ip: null, logger: { info: () => {}, warn: () => {} } };
-    await createUser(prisma, BROWSER_USER, audit);
-  } finally {
-    await prisma.$disconnect();
-  }
-}
-
 /** Everything measured about a registry of `tables` extra master tables, on a running API. */
 export async function measureManyTables(
   options: { databaseUrl: string; apiUrl: string; api: GraphQLClient; apiKey: string },
@@ -149,7 +123,7 @@ export async function measureManyTables(
 ): Promise<ManyTablesResult> {
   const createSeconds = await addManyTables(options.databaseUrl, tables);
   const registrySyncMs = await measureRegistrySync(options.databaseUrl);
-  await createBrowserUser(options.databaseUrl);
+  await createBrowserUser(options.databaseUrl, BROWSER_USER);
   let errors = 0;
   let firstError: string | undefined;
   const attempt = async <T>(work: () => Promise<T>, fallback: T): Promise<T> => {
