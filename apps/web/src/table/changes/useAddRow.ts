@@ -23,15 +23,16 @@ export function useAddRow(
   const keyColumn = inventedKeyOf(columns);
   return useCallback(async () => {
     const newRows = pending.newRows();
-    const taken = new Set(newRows.map((row) => row.values[keyColumn ?? ''] ?? null));
     // Each new row holds at most one of the keys: one more than there are rows leaves one free.
     const count = newRows.length + 1;
-    const wanted = keyColumn && !values?.[keyColumn] && count <= MOST_KEYS_ASKED;
-    const keys = wanted
-      ? await queryClient.fetchQuery(newRowKeysOptions(table, count)).catch(() => [])
-      : [];
+    if (!keyColumn || values?.[keyColumn] || count > MOST_KEYS_ASKED) {
+      pending.addRow(values);
+      return;
+    }
+    const taken = new Set(newRows.map((row) => row.values[keyColumn]));
+    const keys = await queryClient.fetchQuery(newRowKeysOptions(table, count)).catch(() => []);
     const free = keys.find((key) => !taken.has(key));
-    pending.addRow(keyColumn && free !== undefined ? { ...values, [keyColumn]: free } : values);
+    pending.addRow(free === undefined ? values : { ...values, [keyColumn]: free });
   }, [queryClient, table, pending, keyColumn, values]);
 }
 
