@@ -112,7 +112,7 @@ const JAPANESE: Words = {
   apply: '1 件の変更を適用',
   writing: '行を書き込み中…',
   applied: 'インポートしました：作成 0 行、更新 1 行。',
-  nameFilter: 'name フィルター入力',
+  nameFilter: '商品名 フィルター入力',
   exportCsv: 'CSV エクスポート',
   downloading: 'products.csv をダウンロード中',
 };
