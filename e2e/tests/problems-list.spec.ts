@@ -79,6 +79,11 @@ test('Check shows the problems of 3 bad rows (FK, UNIQUE, CHECK) at once, writin
   await expect(
     alice.getByText(/^チェックしました。3 件の問題があるため保存できません。/),
   ).toBeVisible();
+  // The language builds the grid anew, which may or may not keep the cell focused before: F8
+  // starts from a cell of the new grid past the last problem, and wraps round to the first.
+  await expect(alice.getByRole('columnheader', { name: '変更', exact: true })).toBeVisible();
+  await cell(alice, rowId('4'), 'name').click();
+  await expect(cell(alice, rowId('4'), 'name')).toBeFocused();
   await alice.keyboard.press('F8');
   await expect(cell(alice, FK.row, FK.column)).toBeFocused();
   await expectAccessible(alice);
