@@ -45,7 +45,6 @@ interface PageGlobals {
   };
 }
 interface IdbDatabase {
-  objectStoreNames: { contains(name: string): boolean };
   createObjectStore(name: string): void;
   transaction(
     store: string,
