@@ -2,7 +2,7 @@ import type { GridApi } from 'ag-grid-community';
 import type { RefObject } from 'react';
 import { EditToolbar } from './changes/EditToolbar';
 import type { GridRow } from './changes/gridRow';
-import type { PendingChanges } from './changes/PendingChanges';
+import type { ChangeCounts, PendingChanges } from './changes/PendingChanges';
 import type { TableColumn } from './grid/useTableColumns';
 import { ProblemsActions } from './problems/ProblemsActions';
 
@@ -16,6 +16,9 @@ interface EditToolsProps {
   lockLost: boolean;
   /** Rows selected in the grid. */
   selected: number;
+  counts: ChangeCounts;
+  /** Cells whose value cannot be saved as it is. */
+  invalid: number;
   /** The user's row scope, whose (first) value a new row starts with. */
   scope: RowScope | null;
   /** The edit session's fencing token, which Check writes under; null once it is lost. */
@@ -29,8 +32,6 @@ export function EditTools({ scope, token, mayCheck, ...props }: EditToolsProps) 
   return (
     <EditToolbar
       {...props}
-      counts={props.pending.counts()}
-      invalid={props.pending.invalidCells().length}
       newRowValues={scope?.mine ? { [scope.column]: scope.mine[0] ?? '' } : undefined}
     >
       <ProblemsActions

@@ -195,6 +195,8 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
           grid={gridApi}
           lockLost={lockLost}
           selected={selected}
+          counts={counts}
+          invalid={invalid}
           scope={scope}
           token={session.kind === 'editing' ? session.token : null}
           mayCheck={!needsApproval}
