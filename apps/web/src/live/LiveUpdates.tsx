@@ -35,12 +35,22 @@ interface LiveUpdatesProps {
 export function LiveUpdates({ reactions, children }: LiveUpdatesProps) {
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<LiveStatus>('connecting');
+  const [since, setSince] = useState<number | null>(null);
   const [listeners] = useState(() => new Set<LockEventListener>());
   const [client, setClient] = useState<Client | null>(null);
 
   useEffect(() => {
     const react = reactions(queryClient);
-    const client = createLiveClient({ onStatus: setStatus, onConnected: () => react.connected() });
+    const client = createLiveClient({
+      onStatus: (next) => {
+        setStatus(next);
+        if (next !== 'live') setSince(null);
+      },
+      onConnected: () => {
+        setSince(Date.now());
+        react.connected();
+      },
+    });
     const unsubscribe = client.subscribe<LockChangedSubscription>(
       { query: lockChangedSubscription.toString() },
       {
@@ -69,6 +79,6 @@ export function LiveUpdates({ reactions, children }: LiveUpdatesProps) {
       listeners.delete(listener);
     };
   });
-  const live = useMemo(() => ({ status, listen, client }), [status, listen, client]);
+  const live = useMemo(() => ({ status, since, listen, client }), [status, since, listen, client]);
   return <LiveUpdatesContext.Provider value={live}>{children}</LiveUpdatesContext.Provider>;
 }

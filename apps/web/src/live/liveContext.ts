@@ -18,6 +18,11 @@ export type LockEventListener = (event: LockEvent) => void;
 
 export interface LiveUpdates {
   status: LiveStatus;
+  /**
+   * When the connection now up was made (epoch ms), null while none is: what was read before it
+   * may have missed news (see rowsReadBefore).
+   */
+  since: number | null;
   /** Calls `listener` with every event from now on; returns the unsubscribe. */
   listen(listener: LockEventListener): () => void;
   /** The connection's client, for other subscriptions on the same socket (null before it exists). */
@@ -27,6 +32,7 @@ export interface LiveUpdates {
 // Outside the provider (the login page) nothing is live, and nothing listens.
 export const LiveUpdatesContext = createContext<LiveUpdates>({
   status: 'offline',
+  since: null,
   listen: () => () => {},
   client: null,
 });

@@ -1,4 +1,3 @@
-import { usePrefetchQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { useSession } from '../session/useSession';
@@ -7,7 +6,6 @@ import { describeError } from '../ui/describeError';
 import { LoadingState } from '../ui/LoadingState';
 import { useTableColumns } from './grid/useTableColumns';
 import { TableEditor } from './TableEditor';
-import { gridLayoutOptions, savedViewsOptions } from './views/viewOperations';
 
 /** The page of one master table: loads what the editor needs, or says why it cannot. */
 export function TablePage() {
@@ -16,10 +14,6 @@ export function TablePage() {
   const { data: user } = useSession();
   const tables = useTables();
   const columns = useTableColumns(name);
-  // The grid waits for the user's layout and views before it asks for rows: asked for beside
-  // the columns, not after them, the first rows come one round trip sooner.
-  usePrefetchQuery(gridLayoutOptions(name));
-  usePrefetchQuery(savedViewsOptions(name));
 
   if (!user) return null;
   if (tables.isPending || columns.isPending) return <LoadingState />;

@@ -1,10 +1,12 @@
 import { AG_GRID_LOCALE_JP } from '@ag-grid-community/locale';
+import { useQueryClient } from '@tanstack/react-query';
 import type { GridApi, GridReadyEvent } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../i18n/i18n';
 import { useFormatters } from '../../i18n/useFormatters';
+import { LiveUpdatesContext } from '../../live/liveContext';
 import { useNarrowScreen } from '../../ui/useNarrowScreen';
 import { withCaptions } from '../captions/withCaptions';
 import type { GridRow } from '../changes/gridRow';
@@ -18,6 +20,7 @@ import { TypeAhead } from '../typeAhead/TypeAhead';
 import type { GridViewSetup } from '../views/useGridViews';
 import { buildColumnDefs } from './buildColumnDefs';
 import { createRowDatasource, type RowView } from './createRowDatasource';
+import { BLOCK_SIZE, takeFirstRows } from './firstRowsOptions';
 import { gridKeyboard } from './gridKeyboard';
 import { gridTheme } from './gridSetup';
 import { useRowsRevision } from './useRowsRevision';
@@ -41,10 +44,6 @@ interface RowGridProps {
   /** On a phone, a tap on a row: it opens as a form (the cells are too narrow to edit in). */
   onRowTap: (row: GridRow) => void;
 }
-
-// Rows per request: the scrollbar (sized from the total) lets the user jump anywhere in the
-// 100,000 rows, and a block of 100 stays quick to read and to render wherever it is.
-const BLOCK_SIZE = 100;
 
 /** A master table's rows: loaded block by block as the user scrolls, sorted and filtered on the server. */
 export function RowGrid(props: RowGridProps) {
@@ -87,6 +86,9 @@ export function RowGrid(props: RowGridProps) {
   // The parent's callbacks change identity on every render; the datasource must not.
   const callbacks = useRef({ onPage, onLoadError });
   callbacks.current = { onPage, onLoadError };
+  const queryClient = useQueryClient();
+  const liveSince = useRef<number | null>(null);
+  liveSince.current = useContext(LiveUpdatesContext).since;
 
   const keyColumns = useMemo(
     () => columns.filter((column) => column.primaryKey).map((column) => column.name),
@@ -104,8 +106,10 @@ export function RowGrid(props: RowGridProps) {
         labels,
         onPage: (total, view) => callbacks.current.onPage(total, view),
         onError: (error) => callbacks.current.onLoadError(error),
+        readAhead: (variables) => takeFirstRows(queryClient, variables),
+        liveSince: () => liveSince.current,
       }),
-    [table, keyColumns, pending, labels],
+    [table, keyColumns, pending, labels, queryClient],
   );
   const showStatus = editable || counts.total > 0;
   const columnDefs = useMemo(

@@ -5,6 +5,7 @@ import { type GridRow, storedRowId } from '../changes/gridRow';
 import type { PendingChanges } from '../changes/PendingChanges';
 import type { ReferenceLabels } from '../reference/ReferenceLabels';
 import { BlockCursors } from './blockCursors';
+import type { RowsRead } from './firstRowsOptions';
 import { toRowFilters, toRowSort } from './gridQueryToRowQuery';
 import { rowPageQuery } from './rowOperations';
 
@@ -22,6 +23,10 @@ interface RowDatasourceOptions {
   labels: ReferenceLabels;
   onPage: (total: number, view: RowView) => void;
   onError: (error: unknown) => void;
+  /** Rows read ahead of the grid for its first read, if these are the ones (takeFirstRows). */
+  readAhead: (variables: RowPageQueryVariables) => Promise<RowsRead | null> | null;
+  /** When the live connection now up was made (null: none is), as rows read ahead are judged. */
+  liveSince: () => number | null;
 }
 
 /**
@@ -32,6 +37,7 @@ interface RowDatasourceOptions {
 export function createRowDatasource(options: RowDatasourceOptions): IDatasource {
   const { table, keyColumns, pending, labels, onPage, onError } = options;
   const cursors = new BlockCursors();
+  let firstRead = true;
   // A sort or filter change does not cancel the reads of the view before it; their late answers
   // still fill the cursors but must not speak for the grid (its count, the export link).
   let shownViewKey: string | undefined;
@@ -50,8 +56,16 @@ export function createRowDatasource(options: RowDatasourceOptions): IDatasource 
         ...cursors.positionOf(viewKey, startRow, endRow),
         limit: endRow - startRow,
       };
-      graphqlRequest(rowPageQuery, variables).then(
-        ({ rows: page }) => {
+      const ahead = firstRead ? options.readAhead(variables) : null;
+      firstRead = false;
+      const readAnew = (): Promise<{ readFrom: number | null; page: RowsRead['page'] }> =>
+        graphqlRequest(rowPageQuery, variables).then(({ rows: page }) => ({
+          readFrom: null,
+          page,
+        }));
+      const read = ahead ? ahead.then((found) => found ?? readAnew()) : readAnew();
+      read.then(
+        ({ readFrom, page }) => {
           cursors.remember(viewKey, startRow, endRow, page);
           for (const found of page.referenceLabels) labels.remember(found.column, found.labels);
           const rows = page.rows.map(
@@ -65,6 +79,12 @@ export function createRowDatasource(options: RowDatasourceOptions): IDatasource 
           );
           params.successCallback(rows, page.total);
           if (viewKey === shownViewKey) onPage(page.total, view);
+          // Read ahead before the live connection was made: shown at once, and read again, as
+          // the connection has every grid that read before it (rowsReadBefore) do.
+          const since = options.liveSince();
+          if (readFrom !== null && since !== null && readFrom < since) {
+            params.api.refreshInfiniteCache();
+          }
         },
         (error: unknown) => {
           params.failCallback();

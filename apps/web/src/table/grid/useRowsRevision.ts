@@ -1,14 +1,17 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { fallbackRefreshMs } from '../../live/fallbackRefreshMs';
 import { useLiveStatus } from '../../live/useLiveStatus';
+import { ROWS_KEY } from './rowsKey';
 
-/** The key every table's rows revision shares: what a reconnection makes out of date. */
-export const ROWS_KEY = ['rows'] as const;
-
+/**
+ * A revision is the time from which the grid reads its rows: known at once (a revision that
+ * arrived after the grid's first read would reload the rows it was still reading).
+ */
 export const rowsRevisionOptions = (table: string) =>
   queryOptions({
     queryKey: [...ROWS_KEY, table],
     queryFn: () => Date.now(),
+    initialData: () => Date.now(),
     staleTime: Number.POSITIVE_INFINITY,
     refetchOnWindowFocus: false,
   });
@@ -24,5 +27,5 @@ export function useRowsRevision(table: string): number {
     ...rowsRevisionOptions(table),
     refetchInterval: fallbackRefreshMs(live),
   });
-  return data ?? 0;
+  return data;
 }

@@ -1,0 +1,35 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { sessionOptions } from '../session/useSession';
+import { firstRowsOptions } from '../table/grid/firstRowsOptions';
+import { tableColumnsOptions } from '../table/grid/useTableColumns';
+import {
+  gridLayoutOptions,
+  savedViewOptions,
+  savedViewsOptions,
+} from '../table/views/viewOperations';
+import { tablesOptions } from '../tables/useTables';
+
+/**
+ * Route loaders start a page's reads and return at once: the router runs them beside loading a
+ * lazy page's code, so the reads are under way before the page first renders instead of after
+ * (on a first visit of the table page: its code, then the session, then the table's columns
+ * and views, then its rows — one after the other). The pages read the same queries as usual;
+ * they find them answered or in flight (the grid its first rows: takeFirstRows). A refusal (no
+ * session) is the page's to show.
+ */
+export function prefetchSession(queryClient: QueryClient): null {
+  void queryClient.prefetchQuery(sessionOptions);
+  return null;
+}
+
+export function prefetchTablePage(queryClient: QueryClient, table: string, url: URL): null {
+  void queryClient.prefetchQuery(tablesOptions);
+  void queryClient.prefetchQuery(tableColumnsOptions(table));
+  void queryClient.prefetchQuery(gridLayoutOptions(table));
+  void queryClient.prefetchQuery(savedViewsOptions(table));
+  const viewId = url.searchParams.get('view');
+  if (viewId !== null) void queryClient.prefetchQuery(savedViewOptions(viewId));
+  // Unsorted and unfiltered, its first rows are known before the grid is: read them too.
+  else if (!url.searchParams.has('sort')) void queryClient.prefetchQuery(firstRowsOptions(table));
+  return null;
+}
