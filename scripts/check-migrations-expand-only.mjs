@@ -24,7 +24,9 @@ const git = (root, args) => execFileSync('git', args, { cwd: root, encoding: 'ut
  */
 export function previousReleaseTag(root) {
   if (git(root, ['rev-parse', '--is-shallow-repository']) === 'true') {
-    throw new Error('The clone is shallow: fetch its history and tags to find the previous release.');
+    throw new Error(
+      'The clone is shallow: fetch its history and tags to find the previous release.',
+    );
   }
   const head = git(root, ['rev-parse', 'HEAD']);
   const tags = git(root, ['tag', '--merged', 'HEAD', '--sort=-v:refname', '--list', 'v*'])
@@ -49,7 +51,9 @@ function lastName(qualified) {
 /** SQL with its comments and string literals blanked (line breaks kept, so lines still count). */
 function blankedCommentsAndStrings(sql) {
   return sql.replace(/--[^\n]*|\/\*[\s\S]*?\*\/|'(?:[^']|'')*'/g, (text) =>
-    text.startsWith("'") && !text.includes('\n') ? `'${' '.repeat(text.length - 2)}'` : text.replace(/[^\n]/g, ' '),
+    text.startsWith("'") && !text.includes('\n')
+      ? `'${' '.repeat(text.length - 2)}'`
+      : text.replace(/[^\n]/g, ' '),
   );
 }
 
@@ -61,14 +65,19 @@ function contractions(sql) {
   const each = (pattern, onMatch) => {
     for (const match of code.matchAll(new RegExp(pattern, 'gi'))) onMatch(match);
   };
-  each(String.raw`\bDROP\s+TABLE\s+(?:IF\s+EXISTS\s+)?(${QUALIFIED}(?:\s*,\s*${QUALIFIED})*)`, (m) => {
-    for (const table of m[1].split(',')) at(m.index, 'DROP TABLE', lastName(table.trim()));
-  });
-  each(String.raw`\bDROP\s+(FUNCTION|PROCEDURE|VIEW|TYPE)\s+(?:IF\s+EXISTS\s+)?(${QUALIFIED})`, (m) =>
-    at(m.index, `DROP ${m[1].toUpperCase()}`, lastName(m[2])),
+  each(
+    String.raw`\bDROP\s+TABLE\s+(?:IF\s+EXISTS\s+)?(${QUALIFIED}(?:\s*,\s*${QUALIFIED})*)`,
+    (m) => {
+      for (const table of m[1].split(',')) at(m.index, 'DROP TABLE', lastName(table.trim()));
+    },
   );
-  each(String.raw`\bALTER\s+(FUNCTION|PROCEDURE)\s+(${QUALIFIED})\s*(?:\([^)]*\))?\s*RENAME\s+TO\b`, (m) =>
-    at(m.index, `RENAME ${m[1].toUpperCase()}`, lastName(m[2])),
+  each(
+    String.raw`\bDROP\s+(FUNCTION|PROCEDURE|VIEW|TYPE)\s+(?:IF\s+EXISTS\s+)?(${QUALIFIED})`,
+    (m) => at(m.index, `DROP ${m[1].toUpperCase()}`, lastName(m[2])),
+  );
+  each(
+    String.raw`\bALTER\s+(FUNCTION|PROCEDURE)\s+(${QUALIFIED})\s*(?:\([^)]*\))?\s*RENAME\s+TO\b`,
+    (m) => at(m.index, `RENAME ${m[1].toUpperCase()}`, lastName(m[2])),
   );
   each(
     String.raw`\bALTER\s+TYPE\s+(${QUALIFIED})\s+RENAME\s+(?:VALUE\s+('(?:[^']|'')*')|ATTRIBUTE\s+(${IDENTIFIER})|TO\b)`,
@@ -87,12 +96,16 @@ function contractions(sql) {
       const table = lastName(m[1]);
       const actionsAt = m.index + m[0].length - m[2].length;
       for (const action of m[2].matchAll(
-        new RegExp(String.raw`\b(DROP|RENAME)\s+(?:(COLUMN)\s+)?(?:IF\s+EXISTS\s+)?(${IDENTIFIER})(\s+TO\b)?`, 'gi'),
+        new RegExp(
+          String.raw`\b(DROP|RENAME)\s+(?:(COLUMN)\s+)?(?:IF\s+EXISTS\s+)?(${IDENTIFIER})(\s+TO\b)?`,
+          'gi',
+        ),
       )) {
         const [, verb, column, name, to] = action;
         const index = actionsAt + action.index;
         if (verb.toUpperCase() === 'DROP') {
-          if (column || !NOT_A_COLUMN.test(name)) at(index, 'DROP COLUMN', `${table}.${unquoted(name)}`);
+          if (column || !NOT_A_COLUMN.test(name))
+            at(index, 'DROP COLUMN', `${table}.${unquoted(name)}`);
         } else if (!column && /^to$/i.test(name)) {
           at(index, 'RENAME TABLE', table);
         } else if (to && (column || !/^constraint$/i.test(name))) {
@@ -127,7 +140,18 @@ function usesAt(root, tag, name, change, migrationsAtTag) {
   const word = new RegExp(String.raw`(^|[^\w$])${escapeRegExp(name)}($|[^\w$])`, 'i');
   let sourceLines = '';
   try {
-    sourceLines = git(root, ['grep', '-n', '-i', '-w', '-F', '-e', name, tag, '--', ...SOURCE_PATHS]);
+    sourceLines = git(root, [
+      'grep',
+      '-n',
+      '-i',
+      '-w',
+      '-F',
+      '-e',
+      name,
+      tag,
+      '--',
+      ...SOURCE_PATHS,
+    ]);
   } catch (error) {
     // git grep exits with 1 when nothing matches.
     if (error.status !== 1) throw error;
@@ -135,10 +159,18 @@ function usesAt(root, tag, name, change, migrationsAtTag) {
   const uses = sourceLines
     .split('\n')
     .filter(Boolean)
-    .map((line) => line.slice(tag.length + 1).split(':').slice(0, 2).join(':'));
+    .map((line) =>
+      line
+        .slice(tag.length + 1)
+        .split(':')
+        .slice(0, 2)
+        .join(':'),
+    );
   const isFunction = /FUNCTION|PROCEDURE/.test(change);
   for (const { path, sql } of migrationsAtTag) {
-    const parts = isFunction ? calls(sql, name) : usingParts(sql).filter((part) => word.test(part[0]));
+    const parts = isFunction
+      ? calls(sql, name)
+      : usingParts(sql).filter((part) => word.test(part[0]));
     for (const part of parts) {
       uses.push(`${path}:${sql.slice(0, part.index).split('\n').length}`);
     }
@@ -175,7 +207,11 @@ function migrationsAt(root, tag) {
  * Each drop or rename, in a migration of `migrationsDir` that the release at `previousTag` does
  * not have, of an object that release uses: { file, line, change, object, uses }.
  */
-export function expandOnlyViolations({ root, previousTag, migrationsDir = join(root, MIGRATIONS) }) {
+export function expandOnlyViolations({
+  root,
+  previousTag,
+  migrationsDir = join(root, MIGRATIONS),
+}) {
   const migrationsAtTag = migrationsAt(root, previousTag);
   const released = new Set(migrationsAtTag.map((migration) => migration.name));
   const added = readdirSync(migrationsDir, { withFileTypes: true })
@@ -203,7 +239,8 @@ function main() {
   }
   const violations = expandOnlyViolations({ root, previousTag, migrationsDir });
   for (const { file, line, change, object, uses } of violations) {
-    const shown = uses.slice(0, 3).join(', ') + (uses.length > 3 ? ` and ${uses.length - 3} more` : '');
+    const shown =
+      uses.slice(0, 3).join(', ') + (uses.length > 3 ? ` and ${uses.length - 3} more` : '');
     console.error(
       `${relative(root, file)}:${line}: ${change} ${object}, which ${previousTag} uses (${shown}). ` +
         `Its processes still run during a rolling upgrade: expand now, contract in the next release ` +
@@ -214,7 +251,9 @@ function main() {
     process.exitCode = 1;
     return;
   }
-  console.log(`check-migrations-expand-only: the migrations since ${previousTag} drop or rename nothing it uses.`);
+  console.log(
+    `check-migrations-expand-only: the migrations since ${previousTag} drop or rename nothing it uses.`,
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) main();

@@ -85,8 +85,10 @@ describe('migrations since the previous release only expand what that release us
 
   it('allows dropping a column that was added after the previous release', async () => {
     const migrationsDir = await migrationsFolder({
-      '20991230000000_expand': 'ALTER TABLE tablelock.table_lock ADD COLUMN drill_scratch_note text;\n',
-      '20991231000000_contract': 'ALTER TABLE tablelock.table_lock DROP COLUMN drill_scratch_note;\n',
+      '20991230000000_expand':
+        'ALTER TABLE tablelock.table_lock ADD COLUMN drill_scratch_note text;\n',
+      '20991231000000_contract':
+        'ALTER TABLE tablelock.table_lock DROP COLUMN drill_scratch_note;\n',
     });
     expect(expandOnlyViolations({ root, previousTag, migrationsDir })).toEqual([]);
   });
