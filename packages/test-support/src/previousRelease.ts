@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { previousReleaseTag } from '../../../scripts/check-migrations-expand-only.mjs';
 
 /** The repository this package is part of. */
@@ -46,25 +46,24 @@ export async function buildPreviousRelease(): Promise<PreviousRelease> {
   await run('sh', ['-c', `git archive ${commit} | tar -x -C "${tree}"`], REPOSITORY);
   // The root for the Prisma CLI, apps/api and the packages it is built from; their build scripts
   // (embedded Postgres's, esbuild's) are not needed to compile it nor to run it on an external Postgres.
-  await run(
-    'pnpm',
-    [
-      'install',
-      '--frozen-lockfile',
-      '--offline',
-      '--ignore-scripts',
-      '--filter',
-      '.',
-      '--filter',
-      '@tablelock/api...',
-    ],
-    tree,
+  const install = ['install', '--frozen-lockfile', '--ignore-scripts', '--filter', '.'];
+  await pnpm([...install, '--filter', '@tablelock/api...', '--offline'], tree).catch(
+    // A dependency the release had that this checkout's install did not put in the store.
+    () => pnpm([...install, '--filter', '@tablelock/api...', '--prefer-offline'], tree),
   );
   await run(join(tree, 'node_modules/.bin/prisma'), ['generate'], tree);
-  await run('pnpm', ['--filter', '@tablelock/api', 'generate'], tree);
-  await run('pnpm', ['--filter', '@tablelock/api', 'build'], tree);
+  await pnpm(['--filter', '@tablelock/api', 'generate'], tree);
+  await pnpm(['--filter', '@tablelock/api', 'build'], tree);
   await writeFile(built, `${tag}\n`);
   return { tag, commit, apiDir, migrationsDir, builtInMs: Math.round(performance.now() - started) };
+}
+
+/** The pnpm that runs the tests (perhaps not on the PATH), else the one on the PATH. */
+function pnpm(args: string[], cwd: string): Promise<string> {
+  const execPath = process.env.npm_execpath;
+  return execPath && /pnpm/.test(basename(execPath))
+    ? run(process.execPath, [execPath, ...args], cwd)
+    : run('pnpm', args, cwd);
 }
 
 /** Runs a command to its end; its standard output, or an error with all it printed. */
