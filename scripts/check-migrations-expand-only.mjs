@@ -18,21 +18,46 @@ const MIGRATIONS = 'prisma/migrations';
 
 const git = (root, args) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
 
+/** The `v*` tags HEAD contains, newest first. */
+const releaseTags = (root) =>
+  git(root, ['tag', '--merged', 'HEAD', '--sort=-v:refname', '--list', 'v*'])
+    .split('\n')
+    .filter(Boolean);
+
+/**
+ * A clone made without history or tags (`--depth`, `--no-tags`) cannot name the previous
+ * release: they are fetched from the clone's origin once, and a clone that still lacks them says so.
+ */
+function fetchReleaseHistory(root) {
+  const shallow = git(root, ['rev-parse', '--is-shallow-repository']) === 'true';
+  if (!shallow && releaseTags(root).length > 0) return;
+  try {
+    execFileSync(
+      'git',
+      ['fetch', '--quiet', '--tags', ...(shallow ? ['--unshallow'] : []), 'origin'],
+      {
+        cwd: root,
+        stdio: 'ignore',
+      },
+    );
+  } catch {
+    // Told below, or by the caller: no previous release found.
+  }
+  if (git(root, ['rev-parse', '--is-shallow-repository']) === 'true') {
+    throw new Error(
+      'The clone is shallow and its origin gave no history: fetch its history and tags to find the previous release.',
+    );
+  }
+}
+
 /**
  * The previous release: the newest `v*` tag that HEAD contains, other than a tag on HEAD itself
  * (right after tagging a release, the one before it). Undefined when there is none.
  */
 export function previousReleaseTag(root) {
-  if (git(root, ['rev-parse', '--is-shallow-repository']) === 'true') {
-    throw new Error(
-      'The clone is shallow: fetch its history and tags to find the previous release.',
-    );
-  }
+  fetchReleaseHistory(root);
   const head = git(root, ['rev-parse', 'HEAD']);
-  const tags = git(root, ['tag', '--merged', 'HEAD', '--sort=-v:refname', '--list', 'v*'])
-    .split('\n')
-    .filter(Boolean);
-  return tags.find((tag) => git(root, ['rev-parse', `${tag}^{commit}`]) !== head);
+  return releaseTags(root).find((tag) => git(root, ['rev-parse', `${tag}^{commit}`]) !== head);
 }
 
 /** An identifier as Postgres sees it: quoted ones exactly, unquoted ones in lower case. */
