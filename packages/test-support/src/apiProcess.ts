@@ -25,7 +25,8 @@ const STOP_TIMEOUT_MS = 10_000;
 /**
  * Starts the API against `databaseUrl` (no demo data is loaded) and waits until it is healthy.
  * The process goes into `started` at once, so that the caller stops it even if it never gets healthy.
- * `settings` are further environment variables (config.ts) for it.
+ * `settings` are further environment variables (config.ts) for it; `apiDir` is the apps/api whose
+ * build it runs (another release's, in the upgrade drill).
  */
 export async function startApiProcess(
   name: string,
@@ -33,9 +34,10 @@ export async function startApiProcess(
   port: number,
   started: ApiProcess[],
   settings: Record<string, string> = {},
+  apiDir = API_DIR,
 ): Promise<ApiProcess> {
   const child = spawn(process.execPath, COMPILED_MAIN, {
-    cwd: API_DIR,
+    cwd: apiDir,
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,

@@ -11,6 +11,7 @@ export {
 export { createOtherDatabaseLogin, type OtherDatabaseLogin } from './otherDatabaseLogin';
 export { poll } from './poll';
 export { type PostgresServer, postgresServer } from './postgresServer';
+export { buildPreviousRelease, type PreviousRelease } from './previousRelease';
 export { type ReplicaSet, type ReplicaSetOptions, startReplicaSet } from './replicaSet';
 export { type ReplicatedDatabase, startReplicatedDatabase } from './replicatedDatabase';
 export { resetLockRegistry } from './resetLockRegistry';

@@ -4,11 +4,17 @@ import { API_DIR, COMPILED_CLI } from '@tablelock/test-support';
 
 /**
  * Runs the compiled operator command line (`node dist/cli.js …args`) in environment `env`
- * with `input` on standard input; its status and output.
+ * with `input` on standard input; its status and output. `apiDir`: the apps/api whose build it
+ * runs (another release's, in the upgrade drill).
  */
-export async function runOperatorCli(args: string[], env: NodeJS.ProcessEnv, input = '') {
+export async function runOperatorCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  input = '',
+  apiDir = API_DIR,
+) {
   const child = spawn(process.execPath, [...COMPILED_CLI, ...args], {
-    cwd: API_DIR,
+    cwd: apiDir,
     env: { LOG_LEVEL: 'warn', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
