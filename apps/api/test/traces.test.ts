@@ -1,5 +1,8 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { context, propagation, ROOT_CONTEXT, TraceFlags, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
@@ -28,6 +31,7 @@ let receiver: OtlpReceiver;
 const started: ApiProcess[] = [];
 let api: ApiProcess;
 let apiKey: string;
+let secondKey: string;
 
 beforeAll(async () => {
   // The caller's own OpenTelemetry setup, as a service using the TS client would have it: its
@@ -42,6 +46,7 @@ beforeAll(async () => {
     OTEL_BSP_SCHEDULE_DELAY: '100',
   });
   apiKey = await createTestApiKey(database.prisma, 'traced-etl', 'editor');
+  secondKey = await createTestApiKey(database.prisma, 'traced-second', 'editor');
 }, 60_000);
 
 afterAll(async () => {
@@ -125,12 +130,73 @@ describe('traces over OTLP', () => {
     const inTrace = receiver.spans.filter((span) => span.traceId === acquire.traceId);
     expect(ancestorsOf(acquire, inTrace).some(isGraphqlMutation)).toBe(true);
   });
+
+  it('a wait in line is a span from joining the line to getting the lock', async () => {
+    const second = createTablelockClient({ url: api.url, apiKey: secondKey });
+    let waiting: Promise<string> | undefined;
+    await createTablelockClient({ url: api.url, apiKey }).withTableLock('currencies', async () => {
+      waiting = second.withTableLock('currencies', async () => 'acquired after waiting', {
+        wait: 30,
+      });
+      await poll('the second key in line', 10_000, async () =>
+        (await database.prisma.lockWaiter.count({ where: { editor: 'key:traced-second' } })) > 0
+          ? true
+          : undefined,
+      );
+    });
+    expect(await waiting).toBe('acquired after waiting');
+
+    const wait = await poll('the wait in line', 30_000, async () =>
+      receiver.spans.find((span) => span.name === 'tablelock.wait_in_line'),
+    );
+    expect(wait.attributes).toMatchObject({ 'tablelock.outcome': 'acquired' });
+    // The acquisition that ended the wait is its child.
+    const acquisitions = await poll('the acquisition that ended the wait', 30_000, async () => {
+      const children = receiver.spans.filter(
+        (span) => span.parentSpanId === wait.spanId && span.name === 'tablelock.lock.acquire',
+      );
+      return children.length > 0 ? children : undefined;
+    });
+    expect(acquisitions.at(-1)?.attributes).toMatchObject({ 'tablelock.outcome': 'granted' });
+  });
+
+  it("an import's phases are spans: the file's parsing inside the dry run, then the apply's fenced save", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'traces-'));
+    const file = join(dir, 'currencies.csv');
+    await writeFile(file, 'code,name,minor_units,active\nTRI,Imported,2,true\n');
+    const client = createTablelockClient({ url: api.url, apiKey });
+    const result = await client.importFile('currencies', file, { dryRun: false });
+    await rm(dir, { recursive: true });
+    expect(result).toMatchObject({ applied: true, counts: { create: 1 } });
+
+    const { dryRun, parse, save } = await poll("the import's spans", 30_000, async () => {
+      const named = (name: string) => receiver.spans.find((span) => span.name === name);
+      const apply = named('tablelock.import.apply');
+      const save = receiver.spans.find(
+        (span) => span.name === 'tablelock.save' && span.parentSpanId === apply?.spanId,
+      );
+      const dryRun = named('tablelock.import.dry_run');
+      const parse = named('tablelock.import.parse');
+      return apply && save && dryRun && parse ? { dryRun, parse, save } : undefined;
+    });
+    expect(dryRun.attributes).toMatchObject({
+      'tablelock.table': 'currencies',
+      'tablelock.rows': 1,
+    });
+    expect(parse.parentSpanId).toBe(dryRun.spanId);
+    expect(save.attributes).toMatchObject({ 'tablelock.rows': 1, 'tablelock.saved': true });
+  });
 });
 
 describe('without OTEL_EXPORTER_OTLP_ENDPOINT', () => {
   /** The OpenTelemetry modules node loaded once the bootstrap ran (none but the API: a no-op). */
   async function openTelemetryModulesLoaded(env: NodeJS.ProcessEnv): Promise<string[]> {
-    const { OTEL_EXPORTER_OTLP_ENDPOINT: _endpoint, ...inherited } = process.env;
+    const {
+      OTEL_EXPORTER_OTLP_ENDPOINT: _endpoint,
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: _tracesEndpoint,
+      OTEL_SDK_DISABLED: _disabled,
+      ...inherited
+    } = process.env;
     const script =
       "console.log(JSON.stringify(Object.keys(require.cache).filter((path) => path.includes('/@opentelemetry/'))))";
     const { stdout } = await promisify(execFile)(
@@ -143,6 +209,13 @@ describe('without OTEL_EXPORTER_OTLP_ENDPOINT', () => {
 
   it('loads no OpenTelemetry SDK or instrumentation at all', async () => {
     expect(await openTelemetryModulesLoaded({})).toEqual([]);
+    // OpenTelemetry's own off switch wins over an endpoint.
+    expect(
+      await openTelemetryModulesLoaded({
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+        OTEL_SDK_DISABLED: 'true',
+      }),
+    ).toEqual([]);
     // The control: with the endpoint set, the same check sees the SDK and the instrumentations.
     const loaded = await openTelemetryModulesLoaded({
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
