@@ -32,8 +32,9 @@ let prisma: PrismaClient | undefined;
 let api: RunningApi | undefined;
 
 /**
- * Every step is bounded (the drain plus 5 s in all; 6 s when traces are exported): a hung one,
- * say on a vanished database, cannot hold the exit. A Postgres still stopping when the time is up is stopped by its watchdog.
+ * Every step is bounded (the drain plus 5 s in all; 7 s when traces are exported): a hung one,
+ * say on a vanished database, cannot hold the exit. A Postgres still stopping when the time is
+ * up is stopped by its watchdog.
  */
 async function stop() {
   const drainMs = config.SHUTDOWN_DRAIN_SECONDS * 1000;
@@ -41,7 +42,7 @@ async function stop() {
   await stopWithin(1_000, 'database connections', () => prisma?.$disconnect(), logger);
   await stopWithin(3_000, 'embedded Postgres', () => database?.close(), logger);
   // Last, so that the spans of the requests drained above leave too.
-  await stopWithin(1_000, 'trace export', () => flushAndStopTracing(), logger);
+  await stopWithin(2_000, 'trace export', () => flushAndStopTracing(), logger);
 }
 
 // This process stops its servers itself, embedded Postgres included, from the very start

@@ -188,6 +188,33 @@ describe('traces over OTLP', () => {
   });
 });
 
+describe('on a clean stop', () => {
+  it('the API sends the spans it still buffers before it exits', async () => {
+    const buffering = await startApiProcess(
+      'traced-buffering',
+      database.url,
+      await freePort(),
+      started,
+      {
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+        // Never on the schedule: only the stop can send them.
+        OTEL_BSP_SCHEDULE_DELAY: '3600000',
+      },
+    );
+    const caller = callerSpan();
+    const client = createTablelockClient({ url: buffering.url, apiKey });
+    await context.with(caller.context, () => client.tableChanges('currencies'));
+    const ofTheCall = () => receiver.spans.filter((span) => span.traceId === caller.traceId);
+    expect(ofTheCall()).toEqual([]);
+
+    await stopApiProcess(buffering);
+    expect(buffering.child.exitCode).toBe(0);
+    expect(ofTheCall()).toContainEqual(
+      expect.objectContaining({ kind: SPAN_KIND_SERVER, parentSpanId: caller.spanId }),
+    );
+  });
+});
+
 describe('without OTEL_EXPORTER_OTLP_ENDPOINT', () => {
   /** The OpenTelemetry modules node loaded once the bootstrap ran (none but the API: a no-op). */
   async function openTelemetryModulesLoaded(env: NodeJS.ProcessEnv): Promise<string[]> {
