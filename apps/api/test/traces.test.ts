@@ -118,6 +118,41 @@ describe('traces over OTLP', () => {
     expect(sql.map((span) => span.attributes['db.query.text']).join('\n')).toMatch(/INSERT INTO/);
   });
 
+  it('a refused save is an error span by its code alone, never by its message', async () => {
+    const caller = callerSpan();
+    const client = createTablelockClient({ url: api.url, apiKey });
+    const staleToken = await client.withTableLock(
+      'currencies',
+      async (lock) => lock.tokens.currencies,
+    );
+    const response = await fetch(`${api.url}/graphql`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${apiKey}`,
+        traceparent: `00-${caller.traceId}-${caller.spanId}-01`,
+      },
+      body: JSON.stringify({
+        query: `mutation StaleSave($token: String!, $changes: RowChanges!) {
+          saveRows(table: "currencies", token: $token, changes: $changes) { saved } }`,
+        variables: {
+          token: staleToken,
+          changes: { inserts: [{ values: { code: 'STL', name: 'Stale', minor_units: '2' } }] },
+        },
+      }),
+    });
+    const answer = (await response.json()) as { errors?: { extensions?: { code?: string } }[] };
+    expect(answer.errors?.[0]?.extensions?.code).toBe('LOCK_LOST');
+
+    const save = await poll('the refused save', 30_000, async () =>
+      receiver.spans.find(
+        (span) => span.traceId === caller.traceId && span.name === 'tablelock.save',
+      ),
+    );
+    // Messages may name fencing tokens (a row scope's LOCK_LOST does): the code says enough.
+    expect(save.status).toEqual({ code: 2, message: 'LOCK_LOST' });
+  });
+
   it('a lock acquisition is a span of its own, in the GraphQL operation that asked for it', async () => {
     const acquire = await poll('an acquisition span', 30_000, async () =>
       receiver.spans.find(

@@ -7,7 +7,8 @@ const tracer = trace.getTracer('tablelock');
 /**
  * Runs `work` inside a span named `name`, the current span of everything it awaits (SQL
  * statements included), and ends the span when `work` settles. A failure marks the span as an
- * error and is rethrown unchanged. `work` may add attributes it learns on the way (an outcome).
+ * error, by its code, and is rethrown unchanged. `work` may add attributes it learns on the way
+ * (an outcome).
  */
 export function inSpan<T>(
   name: string,
@@ -18,13 +19,20 @@ export function inSpan<T>(
     try {
       return await work(span);
     } catch (error) {
-      span.setStatus({
-        code: SpanStatusCode.ERROR,
-        message: error instanceof Error ? error.message : String(error),
-      });
+      span.setStatus({ code: SpanStatusCode.ERROR, message: failureCode(error) });
       throw error;
     } finally {
       span.end();
     }
   });
+}
+
+/**
+ * What failed, by code only (LOCK_LOST, a SQLSTATE, else the error's class): the messages
+ * name fencing tokens, which the traces' readers must not learn.
+ */
+function failureCode(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') return code;
+  return error instanceof Error ? error.name : typeof error;
 }

@@ -11,6 +11,8 @@ export interface ReceivedSpan {
   /** OTLP SpanKind: 2 a server, 3 a client. */
   kind: number;
   name: string;
+  /** code 2: an error. */
+  status?: { code?: number; message?: string };
   attributes: Record<string, unknown>;
   /** The exporting process's `service.name`. */
   service: string;
