@@ -30,7 +30,12 @@ const onlyDeclaredDependencies: EsbuildPlugin = {
 };
 
 export default defineConfig({
-  entry: ['src/main.ts', 'src/cli.ts'],
+  // tracing/register: loaded by `node --import` before main (see src/tracing/register.ts).
+  entry: {
+    main: 'src/main.ts',
+    cli: 'src/cli.ts',
+    'tracing/register': 'src/tracing/register.ts',
+  },
   outDir: 'dist',
   format: 'esm',
   platform: 'node',

@@ -12,6 +12,7 @@ import { loadConfig } from './config';
 import { type RunningApi, startApi } from './process/startApi';
 import { stopWithin } from './process/stopWithin';
 import { whenProcessEnds } from './process/whenProcessEnds';
+import { flushAndStopTracing } from './tracing/runningTracing';
 
 const config = loadConfig(process.env);
 // Readable lines for a person at a terminal; JSON, one object a line, for log collectors.
@@ -31,14 +32,17 @@ let prisma: PrismaClient | undefined;
 let api: RunningApi | undefined;
 
 /**
- * Every step is bounded (the drain plus 5 s in all): a hung one, say on a vanished database,
- * cannot hold the exit. A Postgres still stopping when the time is up is stopped by its watchdog.
+ * Every step is bounded (the drain plus 5 s in all; 7 s when traces are exported): a hung one,
+ * say on a vanished database, cannot hold the exit. A Postgres still stopping when the time is
+ * up is stopped by its watchdog.
  */
 async function stop() {
   const drainMs = config.SHUTDOWN_DRAIN_SECONDS * 1000;
   await stopWithin(drainMs + 1_000, 'API server', () => api?.stop(), logger);
   await stopWithin(1_000, 'database connections', () => prisma?.$disconnect(), logger);
   await stopWithin(3_000, 'embedded Postgres', () => database?.close(), logger);
+  // Last, so that the spans of the requests drained above leave too.
+  await stopWithin(2_000, 'trace export', () => flushAndStopTracing(), logger);
 }
 
 // This process stops its servers itself, embedded Postgres included, from the very start

@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { context, propagation } from '@opentelemetry/api';
 import type { TypedDocumentString } from './generated/graphql';
 import { TablelockError, type TablelockErrorExtensions } from './TablelockError';
 
@@ -89,17 +90,21 @@ function post(
   signal: AbortSignal | undefined,
 ): Promise<{ status: number; retryAfter: string | undefined; text: string }> {
   const request = endpoint.url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const headers: Record<string, string | number> = {
+    'content-type': 'application/json',
+    accept: 'application/json',
+    authorization: endpoint.authorization,
+    'content-length': Buffer.byteLength(body),
+  };
+  // The caller's trace goes on in the API (W3C traceparent, tracestate) when the caller runs
+  // OpenTelemetry; without it, the API's no-op propagator adds nothing.
+  propagation.inject(context.active(), headers);
   return new Promise((resolve, reject) => {
     const outgoing = request(
       endpoint.url,
       {
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json',
-          authorization: endpoint.authorization,
-          'content-length': Buffer.byteLength(body),
-        },
+        headers,
         ...(signal ? { signal } : {}),
       },
       (incoming: IncomingMessage) => {

@@ -1,5 +1,6 @@
 import { inTransaction, type Queryable, type TransactionClient } from '@tablelock/db';
 import { assertHoldsLock, explainLockEndedInDatabase, recordLockEvent } from '@tablelock/lock';
+import { inSpan } from '@tablelock/tracing';
 import { type ApprovedRequest, assertApprovalGiven } from './changeRequests/approvalRequired';
 import {
   currentChangeSetId,
@@ -42,6 +43,20 @@ export interface FencedSave {
  * here; on a table that needs approval only the last (APPROVAL_REQUIRED otherwise).
  */
 export function fencedSave<Result extends SaveCounts & { saved: boolean }>(
+  db: Queryable,
+  save: FencedSave,
+  write: (tx: TransactionClient) => Promise<Result>,
+): Promise<Result> {
+  const { tableName } = save;
+  return inSpan('tablelock.save', { 'tablelock.table': tableName }, async (span) => {
+    const result = await fencedTransaction(db, save, write);
+    span.setAttribute('tablelock.rows', result.inserted + result.updated + result.deleted);
+    span.setAttribute('tablelock.saved', result.saved);
+    return result;
+  });
+}
+
+function fencedTransaction<Result extends SaveCounts & { saved: boolean }>(
   db: Queryable,
   save: FencedSave,
   write: (tx: TransactionClient) => Promise<Result>,

@@ -6,7 +6,12 @@ import { testsUseBuild } from './testsUseBuild';
 export const API_DIR = new URL('../../../apps/api/', import.meta.url).pathname;
 
 /** Node's arguments for the compiled app, as `npm start` runs it from API_DIR. */
-export const COMPILED_MAIN = ['--enable-source-maps', 'dist/main.js'];
+export const COMPILED_MAIN = [
+  '--enable-source-maps',
+  '--import',
+  './dist/tracing/register.js',
+  'dist/main.js',
+];
 
 /** Node's arguments for the compiled command line, as `pnpm cli` runs it from API_DIR. */
 export const COMPILED_CLI = ['--enable-source-maps', 'dist/cli.js'];

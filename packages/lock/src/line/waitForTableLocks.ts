@@ -1,4 +1,5 @@
 import type { Queryable } from '@tablelock/db';
+import { inSpan } from '@tablelock/tracing';
 import { isGranted, type LockAnswer, refusalDetails } from '../core/lockAnswer';
 import { LockError } from '../core/lockError';
 import { blockingTables, describeLockRefusal, type LockRefusal } from '../core/lockRefusal';
@@ -66,65 +67,73 @@ export async function waitForTableLocks(
   }
   const hopeless = waitWouldNotEnd(first, request.editor);
   if (hopeless) throw hopeless;
-  const leaveLimit = request.admission?.limit.enter(request.admission.principal);
-  let place: JoinedPlace;
-  try {
-    place = await joinLine(
-      db,
-      {
-        tables: request.tableNames,
-        ...(acquisition.rows ? { rows: acquisition.rows } : {}),
-        editor: request.editor,
-        actor: request.actor ?? request.editor,
-        owner: request.owner,
-        ...(request.rights ? { rights: request.rights } : {}),
-        ...(request.joinKey ? { joinKey: request.joinKey } : {}),
-      },
-      request.unfinishedLeaves,
-    );
-  } catch (error) {
-    leaveLimit?.();
-    throw error;
-  }
-  const { waiter } = place;
-  let outcome = 'left';
-  try {
-    let refusal = first;
-    // A place taken up again may be first in line already, with nothing left to change: the
-    // first look was refused for the place itself.
-    let lookNow = place.adopted;
-    for (;;) {
-      // A contended attempt met another change in flight: it waits for its rows next time.
-      if (!lookNow && refusal.refused.kind !== 'contended') {
-        const wakes = await wakesWaiter(
+  // The wait in line is a span of its own: how long the caller stood there, and how it ended.
+  return inSpan(
+    'tablelock.wait_in_line',
+    { 'tablelock.tables': request.tableNames },
+    async (span) => {
+      const leaveLimit = request.admission?.limit.enter(request.admission.principal);
+      let place: JoinedPlace;
+      try {
+        place = await joinLine(
           db,
-          waiter.id,
-          freesAnyOf(new Set(blockingTables(refusal.refused))),
+          {
+            tables: request.tableNames,
+            ...(acquisition.rows ? { rows: acquisition.rows } : {}),
+            editor: request.editor,
+            actor: request.actor ?? request.editor,
+            owner: request.owner,
+            ...(request.rights ? { rights: request.rights } : {}),
+            ...(request.joinKey ? { joinKey: request.joinKey } : {}),
+          },
+          request.unfinishedLeaves,
         );
-        const woke = await watch.until(wakes, deadline, request.signal);
-        if (woke === 'timedOut') {
-          outcome = 'timed out';
-          throw waitTimeout(refusal, request.waitSeconds);
+      } catch (error) {
+        leaveLimit?.();
+        throw error;
+      }
+      const { waiter } = place;
+      let outcome = 'left';
+      try {
+        let refusal = first;
+        // A place taken up again may be first in line already, with nothing left to change: the
+        // first look was refused for the place itself.
+        let lookNow = place.adopted;
+        for (;;) {
+          // A contended attempt met another change in flight: it waits for its rows next time.
+          if (!lookNow && refusal.refused.kind !== 'contended') {
+            const wakes = await wakesWaiter(
+              db,
+              waiter.id,
+              freesAnyOf(new Set(blockingTables(refusal.refused))),
+            );
+            const woke = await watch.until(wakes, deadline, request.signal);
+            if (woke === 'timedOut') {
+              outcome = 'timed out';
+              throw waitTimeout(refusal, request.waitSeconds);
+            }
+            if (woke !== 'changed') throw new Error('The waiter left the line.');
+          }
+          lookNow = false;
+          const answer = await attempt((tx) => acquisition.acquire(tx, waiter.id));
+          if (isGranted(answer)) {
+            outcome = 'acquired';
+            return answer.granted;
+          }
+          const nowHopeless = waitWouldNotEnd(answer, request.editor);
+          if (nowHopeless) {
+            outcome = 'refused';
+            throw nowHopeless;
+          }
+          refusal = answer;
         }
-        if (woke !== 'changed') throw new Error('The waiter left the line.');
+      } finally {
+        leaveLimit?.();
+        span.setAttribute('tablelock.outcome', outcome);
+        await request.unfinishedLeaves.leave(db, place.attempt, outcome);
       }
-      lookNow = false;
-      const answer = await attempt((tx) => acquisition.acquire(tx, waiter.id));
-      if (isGranted(answer)) {
-        outcome = 'acquired';
-        return answer.granted;
-      }
-      const nowHopeless = waitWouldNotEnd(answer, request.editor);
-      if (nowHopeless) {
-        outcome = 'refused';
-        throw nowHopeless;
-      }
-      refusal = answer;
-    }
-  } finally {
-    leaveLimit?.();
-    await request.unfinishedLeaves.leave(db, place.attempt, outcome);
-  }
+    },
+  );
 }
 
 interface Acquisition {

@@ -1,4 +1,5 @@
 import type { Queryable } from '@tablelock/db';
+import { inSpan } from '@tablelock/tracing';
 import { editBlockOf, policyBlockOf } from '../core/editBlock';
 import type { LockAnswer } from '../core/lockAnswer';
 import { LockError } from '../core/lockError';
@@ -53,81 +54,87 @@ class Refused extends Error {
  * an FK target is edited, or someone waits in line first for what it wants (the whole table,
  * one of its values, or its table as their FK target).
  */
-export async function acquireRowScope(
+export function acquireRowScope(
   db: Queryable,
   request: AcquireRowScope,
 ): Promise<LockAnswer<LockGrant & { rows: string[] }>> {
-  scopeRows(request.rows);
-  const actor = request.actor ?? request.editor;
-  // Read before the table's row is locked, so that scopes of one table hold it briefly; the
-  // insert checks again that the ground is what it was (see insertRowScope).
-  const { column, rows } = await scopeGroundOf(db, request);
-  try {
-    const granted = await waitingForLocks(db, [request.tableName], async (tx) => {
-      // Locked first, read after, in a statement of its own: a read in the locking statement
-      // would see the scopes as they were before it waited, not those just taken.
-      await lockScopeRows(tx, request.tableName);
-      const scope = await readLockScope(tx, request.tableName, [], false, {
-        editor: request.editor,
-        rows,
-        ...(request.waiterId ? { waiterId: request.waiterId } : {}),
-      });
-      const main = scope.get(request.tableName);
-      if (!main) throw await notAMasterTable(tx, request.tableName);
-      const fkRows = main.references
-        .filter((name) => name !== request.tableName)
-        .flatMap((name) => scope.get(name) ?? [])
-        .filter((row) => row.rules?.takesPartInLocking !== false);
-      const block =
-        policyBlockOf(main, request.rights) ??
-        editBlockOf(main, fkRows, (holder) => scope.get(holder)?.editor ?? null, rows) ??
-        queueBlockOf([main, ...fkRows]);
-      if (block) throw new Refused(block);
-      const leaseSeconds = cappedLease(request.leaseSeconds, main.rules ?? DEFAULT_TABLE_RULES);
-      const written = await insertRowScope(
-        tx,
-        {
-          tableName: request.tableName,
-          editor: request.editor,
-          rows,
-          leaseSeconds,
-          ground: { masterSchema: request.masterSchema, column },
-        },
-        fkRows.map((row) => row.tableName),
-        {
-          action: 'acquire',
+  return inSpan(
+    'tablelock.row_scope.acquire',
+    { 'tablelock.table': request.tableName },
+    async () => {
+      scopeRows(request.rows);
+      const actor = request.actor ?? request.editor;
+      // Read before the table's row is locked, so that scopes of one table hold it briefly; the
+      // insert checks again that the ground is what it was (see insertRowScope).
+      const { column, rows } = await scopeGroundOf(db, request);
+      try {
+        const granted = await waitingForLocks(db, [request.tableName], async (tx) => {
+          // Locked first, read after, in a statement of its own: a read in the locking statement
+          // would see the scopes as they were before it waited, not those just taken.
+          await lockScopeRows(tx, request.tableName);
+          const scope = await readLockScope(tx, request.tableName, [], false, {
+            editor: request.editor,
+            rows,
+            ...(request.waiterId ? { waiterId: request.waiterId } : {}),
+          });
+          const main = scope.get(request.tableName);
+          if (!main) throw await notAMasterTable(tx, request.tableName);
+          const fkRows = main.references
+            .filter((name) => name !== request.tableName)
+            .flatMap((name) => scope.get(name) ?? [])
+            .filter((row) => row.rules?.takesPartInLocking !== false);
+          const block =
+            policyBlockOf(main, request.rights) ??
+            editBlockOf(main, fkRows, (holder) => scope.get(holder)?.editor ?? null, rows) ??
+            queueBlockOf([main, ...fkRows]);
+          if (block) throw new Refused(block);
+          const leaseSeconds = cappedLease(request.leaseSeconds, main.rules ?? DEFAULT_TABLE_RULES);
+          const written = await insertRowScope(
+            tx,
+            {
+              tableName: request.tableName,
+              editor: request.editor,
+              rows,
+              leaseSeconds,
+              ground: { masterSchema: request.masterSchema, column },
+            },
+            fkRows.map((row) => row.tableName),
+            {
+              action: 'acquire',
+              tableName: request.tableName,
+              actor,
+              editor: request.editor,
+              details: { rows },
+            },
+          );
+          return {
+            tableName: request.tableName,
+            editor: request.editor,
+            fencingToken: written.fencing_token,
+            leaseExpiresAt: written.lease_expires_at,
+            lastActiveAt: written.last_active_at,
+            idleLimitSeconds: null,
+            lockedTables: fkRows.map((row: LockRow) => row.tableName).sort(),
+            rows,
+          };
+        });
+        return { granted };
+      } catch (error) {
+        if (!(error instanceof Refused)) throw error;
+        if (request.recordDenial === false) {
+          return { refused: error.refusal, tableName: request.tableName };
+        }
+        await recordDeniedAttempt(db, {
+          action: 'denied',
           tableName: request.tableName,
           actor,
           editor: request.editor,
-          details: { rows },
-        },
-      );
-      return {
-        tableName: request.tableName,
-        editor: request.editor,
-        fencingToken: written.fencing_token,
-        leaseExpiresAt: written.lease_expires_at,
-        lastActiveAt: written.last_active_at,
-        idleLimitSeconds: null,
-        lockedTables: fkRows.map((row: LockRow) => row.tableName).sort(),
-        rows,
-      };
-    });
-    return { granted };
-  } catch (error) {
-    if (!(error instanceof Refused)) throw error;
-    if (request.recordDenial === false) {
-      return { refused: error.refusal, tableName: request.tableName };
-    }
-    await recordDeniedAttempt(db, {
-      action: 'denied',
-      tableName: request.tableName,
-      actor,
-      editor: request.editor,
-      reason: describeLockRefusal(request.tableName, error.refusal),
-    });
-    return { refused: error.refusal, tableName: request.tableName };
-  }
+          reason: describeLockRefusal(request.tableName, error.refusal),
+        });
+        return { refused: error.refusal, tableName: request.tableName };
+      }
+    },
+  );
 }
 
 /** Refuses anything but 1–MAX_SCOPE_ROWS values asked for, none empty. */

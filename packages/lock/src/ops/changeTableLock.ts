@@ -1,4 +1,5 @@
 import type { LockAction, Queryable } from '@tablelock/db';
+import { inSpan } from '@tablelock/tracing';
 import type { LockIntent } from '../core/lockIntent';
 import { blockingTables, describeLockRefusal, type LockRefusal } from '../core/lockRefusal';
 import type { LockRow } from '../core/lockRow';
@@ -99,7 +100,34 @@ const RECORDS_DENIAL: Record<LockIntent['kind'], boolean> = {
  * one table take turns in the process (inAcquisitionTurn). A refused acquisition or release is
  * recorded as `denied`.
  */
-export async function changeTableLock(
+export function changeTableLock(
+  db: Queryable,
+  intent: LockIntent,
+  options: LockChangeOptions,
+): Promise<LockChangeResult> {
+  return inSpan(
+    `tablelock.lock.${SPAN_NAME[intent.kind]}`,
+    { 'tablelock.table': intent.tableName },
+    async (span) => {
+      const result = await changeOrRefuse(db, intent, options);
+      span.setAttribute('tablelock.outcome', result.written ? 'granted' : 'refused');
+      if (!result.written) span.setAttribute('tablelock.refusal', result.refusal.kind);
+      return result;
+    },
+  );
+}
+
+/** A transition's span name (`tablelock.lock.<name>`): the history's name for it. */
+const SPAN_NAME: Record<LockIntent['kind'], string> = {
+  acquire: 'acquire',
+  release: 'release',
+  renew: 'renew',
+  forceRelease: 'force_release',
+  expire: 'expire',
+  takeOver: 'take_over',
+};
+
+async function changeOrRefuse(
   db: Queryable,
   intent: LockIntent,
   options: LockChangeOptions,

@@ -1,4 +1,5 @@
 import type { Queryable } from '@tablelock/db';
+import { inSpan } from '@tablelock/tracing';
 import { LockError } from '../core/lockError';
 import { IDLE_REASON, LEASE_EXPIRED_REASON } from '../sql/idleLimitSql';
 import {
@@ -14,27 +15,33 @@ import { waitingForLocks } from '../sql/waitingForLocks';
  * free, and when it was the table's last scope its FK targets are no longer locked for it.
  * LOCK_LOST when the scope is no longer the holder's (its lease ran out, or it ended).
  */
-export async function releaseRowScope(
+export function releaseRowScope(
   db: Queryable,
   request: { tableName: string; editor: string; token: string; actor?: string },
 ): Promise<void> {
-  await waitingForLocks(db, [request.tableName], async (tx) => {
-    await lockScopeRows(tx, request.tableName);
-    const scope = await lockLiveRowScope(tx, request.tableName, request.token);
-    if (!scope || scope.editor !== request.editor) {
-      throw new LockError(
-        'LOCK_LOST',
-        `Row scope ${request.token} of ${request.tableName} is no longer held.`,
-      );
-    }
-    await deleteRowScope(tx, request.tableName, request.token, {
-      action: 'release',
-      tableName: request.tableName,
-      actor: request.actor ?? request.editor,
-      editor: scope.editor,
-      details: { rows: scope.rows },
-    });
-  });
+  return inSpan(
+    'tablelock.row_scope.release',
+    { 'tablelock.table': request.tableName },
+    async () => {
+      await waitingForLocks(db, [request.tableName], async (tx) => {
+        await lockScopeRows(tx, request.tableName);
+        const scope = await lockLiveRowScope(tx, request.tableName, request.token);
+        if (!scope || scope.editor !== request.editor) {
+          throw new LockError(
+            'LOCK_LOST',
+            `Row scope ${request.token} of ${request.tableName} is no longer held.`,
+          );
+        }
+        await deleteRowScope(tx, request.tableName, request.token, {
+          action: 'release',
+          tableName: request.tableName,
+          actor: request.actor ?? request.editor,
+          editor: scope.editor,
+          details: { rows: scope.rows },
+        });
+      });
+    },
+  );
 }
 
 /**

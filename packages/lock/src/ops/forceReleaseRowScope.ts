@@ -1,4 +1,5 @@
 import type { Queryable } from '@tablelock/db';
+import { inSpan } from '@tablelock/tracing';
 import { parseFencingToken } from '../core/fencingToken';
 import { LockError } from '../core/lockError';
 import { deleteRowScope, lockRowScope, lockScopeRows } from '../sql/rowScopeSql';
@@ -11,28 +12,34 @@ import type { ReleasedLock } from './releasedLock';
  * under it commits first. INVALID_TRANSITION when the table has no such scope (it has ended).
  * Answers whose scope it was.
  */
-export async function forceReleaseRowScope(
+export function forceReleaseRowScope(
   db: Queryable,
   request: { tableName: string; token: string; actor: string; reason: string },
 ): Promise<ReleasedLock & { rows: string[] }> {
-  parseFencingToken(request.token);
-  return waitingForLocks(db, [request.tableName], async (tx) => {
-    await lockScopeRows(tx, request.tableName);
-    const scope = await lockRowScope(tx, request.tableName, request.token);
-    if (!scope) {
-      throw new LockError(
-        'INVALID_TRANSITION',
-        `${request.tableName} has no row lock ${request.token}: it has ended already.`,
-      );
-    }
-    await deleteRowScope(tx, request.tableName, request.token, {
-      action: 'force_release',
-      tableName: request.tableName,
-      actor: request.actor,
-      editor: scope.editor,
-      reason: request.reason,
-      details: { rows: scope.rows },
-    });
-    return { tableName: request.tableName, editor: scope.editor, rows: scope.rows };
-  });
+  return inSpan(
+    'tablelock.row_scope.force_release',
+    { 'tablelock.table': request.tableName },
+    async () => {
+      parseFencingToken(request.token);
+      return waitingForLocks(db, [request.tableName], async (tx) => {
+        await lockScopeRows(tx, request.tableName);
+        const scope = await lockRowScope(tx, request.tableName, request.token);
+        if (!scope) {
+          throw new LockError(
+            'INVALID_TRANSITION',
+            `${request.tableName} has no row lock ${request.token}: it has ended already.`,
+          );
+        }
+        await deleteRowScope(tx, request.tableName, request.token, {
+          action: 'force_release',
+          tableName: request.tableName,
+          actor: request.actor,
+          editor: scope.editor,
+          reason: request.reason,
+          details: { rows: scope.rows },
+        });
+        return { tableName: request.tableName, editor: scope.editor, rows: scope.rows };
+      });
+    },
+  );
 }

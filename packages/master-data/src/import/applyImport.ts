@@ -1,5 +1,6 @@
 import { Prisma, type Queryable, type TransactionClient } from '@tablelock/db';
 import { parseFencingToken } from '@tablelock/lock';
+import { inSpan } from '@tablelock/tracing';
 import type { ApprovedRequest } from '../changeRequests/approvalRequired';
 import { fencedSave } from '../fencedSave';
 import { MasterDataError } from '../masterDataError';
@@ -36,10 +37,15 @@ const CHANGED_ROWS_LISTED = 100;
  * deleted or created by someone else since the dry run is IMPORT_ROWS_CHANGED, naming the rows,
  * and nothing is written.
  */
-export async function applyImport(
-  db: Queryable,
-  request: ApplyImportRequest,
-): Promise<ImportReport> {
+export function applyImport(db: Queryable, request: ApplyImportRequest): Promise<ImportReport> {
+  return inSpan('tablelock.import.apply', {}, async (span) => {
+    const report = await apply(db, request);
+    span.setAttribute('tablelock.table', report.tableName);
+    return report;
+  });
+}
+
+async function apply(db: Queryable, request: ApplyImportRequest): Promise<ImportReport> {
   const token = parseFencingToken(request.token);
   const report = await readImportReport(db, request.id, request.holder);
   if (report.token !== token) {

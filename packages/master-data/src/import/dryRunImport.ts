@@ -6,6 +6,7 @@ import {
   parseFencingToken,
   readRowLockColumn,
 } from '@tablelock/lock';
+import { inSpan } from '@tablelock/tracing';
 import { assertMayImport, type ImportCaller } from './assertMayImport';
 import { stopWhenAborted, throwIfCancelled } from './cancelDryRun';
 import { classifyStagedRows, type ImportScope } from './classifyRows';
@@ -44,7 +45,16 @@ const KEEP_DRY_RUNS = '1 day';
  * a time, whatever the file's size. Rows of the table that the file does not have are left
  * alone: an import creates and updates, it never deletes.
  */
-export async function dryRunImport(db: Queryable, request: ImportRequest): Promise<ImportReport> {
+export function dryRunImport(db: Queryable, request: ImportRequest): Promise<ImportReport> {
+  const attributes = { 'tablelock.table': request.tableName, 'tablelock.format': request.format };
+  return inSpan('tablelock.import.dry_run', attributes, async (span) => {
+    const report = await dryRun(db, request);
+    span.setAttribute('tablelock.rows', report.counts.total);
+    return report;
+  });
+}
+
+async function dryRun(db: Queryable, request: ImportRequest): Promise<ImportReport> {
   const { tableName, holder, fileName, content, signal } = request;
   const limits = request.limits ?? IMPORT_LIMITS;
   if (Buffer.isBuffer(content) && content.length > limits.maxBytes) {
@@ -59,7 +69,10 @@ export async function dryRunImport(db: Queryable, request: ImportRequest): Promi
     checkHeader(table, fileColumns, header);
   };
   try {
-    await copyFileRows(db, id, readImportRows(table, request.format, content, limits, onHeader));
+    // Reading the file and copying its rows into Postgres go together, a batch at a time.
+    await inSpan('tablelock.import.parse', { 'tablelock.table': tableName }, () =>
+      copyFileRows(db, id, readImportRows(table, request.format, content, limits, onHeader)),
+    );
     // Fresh statistics of the staging table, which the COPY has just filled. Planned on stale
     // ones, the classification's UNIQUE check sorted the whole file again for each of its rows
     // (an 8,000-row export: 21 s instead of 0.3 s).

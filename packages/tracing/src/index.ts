@@ -1,0 +1,1 @@
+export { inSpan } from './inSpan';
