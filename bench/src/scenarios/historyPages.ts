@@ -14,6 +14,9 @@ export interface HistoryPagesResult {
   firstError?: string;
 }
 
+/** The page of one row's history, judged by a target of its own. */
+export const HISTORY_ROW_PAGE = "a product's row history";
+
 /** Row changes per change set: a save or import of products. */
 const ROWS_PER_CHANGE = 1_000;
 
@@ -50,7 +53,7 @@ export async function measureHistoryPages(
       query: '{ tableChanges(table: "products") { changes { id } endCursor } }',
     },
     {
-      page: "a product's row history",
+      page: HISTORY_ROW_PAGE,
       query: '{ rowHistory(table: "products", key: { id: "1" }) { rows { operation } } }',
     },
   ];
