@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { createGraphQLClient } from '../graphqlClient';
 import { type LatencySummary, summarizeLatencies } from '../latency';
+import { withIndexesBuiltAfter } from '../withIndexesBuiltAfter';
 import { withoutTriggers } from '../withoutTriggers';
 
 export interface HistoryPagesResult {
@@ -13,6 +14,9 @@ export interface HistoryPagesResult {
   errors: number;
   firstError?: string;
 }
+
+/** The page of one row's history, judged by a target of its own. */
+export const HISTORY_ROW_PAGE = "a product's row history";
 
 /** Row changes per change set: a save or import of products. */
 const ROWS_PER_CHANGE = 1_000;
@@ -50,7 +54,7 @@ export async function measureHistoryPages(
       query: '{ tableChanges(table: "products") { changes { id } endCursor } }',
     },
     {
-      page: "a product's row history",
+      page: HISTORY_ROW_PAGE,
       query: '{ rowHistory(table: "products", key: { id: "1" }) { rows { operation } } }',
     },
   ];
@@ -110,8 +114,9 @@ async function fillHistories(
       );
       await client.query('ANALYZE tablelock.lock_event');
       const changeSets = Math.max(1, Math.floor(sizes.rowChanges / ROWS_PER_CHANGE));
-      await client.query(
-        `WITH sets AS (
+      await withIndexesBuiltAfter(run, 'tablelock.row_change', () =>
+        client.query(
+          `WITH sets AS (
            INSERT INTO tablelock.change_set (table_name, kind, actor, db_role, at, txid)
            -- One transaction writes them all: each change set gets a transaction id of its own.
            SELECT 'products', 'save', 'user' || (n % 50), 'tablelock', now() - make_interval(mins => n),
@@ -119,10 +124,13 @@ async function fillHistories(
            FROM generate_series(1, $1::int) AS n
            RETURNING id)
          INSERT INTO tablelock.row_change (change_set_id, table_name, row_key, operation, old_values, new_values)
-         SELECT sets.id, 'products', jsonb_build_object('id', (1 + r % 100000)::text), 'update',
-                jsonb_build_object('name', 'before ' || r), jsonb_build_object('name', 'after ' || r)
+         -- Each change set its own run of the 100,000 products: every product has a history,
+         -- the one whose history is read among them.
+         SELECT sets.id, 'products', jsonb_build_object('id', (1 + (sets.id * $2::int + r) % 100000)::text),
+                'update', jsonb_build_object('name', 'before ' || r), jsonb_build_object('name', 'after ' || r)
          FROM sets CROSS JOIN generate_series(1, $2::int) AS r`,
-        [changeSets, ROWS_PER_CHANGE],
+          [changeSets, ROWS_PER_CHANGE],
+        ),
       );
     });
     await client.query('COMMIT');

@@ -20,7 +20,7 @@ export interface WriteGuardCostResult {
   /** Seconds per guard: an import's apply, and a grid save. */
   importApplySeconds: Record<WriteGuard, Spread>;
   gridSaveSeconds: Record<WriteGuard, Spread>;
-  /** RECORD's time over OFF's, round by round (target ≤ 1.5). */
+  /** RECORD's time over OFF's, round by round (targets: import apply ≤ 1.5, grid save ≤ 1.2). */
   recordOverOff: { importApply: Spread; gridSave: Spread };
 }
 
