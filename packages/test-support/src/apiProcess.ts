@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
-import { API_DIR, COMPILED_MAIN } from './compiledApi';
+import { API_DIR, compiledMainIn } from './compiledApi';
 import { freePort } from './freePort';
 
 /** One compiled API (`node dist/main.js`), as deployed: its own Prisma pool, LISTEN connection and sweeper. */
@@ -36,7 +36,7 @@ export async function startApiProcess(
   settings: Record<string, string> = {},
   apiDir = API_DIR,
 ): Promise<ApiProcess> {
-  const child = spawn(process.execPath, COMPILED_MAIN, {
+  const child = spawn(process.execPath, compiledMainIn(apiDir), {
     cwd: apiDir,
     env: {
       ...process.env,

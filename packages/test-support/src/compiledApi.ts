@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { testsUseBuild } from './testsUseBuild';
 
@@ -12,6 +13,15 @@ export const COMPILED_MAIN = [
   './dist/tracing/register.js',
   'dist/main.js',
 ];
+
+/**
+ * Node's arguments for the compiled app of the apps/api at `apiDir`, as its `npm start` runs it:
+ * a release from before traces (the upgrade drill's previous one) has no tracing bootstrap.
+ */
+export const compiledMainIn = (apiDir: string): string[] =>
+  existsSync(join(apiDir, 'dist/tracing/register.js'))
+    ? COMPILED_MAIN
+    : ['--enable-source-maps', 'dist/main.js'];
 
 /** Node's arguments for the compiled command line, as `pnpm cli` runs it from API_DIR. */
 export const COMPILED_CLI = ['--enable-source-maps', 'dist/cli.js'];
