@@ -1,8 +1,14 @@
 export { type Caption, captionsOf } from './captions';
+export {
+  applyScheduledRequest,
+  type ScheduledRun,
+  scheduleEditor,
+} from './changeRequests/applyScheduledRequest';
 export type {
   ChangedRequestRow,
   ChangeRequestRecord,
   ChangeRequestRow,
+  ScheduleFailure,
 } from './changeRequests/changeRequestRecord';
 export {
   checkChangeRequest,
@@ -18,7 +24,9 @@ export {
   HANDED_BACK_LEASE_SECONDS,
   type RequestDecision,
 } from './changeRequests/decideChangeRequest';
+export { MAX_YEARS_AHEAD } from './changeRequests/effectiveTime';
 export { mayDecideRequest } from './changeRequests/mayDecideRequest';
+export { type MoveRequest, moveChangeRequest } from './changeRequests/moveChangeRequest';
 export { readChangeRequestGauges } from './changeRequests/readChangeRequestGauges';
 export {
   type ChangeRequestFilter,
@@ -28,6 +36,7 @@ export {
   readRequestByToken,
   readRequestsToDecide,
 } from './changeRequests/readChangeRequests';
+export { readScheduledRequests, type ScheduledDue } from './changeRequests/readScheduledRequests';
 export {
   type SubmitRequest,
   type SubmitResult,

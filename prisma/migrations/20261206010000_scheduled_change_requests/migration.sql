@@ -23,7 +23,10 @@ ALTER TABLE "tablelock"."change_request"
     ADD COLUMN "applied_at" TIMESTAMPTZ(3),
     ADD COLUMN "failed_at" TIMESTAMPTZ(3),
     ADD COLUMN "late_by_seconds" INTEGER,
-    ADD COLUMN "failure" JSONB;
+    ADD COLUMN "failure" JSONB,
+    -- The API process applying it now (its LISTEN connection's application_name): another
+    -- process takes it over only once that connection is gone.
+    ADD COLUMN "claimed_by" TEXT;
 
 -- What the scheduler looks up: the scheduled requests by their time.
 CREATE INDEX "change_request_scheduled_effective_at_idx" ON "tablelock"."change_request"("effective_at")
@@ -168,7 +171,8 @@ $$;
 
 -- As before (migration row_scope_writes), and: only a pending request without effective_at
 -- keeps writes out; a scheduled request's marked write holds while its token is the table's
--- current lock (the scheduler's, at its time).
+-- current lock (the scheduler's, at its time), and its application is kept as kind `scheduled`
+-- (from the mark, which only tablelock's role writes: write_label's kinds stay as they were).
 CREATE OR REPLACE FUNCTION "tablelock"."guard_change_set"(table_name text, guard text) RETURNS bigint
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -306,6 +310,8 @@ BEGIN
      approved_by, change_request_id, row_scope)
   VALUES (table_name,
           CASE WHEN NOT held THEN 'unlocked_write'
+               WHEN marked AND mark.approved_by IS NOT NULL
+                    AND marked_request.effective_at IS NOT NULL THEN 'scheduled'
                WHEN label.kind IS NOT NULL THEN label.kind
                ELSE 'locked_write' END::"tablelock"."ChangeKind",
           CASE WHEN held THEN shown END,
