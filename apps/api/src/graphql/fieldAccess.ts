@@ -88,6 +88,7 @@ export const FIELD_ACCESS = {
     rejectChangeRequest: 'editor',
     sendBackChangeRequest: 'editor',
     withdrawChangeRequest: 'editor',
+    moveChangeRequest: 'editor',
   },
   Subscription: {
     lockChanged: 'viewer',

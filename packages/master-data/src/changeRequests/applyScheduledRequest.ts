@@ -187,6 +187,7 @@ async function markFailed(
     tableName: request.tableName,
     actor: scheduleEditor(request.id),
     editor: request.author,
+    token: request.token,
     reason: failure.message,
     details: { changeRequestId: request.id, reason: failure.reason, holder: failure.holder },
   });

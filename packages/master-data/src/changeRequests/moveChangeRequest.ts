@@ -55,6 +55,7 @@ export async function moveChangeRequest(
       tableName: current.tableName,
       actor: move.actor.name,
       editor: current.author,
+      token: current.token,
       details: {
         changeRequestId: current.id,
         from: current.effectiveAt.toISOString(),
