@@ -203,6 +203,25 @@ describe('a scheduled change request', () => {
     ]);
   });
 
+  it('waiting for approval, outlives the lease-free lock it was made under', async () => {
+    await bed.database.prisma.tablePolicy.update({
+      where: { tableName: TABLE },
+      data: { changesNeedApproval: true },
+    });
+    const token = grantedOrConflict(
+      await acquireTableLock(bed.database.prisma, {
+        tableName: TABLE,
+        editor: 'alice',
+        leaseSeconds: null,
+      }),
+    ).fencingToken;
+    const { request } = await schedulePrice('2.00', inSeconds(3600), false, token);
+    const stored = await bed.database.prisma.changeRequest.findUniqueOrThrow({
+      where: { id: BigInt(request.id) },
+    });
+    expect(stored.state).toBe('pending');
+  });
+
   it('may be moved and withdrawn by its author until its time, rejected by an approver', async () => {
     const { request } = await schedulePrice('2.00', inSeconds(3600));
     const later = inSeconds(7200);
