@@ -1,9 +1,5 @@
 export { type Caption, captionsOf } from './captions';
-export {
-  applyScheduledRequest,
-  type ScheduledRun,
-  scheduleEditor,
-} from './changeRequests/applyScheduledRequest';
+export { applyScheduledRequest, type ScheduledRun } from './changeRequests/applyScheduledRequest';
 export type {
   ChangedRequestRow,
   ChangeRequestRecord,
@@ -37,6 +33,7 @@ export {
   readRequestsToDecide,
 } from './changeRequests/readChangeRequests';
 export { readScheduledRequests, type ScheduledDue } from './changeRequests/readScheduledRequests';
+export { scheduleEditor } from './changeRequests/scheduledWrite';
 export {
   type SubmitRequest,
   type SubmitResult,

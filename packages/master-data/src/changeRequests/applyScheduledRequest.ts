@@ -1,17 +1,18 @@
 import { inTransaction, type Queryable, type TransactionClient } from '@tablelock/db';
-import { LockError, recordLockEvent, releaseTableLock } from '@tablelock/lock';
-import { fencedSave } from '../fencedSave';
-import { currentChangeSetId } from '../guard/ownWrite';
-import { applyChanges } from '../saveRows';
-import { readMasterTable } from '../tableColumns';
+import { LockError, releaseTableLock } from '@tablelock/lock';
 import {
   type ChangedRequestRow,
   type ChangeRequestRecord,
-  type ChangeRequestRow,
   changeRequestOf,
   type ScheduleFailure,
 } from './changeRequestRecord';
-import { changesOf, problemOf } from './checkChangeRequest';
+import {
+  markApplied,
+  markFailed,
+  rowsFailure,
+  scheduleEditor,
+  writeScheduledRequest,
+} from './scheduledWrite';
 
 export interface ScheduledRun {
   schema: string;
@@ -27,9 +28,6 @@ export interface ScheduledRun {
    */
   takeTable: (tableName: string, editor: string) => Promise<string>;
 }
-
-/** The editor a scheduled request takes its table as. */
-export const scheduleEditor = (id: string) => `schedule:${id}`;
 
 /**
  * Applies a scheduled request whose time has come, exactly once across API processes: claimed
@@ -88,43 +86,10 @@ async function applyUnderLock(
   const request = await scheduledRequest(tx, run.id);
   if (!request) return null;
   const { tableName } = request;
-  // The request's mark holds under the lock taken for it (the write guard's only way in on a
-  // table that needs approval), and makes the change set's kind `scheduled`.
-  await tx.changeRequest.update({ where: { id: BigInt(run.id) }, data: { token: BigInt(token) } });
-  const table = await readMasterTable(tx, run.schema, tableName);
-  const { changes, indexOf } = changesOf(table, request.rows, request.importDryRunId !== null);
-  const result = await fencedSave(
-    tx,
-    {
-      tableName,
-      holder: editor,
-      token,
-      reason: `change request ${run.id} at its time`,
-      approval: { changeRequestId: run.id, approvedBy: request.decidedBy ?? editor },
-    },
-    (inner) => applyChanges(inner, table, changes),
-  );
-  let ended: ChangeRequestRecord;
-  if (result.saved) {
-    ended = await markApplied(tx, request, editor, token, result);
-  } else {
-    const rows = await Promise.all(
-      result.rowErrors.map(async (error) => {
-        const index = indexOf(error);
-        const row = request.rows[index] as ChangeRequestRow;
-        const problem = await problemOf(tx, table, index, row, error);
-        return { action: row.action, key: row.key, code: problem.code, message: problem.message };
-      }),
-    );
-    ended = await markFailed(tx, request, {
-      reason: 'ROWS_CHANGED',
-      message: `Rows changed since the request was submitted, or no longer save: ${rows
-        .map((row) => `${JSON.stringify(row.key)} (${row.message})`)
-        .join('; ')}. Nothing was written.`,
-      rows,
-      holder: null,
-    });
-  }
+  const written = await writeScheduledRequest(tx, run.schema, request, editor, token);
+  const ended = written.saved
+    ? await markApplied(tx, request, editor, token, written.counts)
+    : await markFailed(tx, request, rowsFailure(written.rows));
   const released = await releaseTableLock(tx, {
     tableName,
     editor,
@@ -145,53 +110,6 @@ async function scheduledRequest(
     WHERE id = ${id}::bigint AND state = 'scheduled' FOR UPDATE`;
   if (!row) return null;
   return changeRequestOf(await tx.changeRequest.findUniqueOrThrow({ where: { id: row.id } }));
-}
-
-async function markApplied(
-  tx: TransactionClient,
-  request: ChangeRequestRecord,
-  editor: string,
-  token: string,
-  counts: { inserted: number; updated: number; deleted: number },
-): Promise<ChangeRequestRecord> {
-  const changeSetId = await currentChangeSetId(tx, request.tableName);
-  await tx.$executeRaw`
-    UPDATE tablelock.change_request
-    SET state = 'applied', applied_at = clock_timestamp(), change_set_id = ${changeSetId}::bigint,
-        late_by_seconds = greatest(0, floor(extract(epoch FROM clock_timestamp() - effective_at)))::int
-    WHERE id = ${request.id}::bigint`;
-  await recordLockEvent(tx, {
-    action: 'request_applied',
-    tableName: request.tableName,
-    actor: editor,
-    editor: request.author,
-    token,
-    rowsChanged: counts.inserted + counts.updated + counts.deleted,
-    details: { changeRequestId: request.id, changeSetId },
-  });
-  return reread(tx, request.id);
-}
-
-async function markFailed(
-  tx: TransactionClient,
-  request: ChangeRequestRecord,
-  failure: ScheduleFailure,
-): Promise<ChangeRequestRecord> {
-  await tx.$executeRaw`
-    UPDATE tablelock.change_request
-    SET state = 'failed', failed_at = clock_timestamp(), failure = ${JSON.stringify(failure)}::jsonb,
-        late_by_seconds = greatest(0, floor(extract(epoch FROM clock_timestamp() - effective_at)))::int
-    WHERE id = ${request.id}::bigint`;
-  await recordLockEvent(tx, {
-    action: 'request_failed',
-    tableName: request.tableName,
-    actor: scheduleEditor(request.id),
-    editor: request.author,
-    token: request.token,
-    reason: failure.message,
-    details: { changeRequestId: request.id, reason: failure.reason, holder: failure.holder },
-  });
-  return reread(tx, request.id);
 }
 
 /** The wait for the table ended without it: the request fails, if it is still scheduled. */
@@ -218,8 +136,4 @@ function failureOfWait(tableName: string, error: LockError): ScheduleFailure {
     rows: [] as ChangedRequestRow[],
     holder,
   };
-}
-
-async function reread(tx: TransactionClient, id: string): Promise<ChangeRequestRecord> {
-  return changeRequestOf(await tx.changeRequest.findUniqueOrThrow({ where: { id: BigInt(id) } }));
 }
