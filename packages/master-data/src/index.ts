@@ -41,6 +41,14 @@ export {
 } from './changeRequests/submitChangeRequest';
 export { checkRows, type RowCheck } from './checkRows';
 export {
+  applyScheduledEdition,
+  type EditionRun,
+  editionEditor,
+} from './editions/applyScheduledEdition';
+export { createEdition } from './editions/createEdition';
+export type { EditionFailure, EditionRecord, EditionState } from './editions/editionRecord';
+export { readEdition, readEditionRequests, readEditions } from './editions/readEditions';
+export {
   describeViolation,
   type RowViolation,
   type WrittenRow,

@@ -1,6 +1,11 @@
 import type { PrismaClient } from '@tablelock/db';
 import { type UnfinishedLeaves, waitForTableLocks } from '@tablelock/lock';
-import { applyScheduledRequest, readScheduledRequests } from '@tablelock/master-data';
+import {
+  applyScheduledEdition,
+  applyScheduledRequest,
+  readScheduledRequests,
+  type ScheduledDue,
+} from '@tablelock/master-data';
 import type { Logger } from 'pino';
 import type { LockChangeFeed } from '../ports/lockChangeFeed';
 import type { ScheduleChanges } from '../ports/scheduleChanges';
@@ -29,8 +34,9 @@ const LOOK_AHEAD = 50;
 const APPLY_LEASE_SECONDS = 300;
 
 /**
- * Applies scheduled change requests at their time (applyScheduledRequest: exactly once across
- * processes, however many run this). It sleeps until the next request's time, measured on the
+ * Applies scheduled change requests and editions at their time (applyScheduledRequest,
+ * applyScheduledEdition: exactly once across processes, however many run this). It sleeps
+ * until the next one's time, measured on the
  * database's clock, and wakes early when a request is scheduled or moved anywhere (NOTIFY), or
  * after `recheckMs` at the latest; no polling loop. At start it finds the requests that fell
  * due while no process ran, and applies them at once: their `lateBySeconds` says how late.
@@ -49,12 +55,12 @@ export function startChangeScheduler(options: ChangeSchedulerOptions): () => Pro
   let lookAgain = false;
   let stopped = false;
 
-  const takeTable = async (tableName: string, editor: string) => {
+  const takeTables = async (tableNames: string[], editor: string) => {
     // Opened before the first look, so that no release between the look and the wait is missed.
     const changes = options.lockChanges.changesForWaiter();
     try {
-      const [grant] = await waitForTableLocks(prisma, {
-        tableNames: [tableName],
+      const grants = await waitForTableLocks(prisma, {
+        tableNames,
         editor,
         leaseSeconds: APPLY_LEASE_SECONDS,
         waitSeconds: options.maxDelaySeconds,
@@ -63,23 +69,32 @@ export function startChangeScheduler(options: ChangeSchedulerOptions): () => Pro
         changes,
         signal: leave.signal,
       });
-      if (!grant) throw new Error(`no lock of ${tableName} was granted`);
-      return grant.fencingToken;
+      return new Map(grants.map((grant) => [grant.tableName, grant.fencingToken]));
     } finally {
       await changes.return?.();
     }
   };
+  const takeTable = async (tableName: string, editor: string) => {
+    const token = (await takeTables([tableName], editor)).get(tableName);
+    if (token === undefined) throw new Error(`no lock of ${tableName} was granted`);
+    return token;
+  };
+  const run = async ({ kind, id }: ScheduledDue) => {
+    const settings = { schema: options.masterSchema, id, claimant: owner };
+    if (kind === 'edition') {
+      const ended = await applyScheduledEdition(prisma, { ...settings, takeTables });
+      return ended && { what: { editionId: id }, ...ended };
+    }
+    const ended = await applyScheduledRequest(prisma, { ...settings, takeTable });
+    return ended && { what: { changeRequestId: id, table: ended.tableName }, ...ended };
+  };
 
-  const apply = (id: string) => {
-    const run = applyScheduledRequest(prisma, {
-      schema: options.masterSchema,
-      id,
-      claimant: owner,
-      takeTable,
-    })
+  const apply = (due: ScheduledDue) => {
+    const id = `${due.kind}:${due.id}`;
+    const applying = run(due)
       .then((ended) => {
         if (!ended) return;
-        const facts = { changeRequestId: id, table: ended.tableName, late: ended.lateBySeconds };
+        const facts = { ...ended.what, late: ended.lateBySeconds };
         if (ended.state === 'applied') logger.info(facts, 'scheduled change applied');
         else logger.warn({ ...facts, failure: ended.failure }, 'scheduled change failed');
       })
@@ -98,25 +113,26 @@ export function startChangeScheduler(options: ChangeSchedulerOptions): () => Pro
         running.delete(id);
         wake();
       });
-    running.set(id, run);
+    running.set(id, applying);
   };
 
   const look = async () => {
     let sleepMs = recheckMs;
     try {
       for (const next of await readScheduledRequests(prisma, owner, LOOK_AHEAD)) {
-        const retry = retryAt.get(next.id);
-        if (running.has(next.id) || (retry !== undefined && retry > Date.now())) {
+        const id = `${next.kind}:${next.id}`;
+        const retry = retryAt.get(id);
+        if (running.has(id) || (retry !== undefined && retry > Date.now())) {
           if (retry !== undefined) sleepMs = Math.min(sleepMs, retry - Date.now());
           continue;
         }
-        retryAt.delete(next.id);
+        retryAt.delete(id);
         if (next.dueInMs > 0) {
           // In time order: the first not yet due says how long to sleep.
           sleepMs = Math.min(sleepMs, Math.ceil(next.dueInMs));
           break;
         }
-        apply(next.id);
+        apply(next);
       }
     } catch (error) {
       reportRoundFailure(error, {

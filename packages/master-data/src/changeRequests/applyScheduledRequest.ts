@@ -7,6 +7,7 @@ import {
   type ScheduleFailure,
 } from './changeRequestRecord';
 import {
+  failureOfWait,
   markApplied,
   markFailed,
   rowsFailure,
@@ -69,7 +70,8 @@ async function claim(db: Queryable, run: ScheduledRun): Promise<{ tableName: str
   if (!/^\d{1,18}$/.test(run.id)) return null;
   const [claimed] = await db.$queryRaw<{ tableName: string }[]>`
     UPDATE tablelock.change_request AS r SET claimed_by = ${run.claimant}
-    WHERE r.id = ${run.id}::bigint AND r.state = 'scheduled' AND r.effective_at <= clock_timestamp()
+    WHERE r.id = ${run.id}::bigint AND r.state = 'scheduled' AND r.edition_id IS NULL
+      AND r.effective_at <= clock_timestamp()
       AND (r.claimed_by IS NULL OR r.claimed_by = ${run.claimant}
            OR NOT EXISTS (SELECT 1 FROM pg_stat_activity AS a
                           WHERE a.application_name = r.claimed_by))
@@ -122,18 +124,4 @@ async function failUnheld(
     const request = await scheduledRequest(tx, id);
     return request ? markFailed(tx, request, failure) : null;
   });
-}
-
-function failureOfWait(tableName: string, error: LockError): ScheduleFailure {
-  const blockers = (error.details.blockers as { editor?: string }[] | undefined) ?? [];
-  const holder = blockers.map((blocker) => blocker.editor).find(Boolean) ?? null;
-  const timedOut = error.code === 'LOCK_WAIT_TIMEOUT';
-  return {
-    reason: timedOut ? 'TABLE_HELD' : 'REFUSED',
-    message: timedOut
-      ? `${tableName} was still held at the end of the wait${holder ? ` by ${holder}` : ''}: ${error.message}`
-      : error.message,
-    rows: [] as ChangedRequestRow[],
-    holder,
-  };
 }

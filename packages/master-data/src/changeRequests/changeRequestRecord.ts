@@ -54,6 +54,8 @@ export interface ChangeRequestRecord {
   /** How long after effectiveAt the scheduler applied it, or found it could not. */
   lateBySeconds: number | null;
   failure: ScheduleFailure | null;
+  /** The edition it is applied with. */
+  editionId: string | null;
 }
 
 /** Why a scheduled request could not apply at its time; nothing was written. */
@@ -92,5 +94,6 @@ export function changeRequestOf(stored: StoredRequest): ChangeRequestRecord {
     failedAt: stored.failedAt,
     lateBySeconds: stored.lateBySeconds,
     failure: stored.failure as ScheduleFailure | null,
+    editionId: stored.editionId?.toString() ?? null,
   };
 }

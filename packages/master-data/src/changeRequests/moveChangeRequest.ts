@@ -38,6 +38,12 @@ export async function moveChangeRequest(
         'This change request takes effect at its approval: only a scheduled one moves.',
       );
     }
+    if (current.editionId) {
+      throw new MasterDataError(
+        'BAD_USER_INPUT',
+        `This change request takes effect with edition ${current.editionId}, at its time.`,
+      );
+    }
     if (current.state !== 'scheduled' && current.state !== 'pending') {
       throw new MasterDataError(
         'BAD_USER_INPUT',

@@ -1,5 +1,5 @@
 import type { TransactionClient } from '@tablelock/db';
-import { recordLockEvent } from '@tablelock/lock';
+import { type LockError, recordLockEvent } from '@tablelock/lock';
 import { fencedSave, type SaveCounts } from '../fencedSave';
 import { currentChangeSetId } from '../guard/ownWrite';
 import { applyChanges } from '../saveRows';
@@ -110,6 +110,7 @@ export async function markFailed(
   await tx.$executeRaw`
     UPDATE tablelock.change_request
     SET state = 'failed', failed_at = clock_timestamp(), failure = ${JSON.stringify(failure)}::jsonb,
+        decided_at = coalesce(decided_at, clock_timestamp()),
         late_by_seconds = greatest(0, floor(extract(epoch FROM clock_timestamp() - effective_at)))::int
     WHERE id = ${request.id}::bigint`;
   await recordLockEvent(tx, {
@@ -126,4 +127,19 @@ export async function markFailed(
 
 export async function reread(tx: TransactionClient, id: string): Promise<ChangeRequestRecord> {
   return changeRequestOf(await tx.changeRequest.findUniqueOrThrow({ where: { id: BigInt(id) } }));
+}
+
+/** The failure of a wait for the tables that ended without them: who held them, if known. */
+export function failureOfWait(tableName: string, error: LockError): ScheduleFailure {
+  const blockers = (error.details.blockers as { editor?: string }[] | undefined) ?? [];
+  const holder = blockers.map((blocker) => blocker.editor).find(Boolean) ?? null;
+  const timedOut = error.code === 'LOCK_WAIT_TIMEOUT';
+  return {
+    reason: timedOut ? 'TABLE_HELD' : 'REFUSED',
+    message: timedOut
+      ? `${tableName} was still held at the end of the wait${holder ? ` by ${holder}` : ''}: ${error.message}`
+      : error.message,
+    rows: [] as ChangedRequestRow[],
+    holder,
+  };
 }

@@ -6,6 +6,7 @@ import {
   recordLockEvent,
   releaseTableLock,
 } from '@tablelock/lock';
+import { joinEdition } from '../editions/joinEdition';
 import { readImportReport } from '../import/readImportReport';
 import { MasterDataError } from '../masterDataError';
 import { type RowChanges, type RowError, validRowChanges } from '../saveRows';
@@ -37,6 +38,8 @@ export interface SubmitRequest {
   submitters: string[];
   /** When the changes take effect (the scheduler applies them then); none: at approval. */
   effectiveAt?: Date | null;
+  /** The edition it joins: it takes effect at the edition's time, applied with the edition. */
+  editionId?: string | null;
 }
 
 export interface SubmitResult {
@@ -78,7 +81,7 @@ export async function submitChangeRequest(
     ? await submittableDryRun(db, request.importDryRunId, author, token)
     : null;
   return inTransaction(db, async (tx) => {
-    const effectiveAt = request.effectiveAt
+    const asked = request.effectiveAt
       ? validEffectiveAt(request.effectiveAt, await databaseNow(tx))
       : null;
     const held = await assertHoldsLock(tx, { tableName, editor: author, token });
@@ -95,6 +98,9 @@ export async function submitChangeRequest(
     if (rows.length === 0) {
       throw new MasterDataError('BAD_USER_INPUT', 'A change request needs changes.');
     }
+    const effectiveAt = request.editionId
+      ? await joinEdition(tx, request.editionId, tableName, rows, asked)
+      : asked;
     const needsApproval = effectiveAt ? await changesNeedApproval(tx, tableName) : false;
     if (effectiveAt && needsApproval) await assertNoneWaitsForApproval(tx, tableName);
     // The lock moves to the request first: on a table that needs approval, only a pending
@@ -120,6 +126,7 @@ export async function submitChangeRequest(
         keepEditing: request.keepEditing,
         importDryRunId: dryRun?.id ?? null,
         effectiveAt,
+        editionId: request.editionId ? BigInt(request.editionId) : null,
         ...(scheduledAtOnce ? { state: 'scheduled', decidedAt: new Date() } : {}),
       },
     });
@@ -144,7 +151,9 @@ export async function submitChangeRequest(
       rowsChanged: rows.length,
       details: { changeRequestId: stored.id.toString() },
     });
-    if (effectiveAt) await leaveScheduled(tx, request, stored.id.toString(), scheduledAtOnce);
+    if (effectiveAt) {
+      await leaveScheduled(tx, { ...request, effectiveAt }, stored.id.toString(), scheduledAtOnce);
+    }
     return { submitted: true, request: changeRequestOf(stored), rowErrors: [] };
   });
 }
