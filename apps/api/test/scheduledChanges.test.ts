@@ -15,7 +15,13 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callWithKey } from './support/callWithKey';
 import { acquireTableLockMutation, granted } from './support/lockOperations';
-import { moveChangeRequestMutation, scheduleChangeMutation } from './support/scheduleOperations';
+import {
+  createEditionMutation,
+  editionQuery,
+  moveChangeRequestMutation,
+  scheduleChangeMutation,
+  scheduleInEditionMutation,
+} from './support/scheduleOperations';
 
 // Issue 44, outcome 3: a scheduled change request is applied at its time by exactly one of the
 // API processes, waits in line for a table still held, and one due while every process was down
@@ -167,6 +173,49 @@ describe('scheduled change requests across API processes', () => {
       effectiveAt: later,
     });
     expect(moved.data?.moveChangeRequest.effectiveAt).toBe(later);
+  });
+
+  it('through the API: an edition is created for a time to come, and a request joins it', async () => {
+    const { secret } = await createApiKey(
+      database.prisma,
+      { name: 'editor-of-editions', role: 'editor' },
+      TEST_AUDIT,
+    );
+    const [a] = processes as [ApiProcess];
+    const past = await callWithKey(a, secret, createEditionMutation, {
+      name: 'too late',
+      effectiveAt: new Date(Date.now() - 60_000).toISOString(),
+    });
+    expect(past.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    const created = await callWithKey(a, secret, createEditionMutation, {
+      name: 'next year',
+      effectiveAt: new Date(Date.now() + 3600_000).toISOString(),
+    });
+    const editionId = created.data?.createEdition.id ?? '';
+    expect(created.data?.createEdition.state).toBe('scheduled');
+    const grant = granted(
+      await callWithKey(a, secret, acquireTableLockMutation, { table: 'regions' }),
+      'acquireTableLock',
+      'editor-of-editions acquiring regions',
+    );
+    const [row] = await database.prisma.$queryRawUnsafe<{ version: string }[]>(
+      `SELECT xmin::text AS version FROM ${MASTER_SCHEMA}.regions WHERE id = 11`,
+    );
+    const joined = await callWithKey(a, secret, scheduleInEditionMutation, {
+      table: 'regions',
+      token: grant.token,
+      changes: {
+        updates: [{ key: { id: '11' }, version: row?.version ?? '', values: { name: 'Kansai' } }],
+      },
+      editionId,
+    });
+    expect(joined.errors).toBeUndefined();
+    const read = await callWithKey(a, secret, editionQuery, { id: editionId });
+    expect(read.data?.edition).toMatchObject({
+      name: 'next year',
+      state: 'scheduled',
+      requests: [{ state: 'scheduled', table: 'regions' }],
+    });
   });
 
   it('waits in line while the table is held at its time, and applies when it is released', async () => {

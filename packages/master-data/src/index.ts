@@ -46,7 +46,12 @@ export {
   editionEditor,
 } from './editions/applyScheduledEdition';
 export { createEdition } from './editions/createEdition';
-export type { EditionFailure, EditionRecord, EditionState } from './editions/editionRecord';
+export type {
+  EditionFailedRow,
+  EditionFailure,
+  EditionRecord,
+  EditionState,
+} from './editions/editionRecord';
 export { readEdition, readEditionRequests, readEditions } from './editions/readEditions';
 export {
   describeViolation,

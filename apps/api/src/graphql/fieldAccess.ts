@@ -46,6 +46,8 @@ export const FIELD_ACCESS = {
     savedView: 'viewer',
     changeRequests: 'viewer',
     changeRequest: 'viewer',
+    editions: 'viewer',
+    edition: 'viewer',
     changeRequestsToDecide: 'viewer',
     changeFeed: 'admin',
     webhooks: 'admin',
@@ -89,6 +91,7 @@ export const FIELD_ACCESS = {
     sendBackChangeRequest: 'editor',
     withdrawChangeRequest: 'editor',
     moveChangeRequest: 'editor',
+    createEdition: 'editor',
   },
   Subscription: {
     lockChanged: 'viewer',

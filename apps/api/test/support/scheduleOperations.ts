@@ -32,3 +32,46 @@ export const moveChangeRequestMutation = graphql(`
     }
   }
 `);
+
+export const createEditionMutation = graphql(`
+  mutation CreateEdition($name: String!, $effectiveAt: DateTime!) {
+    createEdition(name: $name, effectiveAt: $effectiveAt) {
+      id
+      state
+      effectiveAt
+    }
+  }
+`);
+
+export const scheduleInEditionMutation = graphql(`
+  mutation ScheduleInEdition(
+    $table: String!
+    $token: String!
+    $changes: RowChanges!
+    $editionId: ID!
+  ) {
+    submitChangeRequest(table: $table, token: $token, changes: $changes, editionId: $editionId) {
+      submitted
+      request {
+        id
+        state
+        editionId
+      }
+    }
+  }
+`);
+
+export const editionQuery = graphql(`
+  query Edition($id: ID!) {
+    edition(id: $id) {
+      id
+      name
+      state
+      requests {
+        id
+        state
+        table
+      }
+    }
+  }
+`);

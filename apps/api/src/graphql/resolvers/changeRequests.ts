@@ -70,6 +70,7 @@ export const submitChangeRequestResolver: MutationResolvers['submitChangeRequest
     submittedBy: caller.name,
     submitters: actor.standsFor.slice(),
     effectiveAt: args.effectiveAt ?? null,
+    editionId: args.editionId ?? null,
   });
 };
 

@@ -15,6 +15,7 @@ import {
   submitChangeRequestResolver,
   withdrawChangeRequestResolver,
 } from './changeRequests';
+import { createEditionResolver, Edition, EditionFailedRow, edition, editions } from './editions';
 import { tokenFor } from './fencingTokens';
 import {
   freezeTablesResolver,
@@ -129,6 +130,8 @@ export const resolvers: Resolvers = {
     savedView,
     changeRequests,
     changeRequest,
+    editions,
+    edition,
     changeRequestsToDecide,
   },
   Mutation: {
@@ -169,6 +172,7 @@ export const resolvers: Resolvers = {
     sendBackChangeRequest: sendBackChangeRequestResolver,
     withdrawChangeRequest: withdrawChangeRequestResolver,
     moveChangeRequest: moveChangeRequestResolver,
+    createEdition: createEditionResolver,
   },
   TableInfo,
   RowLock,
@@ -183,6 +187,8 @@ export const resolvers: Resolvers = {
   RowChange,
   RevertConflict,
   ChangeRequest,
+  Edition,
+  EditionFailedRow,
   LockEvent: {
     table: (event) => event.tableName,
     token: (event, _args, context) =>
