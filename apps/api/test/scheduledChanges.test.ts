@@ -1,6 +1,6 @@
 import { createApiKey } from '@tablelock/identity';
 import { acquireTableLock, grantedOrConflict, releaseTableLock } from '@tablelock/lock';
-import { submitChangeRequest } from '@tablelock/master-data';
+import { createEdition, submitChangeRequest } from '@tablelock/master-data';
 import {
   type ApiProcess,
   createTestDatabase,
@@ -82,6 +82,34 @@ async function scheduleRename(id: number, name: string, seconds: number) {
   if (!submitted.request) throw new Error(JSON.stringify(submitted.rowErrors));
   expect(submitted.request.state).toBe('scheduled');
   return submitted.request.id;
+}
+
+/** alice's rename of row `id` of `table` in edition `editionId`. */
+async function renameInEdition(editionId: string, table: string, id: number, name: string) {
+  const { prisma } = database;
+  const token = grantedOrConflict(
+    await acquireTableLock(prisma, { tableName: table, editor: 'alice', leaseSeconds: 600 }),
+  ).fencingToken;
+  const [row] = await prisma.$queryRawUnsafe<{ version: string }[]>(
+    `SELECT xmin::text AS version FROM ${MASTER_SCHEMA}.${table} WHERE id = $1`,
+    id,
+  );
+  const submitted = await submitChangeRequest(prisma, {
+    schema: MASTER_SCHEMA,
+    tableName: table,
+    author: 'alice',
+    token,
+    changes: {
+      updates: [{ key: { id: String(id) }, version: row?.version ?? '', values: { name } }],
+    },
+    importDryRunId: null,
+    comment: null,
+    keepEditing: false,
+    submittedBy: 'alice',
+    submitters: [],
+    editionId,
+  });
+  if (!submitted.request) throw new Error(JSON.stringify(submitted.rowErrors));
 }
 
 /** The request once it left `scheduled` (applied or failed). */
@@ -286,5 +314,30 @@ describe('scheduled change requests across API processes', () => {
     } finally {
       await releaseTableLock(database.prisma, { tableName: TABLE, editor: 'bob', token: bobs });
     }
+  }, 60_000);
+
+  it('an edition over two tables is applied at its time by the process, in one transaction', async () => {
+    const effectiveAt = new Date((await databaseNow()).getTime() + 2000);
+    const edition = await createEdition(database.prisma, {
+      name: 'two tables',
+      effectiveAt,
+      createdBy: 'alice',
+    });
+    await renameInEdition(edition.id, TABLE, 2, 'Osaka bay (edition)');
+    await renameInEdition(edition.id, 'regions', 2, 'EMEA (edition)');
+    const done = await poll('the edition applied or failed', 30_000, async () => {
+      const stored = await database.prisma.edition.findUniqueOrThrow({
+        where: { id: BigInt(edition.id) },
+      });
+      return stored.state === 'scheduled' ? undefined : stored;
+    });
+    expect(done.state).toBe('applied');
+    expect(await nameOf(2)).toBe('Osaka bay (edition)');
+    const sets = await database.prisma.changeSet.findMany({
+      where: { kind: 'scheduled', tableName: { in: [TABLE, 'regions'] } },
+      orderBy: { id: 'desc' },
+      take: 2,
+    });
+    expect(new Set(sets.map((set) => set.at.getTime())).size).toBe(1);
   }, 60_000);
 });
