@@ -281,4 +281,31 @@ describe('a scheduled change request', () => {
     );
     expect(await priceOf(1)).toBe('2.00');
   });
+
+  it("is refused on a table its author does not hold: another editor's token submits nothing", async () => {
+    const before = await bed.database.prisma.changeRequest.count();
+    const alices = await bed.lock(TABLE, 'alice');
+    const error = await submitChangeRequest(bed.database.prisma, {
+      schema: MASTER_SCHEMA,
+      tableName: TABLE,
+      author: 'bob',
+      token: alices,
+      changes: {
+        updates: [{ key: { id: '1' }, version: await versionOf(1), values: { price: '9' } }],
+      },
+      importDryRunId: null,
+      comment: null,
+      keepEditing: false,
+      submittedBy: 'bob',
+      submitters: [],
+      effectiveAt: inSeconds(3600),
+    }).catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({ code: 'LOCK_LOST' });
+    expect(await bed.database.prisma.changeRequest.count()).toBe(before);
+    await releaseTableLock(bed.database.prisma, {
+      tableName: TABLE,
+      editor: 'alice',
+      token: alices,
+    });
+  });
 });
