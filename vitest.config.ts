@@ -23,6 +23,7 @@ const TIMING_SENSITIVE = [
   'apps/api/test/externalOutage.test.ts',
   'apps/api/test/pausedHolder.test.ts',
   'apps/api/test/multiProcess.test.ts',
+  'apps/api/test/scheduledChanges.test.ts',
   'apps/api/test/rowScopeRace.test.ts',
   'apps/api/test/pgbouncer.test.ts',
   'apps/api/test/races.test.ts',

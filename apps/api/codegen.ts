@@ -45,6 +45,8 @@ const config: CodegenConfig = {
           TableFreeze: '@tablelock/lock#Freeze as FreezeModel',
           TakeOverSettings: '@tablelock/lock#TakeOverSettings as TakeOverSettingsModel',
           ChangeRequest: '@tablelock/master-data#ChangeRequestRecord',
+          Edition: '@tablelock/master-data#EditionRecord as EditionModel',
+          EditionFailedRow: '@tablelock/master-data#EditionFailedRow as EditionFailedRowModel',
           ChangeRequestRow: '@tablelock/master-data#ChangeRequestRow as ChangeRequestRowModel',
           ChangedRequestRow: '@tablelock/master-data#ChangedRequestRow as ChangedRequestRowModel',
           ChangeRequestPage: '@tablelock/master-data#ChangeRequestPage as ChangeRequestPageModel',

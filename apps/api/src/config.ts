@@ -63,6 +63,11 @@ const environment = z.object({
         .map((host) => host.trim().toLowerCase())
         .filter((host) => host !== ''),
     ),
+  /**
+   * How long a scheduled change request waits in line for its table at its time before it fails,
+   * naming who held the table (at most the line's longest wait).
+   */
+  SCHEDULE_MAX_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
   /** How long a webhook delivery may take before it counts as failed. */
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(10),
   /**

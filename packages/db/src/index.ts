@@ -40,7 +40,7 @@ export {
   readReplicationState,
   type SynchronousStandby,
 } from './access/replicationState';
-export type { ChangeRequest, LockSettings } from './generated/prisma/client';
+export type { ChangeRequest, Edition, LockSettings } from './generated/prisma/client';
 export { Prisma } from './generated/prisma/client';
 export {
   LockAction,

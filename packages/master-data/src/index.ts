@@ -1,8 +1,10 @@
 export { type Caption, captionsOf } from './captions';
+export { applyScheduledRequest, type ScheduledRun } from './changeRequests/applyScheduledRequest';
 export type {
   ChangedRequestRow,
   ChangeRequestRecord,
   ChangeRequestRow,
+  ScheduleFailure,
 } from './changeRequests/changeRequestRecord';
 export {
   checkChangeRequest,
@@ -18,7 +20,9 @@ export {
   HANDED_BACK_LEASE_SECONDS,
   type RequestDecision,
 } from './changeRequests/decideChangeRequest';
+export { MAX_YEARS_AHEAD } from './changeRequests/effectiveTime';
 export { mayDecideRequest } from './changeRequests/mayDecideRequest';
+export { type MoveRequest, moveChangeRequest } from './changeRequests/moveChangeRequest';
 export { readChangeRequestGauges } from './changeRequests/readChangeRequestGauges';
 export {
   type ChangeRequestFilter,
@@ -28,12 +32,27 @@ export {
   readRequestByToken,
   readRequestsToDecide,
 } from './changeRequests/readChangeRequests';
+export { readScheduledRequests, type ScheduledDue } from './changeRequests/readScheduledRequests';
+export { scheduleEditor } from './changeRequests/scheduledWrite';
 export {
   type SubmitRequest,
   type SubmitResult,
   submitChangeRequest,
 } from './changeRequests/submitChangeRequest';
 export { checkRows, type RowCheck } from './checkRows';
+export {
+  applyScheduledEdition,
+  type EditionRun,
+  editionEditor,
+} from './editions/applyScheduledEdition';
+export { createEdition } from './editions/createEdition';
+export type {
+  EditionFailedRow,
+  EditionFailure,
+  EditionRecord,
+  EditionState,
+} from './editions/editionRecord';
+export { readEdition, readEditionRequests, readEditions } from './editions/readEditions';
 export {
   describeViolation,
   type RowViolation,

@@ -1,6 +1,8 @@
 /**
  * What the outbox announces (the triggers of migration 20261128200000_outbox): lock transitions
- * and freezes by their lock action, changes of rows by their change kind, and a table's policy.
+ * and freezes by their lock action, changes of rows by their change kind, and a table's policy;
+ * and a scheduled change request's steps (migration 20261206010000_scheduled_change_requests):
+ * scheduled, applied at its time (its rows come as the change kind `scheduled`), or failed.
  */
 export const EVENT_TYPES = [
   'acquire',
@@ -15,7 +17,11 @@ export const EVENT_TYPES = [
   'revert',
   'locked_write',
   'unlocked_write',
+  'scheduled',
   'policy_change',
+  'change.scheduled',
+  'change.applied',
+  'change.failed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -46,6 +46,8 @@ export const FIELD_ACCESS = {
     savedView: 'viewer',
     changeRequests: 'viewer',
     changeRequest: 'viewer',
+    editions: 'viewer',
+    edition: 'viewer',
     changeRequestsToDecide: 'viewer',
     changeFeed: 'admin',
     webhooks: 'admin',
@@ -88,6 +90,8 @@ export const FIELD_ACCESS = {
     rejectChangeRequest: 'editor',
     sendBackChangeRequest: 'editor',
     withdrawChangeRequest: 'editor',
+    moveChangeRequest: 'editor',
+    createEdition: 'editor',
   },
   Subscription: {
     lockChanged: 'viewer',

@@ -3,10 +3,12 @@ import type { Logger } from 'pino';
 import type { CredentialChangeFeed } from '../ports/credentialChangeFeed';
 import type { LockChangeFeed } from '../ports/lockChangeFeed';
 import type { OutboxCommits } from '../ports/outboxCommits';
+import type { ScheduleChanges } from '../ports/scheduleChanges';
 import { startCredentialChangeFeed } from './credentialChangeFeed';
 import { startDatabaseNotifications } from './databaseNotifications';
 import { startLockChangeFeed } from './lockChangeFeed';
 import { startOutboxCommitFeed } from './outboxCommitFeed';
+import { startScheduleChangeFeed } from './scheduleChangeFeed';
 
 export interface LiveFeeds {
   lockChanges: LockChangeFeed;
@@ -17,6 +19,8 @@ export interface LiveFeeds {
   queueOwner: string;
   credentialChanges: CredentialChangeFeed;
   outboxCommits: OutboxCommits;
+  /** Change requests scheduled or moved: the scheduler's wake-up. */
+  scheduleChanges: ScheduleChanges;
   /** Whether changes are being heard now (the LISTEN connection is up). */
   isListening(): boolean;
   /** When (epoch ms) the LISTEN connection last came back after it dropped. */
@@ -33,6 +37,7 @@ export async function startLiveFeeds(databaseUrl: string, logger: Logger): Promi
     queueOwner,
     credentialChanges: await startCredentialChangeFeed(notifications),
     outboxCommits: await startOutboxCommitFeed(notifications),
+    scheduleChanges: await startScheduleChangeFeed(notifications),
     isListening: notifications.isListening,
     reconnectedAt: notifications.reconnectedAt,
     close: () => notifications.close(),

@@ -7,6 +7,7 @@ import { startApiServer } from '../http/server';
 import { startRetentionSweeper } from '../retention/retentionSweeper';
 import { startSortIndexSweeper } from '../sortIndexes/sortIndexSweeper';
 import { syncMasterTables } from '../writeGuard/syncMasterTables';
+import { startChangeScheduler } from './changeScheduler';
 import { createApiServices } from './createApiServices';
 import { startLockSweeper } from './lockSweeper';
 
@@ -67,6 +68,17 @@ export async function startApi(
     listening: running.live,
     unfinishedLeaves: services.lockQueue.unfinishedLeaves,
   });
+  const stopScheduler = startChangeScheduler({
+    prisma,
+    logger,
+    masterSchema: config.MASTER_SCHEMA,
+    scheduleChanges: running.live.scheduleChanges,
+    lockChanges: services.lockChanges,
+    owner: services.lockQueue.owner,
+    unfinishedLeaves: services.lockQueue.unfinishedLeaves,
+    maxDelaySeconds: config.SCHEDULE_MAX_DELAY_SECONDS,
+    onUnreachable: services.databaseAvailability.reportUnreachable,
+  });
   const retention = startRetentionSweeper(prisma, logger, retentionSettingsOf(config));
   const stopSortIndexSweeper = sortIndexesEnabled
     ? startSortIndexSweeper({
@@ -91,6 +103,7 @@ export async function startApi(
     url: server.url,
     async stop() {
       await server.stop();
+      await stopScheduler();
       await stopSweeper();
       await stopSortIndexSweeper();
       await retention.stop();

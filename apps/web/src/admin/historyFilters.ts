@@ -24,6 +24,10 @@ const LOCK_ACTION_SET: Record<LockAction, true> = {
   request_rejected: true,
   request_sent_back: true,
   request_withdrawn: true,
+  request_scheduled: true,
+  request_moved: true,
+  request_applied: true,
+  request_failed: true,
 };
 export const LOCK_ACTIONS = Object.keys(LOCK_ACTION_SET) as LockAction[];
 

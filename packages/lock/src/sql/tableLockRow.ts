@@ -13,7 +13,8 @@ import { FREEZE_IN_FORCE, type FreezeColumns, freezeOf } from './tableRulesSql';
 const CARRIES_CHANGE_REQUEST = Prisma.sql`(table_lock.lease_expires_at IS NULL
   AND table_lock.fencing_token IS NOT NULL
   AND EXISTS (SELECT 1 FROM ${CHANGE_REQUEST} AS r
-              WHERE r.table_name = table_lock.table_name AND r.state = 'pending'))`;
+              WHERE r.table_name = table_lock.table_name AND r.state = 'pending'
+                AND r.effective_at IS NULL))`;
 
 /**
  * The table's live row scopes, oldest first, as `[{editor, rows}]`: an index lookup, and on most

@@ -47,6 +47,25 @@ export interface ChangeRequestRecord {
   changeSetId: string | null;
   /** The import dry run it carries instead of `changes`. */
   importDryRunId: string | null;
+  /** When it takes effect; null: at its approval. */
+  effectiveAt: Date | null;
+  appliedAt: Date | null;
+  failedAt: Date | null;
+  /** How long after effectiveAt the scheduler applied it, or found it could not. */
+  lateBySeconds: number | null;
+  failure: ScheduleFailure | null;
+  /** The edition it is applied with. */
+  editionId: string | null;
+}
+
+/** Why a scheduled request could not apply at its time; nothing was written. */
+export interface ScheduleFailure {
+  /** ROWS_CHANGED (rows changed since, or the save refused them), TABLE_HELD, or REFUSED. */
+  reason: 'ROWS_CHANGED' | 'TABLE_HELD' | 'REFUSED';
+  message: string;
+  rows: ChangedRequestRow[];
+  /** TABLE_HELD: who held the table when the wait ended. */
+  holder: string | null;
 }
 
 export function changeRequestOf(stored: StoredRequest): ChangeRequestRecord {
@@ -70,5 +89,11 @@ export function changeRequestOf(stored: StoredRequest): ChangeRequestRecord {
     changedRows: stored.changedRows as ChangedRequestRow[] | null,
     changeSetId: stored.changeSetId?.toString() ?? null,
     importDryRunId: stored.importDryRunId,
+    effectiveAt: stored.effectiveAt,
+    appliedAt: stored.appliedAt,
+    failedAt: stored.failedAt,
+    lateBySeconds: stored.lateBySeconds,
+    failure: stored.failure as ScheduleFailure | null,
+    editionId: stored.editionId?.toString() ?? null,
   };
 }

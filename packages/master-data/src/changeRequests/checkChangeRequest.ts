@@ -43,7 +43,9 @@ export async function checkChangeRequest(
   schema: string,
   request: ChangeRequestRecord,
 ): Promise<RequestCheck | null> {
-  if (request.state !== 'pending') return null;
+  // A request with an effective time carries no lock to try it under: the scheduler checks it
+  // at its time.
+  if (request.state !== 'pending' || request.effectiveAt) return null;
   const table = await readMasterTable(db, schema, request.tableName);
   const checked = request.rows.slice(0, MAX_CHECKED_ROWS);
   const { changes, indexOf } = changesOf(table, checked, request.importDryRunId !== null);
@@ -67,10 +69,10 @@ export async function checkChangeRequest(
 }
 
 /**
- * The rows as one save's changes, and the way back from a row error to the row. An import's
+ * The rows as one save's changes (a scheduled request is applied this way too), and the way back from a row error to the row. An import's
  * new row leaves out its empty cells of columns with a default, as the import's apply does.
  */
-function changesOf(table: MasterTable, rows: ChangeRequestRow[], fromImport: boolean) {
+export function changesOf(table: MasterTable, rows: ChangeRequestRow[], fromImport: boolean) {
   const places = { insert: [] as number[], update: [] as number[], delete: [] as number[] };
   const changes: Required<{ [K in keyof RowChanges]: NonNullable<RowChanges[K]> }> = {
     inserts: [],
@@ -97,7 +99,7 @@ function changesOf(table: MasterTable, rows: ChangeRequestRow[], fromImport: boo
   return { changes, indexOf };
 }
 
-async function problemOf(
+export async function problemOf(
   tx: TransactionClient,
   table: MasterTable,
   index: number,

@@ -46,6 +46,8 @@ const ACTION = {
  * no longer saves against today's data, nothing is written: the request goes back to its
  * author, and the approval is refused with CHANGE_REQUEST_ROWS_CHANGED naming those rows.
  * Rejecting releases the lock; sending back and withdrawing hand it back to the author.
+ * A request with an effective time carries no lock: approving it schedules it, and the other
+ * decisions (withdrawing and rejecting it until its time, too) close it, touching no lock.
  */
 export async function decideChangeRequest(
   db: Queryable,
@@ -62,7 +64,9 @@ export async function decideChangeRequest(
     if (!plan.allowed) {
       throw new MasterDataError(plan.code, plan.message, { state: current.state });
     }
-    if (request.decision !== 'approve') {
+    // A request with an effective time is only scheduled by its approval: the scheduler
+    // applies it at that time.
+    if (request.decision !== 'approve' || current.effectiveAt) {
       return { request: await close(tx, current, plan.next, request, comment), changed: null };
     }
     const changed = await apply(tx, request.schema, current, request.actor.name);
@@ -201,6 +205,17 @@ async function close(
     rowsChanged: state === 'applied' ? request.rowCount : null,
     details: { changeRequestId: request.id, state },
   });
+  if (state === 'scheduled') {
+    await recordLockEvent(tx, {
+      action: 'request_scheduled',
+      tableName: request.tableName,
+      actor: decision.actor.name,
+      editor: request.author,
+      token: request.token,
+      details: { changeRequestId: request.id, effectiveAt: request.effectiveAt?.toISOString() },
+    });
+  }
+  if (request.effectiveAt) return changeRequestOf(stored);
   const release = state === 'rejected' || (state === 'applied' && !request.keepEditing);
   if (release) {
     const released = await releaseTableLock(tx, {

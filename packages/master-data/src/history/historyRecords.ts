@@ -1,6 +1,12 @@
 import type { RowValues } from '../readRows';
 
-export type ChangeKind = 'save' | 'import' | 'revert' | 'locked_write' | 'unlocked_write';
+export type ChangeKind =
+  | 'save'
+  | 'import'
+  | 'revert'
+  | 'locked_write'
+  | 'unlocked_write'
+  | 'scheduled';
 export type RowOperation = 'insert' | 'update' | 'delete';
 
 /** Everything one transaction changed in one table (`tablelock.change_set`). */

@@ -10,6 +10,10 @@ const MOVES_A_REQUEST = new Set([
   'request_rejected',
   'request_sent_back',
   'request_withdrawn',
+  'request_scheduled',
+  'request_moved',
+  'request_applied',
+  'request_failed',
   'force_release',
 ]);
 

@@ -4,6 +4,7 @@ import {
   checkChangeRequest,
   decideChangeRequest,
   mayDecideRequest,
+  moveChangeRequest,
   type RequestDecision,
   readChangeRequest,
   readChangeRequests,
@@ -68,8 +69,21 @@ export const submitChangeRequestResolver: MutationResolvers['submitChangeRequest
     keepEditing: args.keepEditing ?? false,
     submittedBy: caller.name,
     submitters: actor.standsFor.slice(),
+    effectiveAt: args.effectiveAt ?? null,
+    editionId: args.editionId ?? null,
   });
 };
+
+export const moveChangeRequestResolver: MutationResolvers['moveChangeRequest'] = async (
+  _parent,
+  args,
+  context,
+) =>
+  moveChangeRequest(context.prisma, {
+    id: args.id,
+    effectiveAt: args.effectiveAt,
+    actor: await requestActorOf(context.prisma, callerOf(context)),
+  });
 
 function decision(kind: RequestDecision) {
   return async (

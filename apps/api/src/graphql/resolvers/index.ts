@@ -9,11 +9,13 @@ import {
   changeRequest,
   changeRequests,
   changeRequestsToDecide,
+  moveChangeRequestResolver,
   rejectChangeRequestResolver,
   sendBackChangeRequestResolver,
   submitChangeRequestResolver,
   withdrawChangeRequestResolver,
 } from './changeRequests';
+import { createEditionResolver, Edition, EditionFailedRow, edition, editions } from './editions';
 import { tokenFor } from './fencingTokens';
 import {
   freezeTablesResolver,
@@ -128,6 +130,8 @@ export const resolvers: Resolvers = {
     savedView,
     changeRequests,
     changeRequest,
+    editions,
+    edition,
     changeRequestsToDecide,
   },
   Mutation: {
@@ -167,6 +171,8 @@ export const resolvers: Resolvers = {
     rejectChangeRequest: rejectChangeRequestResolver,
     sendBackChangeRequest: sendBackChangeRequestResolver,
     withdrawChangeRequest: withdrawChangeRequestResolver,
+    moveChangeRequest: moveChangeRequestResolver,
+    createEdition: createEditionResolver,
   },
   TableInfo,
   RowLock,
@@ -181,6 +187,8 @@ export const resolvers: Resolvers = {
   RowChange,
   RevertConflict,
   ChangeRequest,
+  Edition,
+  EditionFailedRow,
   LockEvent: {
     table: (event) => event.tableName,
     token: (event, _args, context) =>

@@ -9,6 +9,8 @@ export interface RequestFacts {
   author: string;
   /** The people behind the submission (peopleBehind of its submitter): the author among them. */
   submitters: readonly string[];
+  /** When it takes effect: its approval schedules it instead of applying it. None: at once. */
+  effectiveAt?: Date | null;
 }
 
 export type RequestRefusalCode = 'FORBIDDEN' | 'CHANGE_REQUEST_CLOSED';
@@ -26,24 +28,32 @@ const NEXT: Record<ChangeRequestStep['kind'], ChangeRequestState> = {
   forceRelease: 'rejected',
 };
 
+// What may still happen to a scheduled request before its time: its author takes it back, or
+// an approver refuses it.
+const BEFORE_ITS_TIME: ReadonlySet<ChangeRequestStep['kind']> = new Set(['withdraw', 'reject']);
+
 /**
  * Decides one step on a request: the state it leads to, or why not. Only a pending request
- * moves. The author withdraws; approvers (mayDecide) approve, reject or send back, never a
- * request of their own, whoever they act for, and never through a key no person made; an
- * admin's force release rejects it.
+ * moves, and a scheduled one before its time (withdrawn or rejected). The author withdraws;
+ * approvers (mayDecide) approve, reject or send back, never a request of their own, whoever
+ * they act for, and never through a key no person made; an admin's force release rejects it.
+ * Approving a request with an effective time schedules it: it is applied at that time.
  */
 export function planRequestStep(
   request: RequestFacts,
   step: ChangeRequestStep,
   rules: ApproverRules,
 ): RequestPlan {
-  if (request.state !== 'pending') {
+  const open =
+    request.state === 'pending' ||
+    (request.state === 'scheduled' && BEFORE_ITS_TIME.has(step.kind));
+  if (!open) {
     return refuse(
       'CHANGE_REQUEST_CLOSED',
       `This change request is ${request.state}, no longer pending.`,
     );
   }
-  const next = NEXT[step.kind];
+  const next = step.kind === 'approve' && request.effectiveAt ? 'scheduled' : NEXT[step.kind];
   switch (step.kind) {
     case 'rowsChanged':
       return { allowed: true, next };

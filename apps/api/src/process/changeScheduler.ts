@@ -1,0 +1,175 @@
+import type { PrismaClient } from '@tablelock/db';
+import { type UnfinishedLeaves, waitForTableLocks } from '@tablelock/lock';
+import {
+  applyScheduledEdition,
+  applyScheduledRequest,
+  readScheduledRequests,
+  type ScheduledDue,
+} from '@tablelock/master-data';
+import type { Logger } from 'pino';
+import type { LockChangeFeed } from '../ports/lockChangeFeed';
+import type { ScheduleChanges } from '../ports/scheduleChanges';
+import { reportRoundFailure } from './reportRoundFailure';
+
+export interface ChangeSchedulerOptions {
+  prisma: PrismaClient;
+  logger: Logger;
+  masterSchema: string;
+  /** Requests scheduled or moved, from any process: what wakes the scheduler early. */
+  scheduleChanges: ScheduleChanges;
+  lockChanges: LockChangeFeed;
+  /** This process's mark in the line (its LISTEN connection), also its claim on a request. */
+  owner: string;
+  unfinishedLeaves: UnfinishedLeaves;
+  /** SCHEDULE_MAX_DELAY_SECONDS: how long a request waits in line for its table. */
+  maxDelaySeconds: number;
+  onUnreachable?: (error: unknown) => void;
+  /** The longest sleep, should a notification go unheard. */
+  recheckMs?: number;
+}
+
+/** How many of the next requests one look reads. */
+const LOOK_AHEAD = 50;
+/** The lease of the lock a request is applied under: ends it if this process dies meanwhile. */
+const APPLY_LEASE_SECONDS = 300;
+
+/**
+ * Applies scheduled change requests and editions at their time (applyScheduledRequest,
+ * applyScheduledEdition: exactly once across processes, however many run this). It sleeps
+ * until the next one's time, measured on the
+ * database's clock, and wakes early when a request is scheduled or moved anywhere (NOTIFY), or
+ * after `recheckMs` at the latest; no polling loop. At start it finds the requests that fell
+ * due while no process ran, and applies them at once: their `lateBySeconds` says how late.
+ * Returns a function that stops it, leaving the line for requests still waiting there (another
+ * process takes them over once this one's connection is gone).
+ */
+export function startChangeScheduler(options: ChangeSchedulerOptions): () => Promise<void> {
+  const { prisma, logger, owner, recheckMs = 30_000 } = options;
+  const running = new Map<string, Promise<void>>();
+  // Requests whose run failed other than by their own outcome (the database away, say): tried
+  // again after `recheckMs`, not at once.
+  const retryAt = new Map<string, number>();
+  const leave = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let looking: Promise<void> | undefined;
+  let lookAgain = false;
+  let stopped = false;
+
+  const takeTables = async (tableNames: string[], editor: string) => {
+    // Opened before the first look, so that no release between the look and the wait is missed.
+    const changes = options.lockChanges.changesForWaiter();
+    try {
+      const grants = await waitForTableLocks(prisma, {
+        tableNames,
+        editor,
+        leaseSeconds: APPLY_LEASE_SECONDS,
+        waitSeconds: options.maxDelaySeconds,
+        owner,
+        unfinishedLeaves: options.unfinishedLeaves,
+        changes,
+        signal: leave.signal,
+      });
+      return new Map(grants.map((grant) => [grant.tableName, grant.fencingToken]));
+    } finally {
+      await changes.return?.();
+    }
+  };
+  const takeTable = async (tableName: string, editor: string) => {
+    const token = (await takeTables([tableName], editor)).get(tableName);
+    if (token === undefined) throw new Error(`no lock of ${tableName} was granted`);
+    return token;
+  };
+  const run = async ({ kind, id }: ScheduledDue) => {
+    const settings = { schema: options.masterSchema, id, claimant: owner };
+    if (kind === 'edition') {
+      const ended = await applyScheduledEdition(prisma, { ...settings, takeTables });
+      return ended && { what: { editionId: id }, ...ended };
+    }
+    const ended = await applyScheduledRequest(prisma, { ...settings, takeTable });
+    return ended && { what: { changeRequestId: id, table: ended.tableName }, ...ended };
+  };
+
+  const apply = (due: ScheduledDue) => {
+    const id = `${due.kind}:${due.id}`;
+    const applying = run(due)
+      .then((ended) => {
+        if (!ended) return;
+        const facts = { ...ended.what, late: ended.lateBySeconds };
+        if (ended.state === 'applied') logger.info(facts, 'scheduled change applied');
+        else logger.warn({ ...facts, failure: ended.failure }, 'scheduled change failed');
+      })
+      .catch((error: unknown) => {
+        retryAt.set(id, Date.now() + recheckMs);
+        if (stopped) return;
+        reportRoundFailure(error, {
+          logger,
+          ...(options.onUnreachable ? { onUnreachable: options.onUnreachable } : {}),
+          cutOff: 'scheduled change cut off at its commit; the next look finds how it ended',
+          failed: 'scheduled change could not be run',
+          failedLevel: 'error',
+        });
+      })
+      .finally(() => {
+        running.delete(id);
+        wake();
+      });
+    running.set(id, applying);
+  };
+
+  const look = async () => {
+    let sleepMs = recheckMs;
+    try {
+      for (const next of await readScheduledRequests(prisma, owner, LOOK_AHEAD)) {
+        const id = `${next.kind}:${next.id}`;
+        const retry = retryAt.get(id);
+        if (running.has(id) || (retry !== undefined && retry > Date.now())) {
+          if (retry !== undefined) sleepMs = Math.min(sleepMs, retry - Date.now());
+          continue;
+        }
+        retryAt.delete(id);
+        if (next.dueInMs > 0) {
+          // In time order: the first not yet due says how long to sleep.
+          sleepMs = Math.min(sleepMs, Math.ceil(next.dueInMs));
+          break;
+        }
+        apply(next);
+      }
+    } catch (error) {
+      reportRoundFailure(error, {
+        logger,
+        ...(options.onUnreachable ? { onUnreachable: options.onUnreachable } : {}),
+        cutOff: 'scheduler look cut off; the next one looks again',
+        failed: 'scheduler look failed',
+        failedLevel: 'error',
+      });
+    }
+    if (stopped) return;
+    clearTimeout(timer);
+    timer = setTimeout(wake, sleepMs);
+  };
+
+  function wake() {
+    if (stopped) return;
+    if (looking) {
+      lookAgain = true;
+      return;
+    }
+    looking = look().finally(() => {
+      looking = undefined;
+      if (lookAgain) {
+        lookAgain = false;
+        wake();
+      }
+    });
+  }
+
+  options.scheduleChanges.onChanged(wake);
+  wake();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    leave.abort();
+    await looking;
+    await Promise.allSettled([...running.values()]);
+  };
+}
