@@ -1095,6 +1095,9 @@ export const en = {
       unlocked_write: 'Write outside locking',
       scheduled: 'Scheduled change applied (its rows)',
       policy_change: 'Policy change',
+      change_scheduled: 'Change request scheduled',
+      change_applied: 'Scheduled change request applied',
+      change_failed: 'Scheduled change request failed',
     },
   },
   turnInLine: {

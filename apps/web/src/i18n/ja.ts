@@ -1055,6 +1055,9 @@ export const ja: TranslationOf<typeof en> = {
       unlocked_write: 'ロック対象外の書き込み',
       scheduled: '予約された変更の反映（行）',
       policy_change: 'ポリシーの変更',
+      change_scheduled: '変更依頼の予約',
+      change_applied: '予約された変更依頼の反映',
+      change_failed: '予約された変更依頼の失敗',
     },
   },
   turnInLine: {

@@ -3,12 +3,13 @@ import { en } from '../../i18n/en';
 
 type KnownEventType = keyof typeof en.webhookEvents.types;
 
-const isKnown = (type: string): type is KnownEventType =>
-  Object.hasOwn(en.webhookEvents.types, type);
+const isKnown = (key: string): key is KnownEventType => Object.hasOwn(en.webhookEvents.types, key);
 
 /** An event type in the user's words; one the app has no words for yet, by its name. */
 export function eventTypeLabel(type: string, t: TFunction): string {
-  return isKnown(type) ? t(`webhookEvents.types.${type}`) : type;
+  // A dot separates i18next's keys: `change.applied` has its words under `change_applied`.
+  const key = type.replaceAll('.', '_');
+  return isKnown(key) ? t(`webhookEvents.types.${key}`) : type;
 }
 
 /** An endpoint's event types as a list in words; none: all of them. */
