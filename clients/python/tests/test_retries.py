@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 
@@ -121,3 +122,50 @@ async def test_the_async_client_retries_with_the_same_key(fake_api: FakeApi) -> 
             assert len(keys) == 1
             fake_api.script.play(RELEASED)
     assert "releaseTableLock" in fake_api.script.requests[0]["query"]
+
+
+class _SignalAtStart:
+    """Stands in for the live watch: a signal lands as the lock starts watching (SIGTERM to the
+    command line just after its grant: KeyboardInterrupt here, as SIGINT raises it)."""
+
+    def __init__(self, *args: object) -> None:
+        pass
+
+    def start(self) -> None:
+        raise KeyboardInterrupt
+
+    def stop(self) -> None:
+        pass
+
+
+def test_a_signal_between_the_grant_and_the_block_releases_the_lock(
+    fake_api: FakeApi, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("tablelock._lock.LiveThread", _SignalAtStart)
+    fake_api.script.play(GRANT, RELEASED)
+    client = tablelock.Client(fake_api.url, api_key="k", retry_for=10)
+    with pytest.raises(KeyboardInterrupt):
+        with client.table_lock("products", lease=None):
+            pytest.fail("the block ran although the lock was never fully taken")
+    release = fake_api.script.requests[-1]
+    assert "releaseTableLock" in release["query"]
+    assert release["variables"]["token"] == "42"
+    client.close()
+
+
+async def test_a_cancel_between_the_grant_and_the_block_releases_the_lock(
+    fake_api: FakeApi, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def cancelled(*args: object, **kwargs: object) -> None:
+        raise asyncio.CancelledError
+
+    async with tablelock.AsyncClient(fake_api.url, api_key="k", retry_for=10) as client:
+        lock = client.table_lock("products", lease=None)
+        monkeypatch.setattr(lock._signals, "install_async", cancelled)
+        fake_api.script.play(GRANT, RELEASED)
+        with pytest.raises(asyncio.CancelledError):
+            async with lock:
+                pytest.fail("the block ran although the lock was never fully taken")
+    release = fake_api.script.requests[-1]
+    assert "releaseTableLock" in release["query"]
+    assert release["variables"]["token"] == "42"

@@ -120,21 +120,27 @@ class AsyncTableLock(HeldLock):
             )
         )
         hold = self._state = HoldState(tokens, self._lease)
-        self._signals.install_async(asyncio.current_task())
-        if hold.renewal_interval is not None:
-            self._tasks.append(asyncio.create_task(self._renew()))
-        self._tasks.append(
-            asyncio.create_task(
-                watch_live(
-                    self._client._endpoint,
-                    calls.LOCK_CHANGED,
-                    {"table": self._tables[0] if len(self._tables) == 1 else None},
-                    lambda data: hold.saw_change(data.get("lockChanged") or {}),
-                    # Changes made while the connection was down were not announced: a renewal tells.
-                    lambda again: self._renew_now.set() if again else None,
+        # Granted: from here on, whatever stops the start (a cancel, a signal) releases what was
+        # granted, as the block's end would.
+        try:
+            self._signals.install_async(asyncio.current_task())
+            if hold.renewal_interval is not None:
+                self._tasks.append(asyncio.create_task(self._renew()))
+            self._tasks.append(
+                asyncio.create_task(
+                    watch_live(
+                        self._client._endpoint,
+                        calls.LOCK_CHANGED,
+                        {"table": self._tables[0] if len(self._tables) == 1 else None},
+                        lambda data: hold.saw_change(data.get("lockChanged") or {}),
+                        # Changes made while the connection was down were not announced: a renewal tells.
+                        lambda again: self._renew_now.set() if again else None,
+                    )
                 )
             )
-        )
+        except BaseException as stopped:
+            await self.__aexit__(type(stopped), stopped, stopped.__traceback__)
+            raise
         return self
 
     async def __aexit__(

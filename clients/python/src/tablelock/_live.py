@@ -105,7 +105,9 @@ class LiveThread:
             socket = self._socket
         if socket is not None:
             socket.close()
-        self._thread.join(timeout=5)
+        # A start cut short (a signal) may have left no thread to wait for.
+        if self._thread.ident is not None:
+            self._thread.join(timeout=5)
 
     def _run(self) -> None:
         retries = 0

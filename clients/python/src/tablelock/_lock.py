@@ -126,21 +126,27 @@ class TableLock(HeldLock):
             )
         )
         hold = self._state = HoldState(tokens, self._lease)
-        self._signals.install()
-        if hold.renewal_interval is not None:
-            self._renewals = threading.Thread(
-                target=self._renew, name="tablelock-renewals", daemon=True
+        # Granted: from here on, whatever stops the start (a signal, say SIGTERM to the command
+        # line just after its grant) releases what was granted, as the block's end would.
+        try:
+            self._signals.install()
+            if hold.renewal_interval is not None:
+                self._renewals = threading.Thread(
+                    target=self._renew, name="tablelock-renewals", daemon=True
+                )
+                self._renewals.start()
+            self._live = LiveThread(
+                self._client._endpoint,
+                calls.LOCK_CHANGED,
+                {"table": self._tables[0] if len(self._tables) == 1 else None},
+                lambda data: hold.saw_change(data.get("lockChanged") or {}),
+                # Changes made while the connection was down were not announced: a renewal tells.
+                lambda again: self._renew_now.set() if again else None,
             )
-            self._renewals.start()
-        self._live = LiveThread(
-            self._client._endpoint,
-            calls.LOCK_CHANGED,
-            {"table": self._tables[0] if len(self._tables) == 1 else None},
-            lambda data: hold.saw_change(data.get("lockChanged") or {}),
-            # Changes made while the connection was down were not announced: a renewal tells.
-            lambda again: self._renew_now.set() if again else None,
-        )
-        self._live.start()
+            self._live.start()
+        except BaseException as stopped:
+            self.__exit__(type(stopped), stopped, stopped.__traceback__)
+            raise
         return self
 
     def __exit__(
