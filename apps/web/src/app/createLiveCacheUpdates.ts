@@ -7,7 +7,7 @@ import { rowsReadBefore } from '../table/grid/rowsKey';
 import { createTableCacheUpdates } from '../tables/createTableCacheUpdates';
 import { TABLE_PAGES_KEY } from '../tables/useTablePage';
 import { tablesOptions } from '../tables/useTables';
-import { staleQueriesAfter } from './staleQueriesAfter';
+import { staleQueriesAfter, tableSavedBy } from './staleQueriesAfter';
 
 // Well inside the promised second, and long enough to fold a burst of changes into one refetch.
 const REFRESH_BATCH_MS = 150;
@@ -28,7 +28,8 @@ export function createLiveCacheUpdates(queryClient: QueryClient): LiveReactions 
     },
     event: (event) => {
       tableStates.apply(event);
-      if (event.action === 'save') dropFirstRows(queryClient, event.table);
+      const saved = tableSavedBy(event);
+      if (saved !== null) dropFirstRows(queryClient, saved);
       refresh.add(staleQueriesAfter(event));
     },
     cancel: () => {

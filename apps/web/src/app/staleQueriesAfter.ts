@@ -11,10 +11,15 @@ import { rowsRevisionOptions } from '../table/grid/useRowsRevision';
  */
 export function staleQueriesAfter(event: LockEvent): QueryKey[] {
   const stale: QueryKey[] = [LOCK_EVENTS_KEY];
-  if (event.action === 'save') stale.push(rowsRevisionOptions(event.table).queryKey);
+  const saved = tableSavedBy(event);
+  if (saved !== null) stale.push(rowsRevisionOptions(saved).queryKey);
   // A request's step, or its lock ended under it (a force release rejects it).
   if (event.action.startsWith('request_') || event.action === 'force_release') {
     stale.push(CHANGE_REQUESTS_KEY);
   }
   return stale;
 }
+
+/** The table whose rows an announced event changed (a save), else null. */
+export const tableSavedBy = (event: LockEvent): string | null =>
+  event.action === 'save' ? event.table : null;
