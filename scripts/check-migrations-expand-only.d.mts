@@ -5,9 +5,15 @@ export interface ExpandOnlyViolation {
   object: string;
   uses: string[];
 }
-export declare function previousReleaseTag(root: string): string | undefined;
+/** A release as releases.json records it. */
+export interface Release {
+  version: string;
+  commit: string;
+  date: string;
+}
+export declare function previousRelease(root: string): Release | undefined;
 export declare function expandOnlyViolations(options: {
   root: string;
-  previousTag: string;
+  previous: Release;
   migrationsDir?: string;
 }): ExpandOnlyViolation[];

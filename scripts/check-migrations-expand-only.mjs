@@ -1,7 +1,7 @@
 // During a rolling upgrade the previous release's processes keep serving on the database the
 // first new process has just migrated (README, "Upgrading"). They survive only what adds: a table,
 // column or function they use that a migration drops or renames breaks them mid-upgrade. This
-// fails `pnpm lint` (and so `npm test`) on a migration added since the previous release tag that
+// fails `pnpm lint` (and so `npm test`) on a migration added since the previous release (releases.json) that
 // drops or renames something that release still uses: expand now, contract in the next release.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -18,46 +18,62 @@ const MIGRATIONS = 'prisma/migrations';
 
 const git = (root, args) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
 
-/** The `v*` tags HEAD contains, newest first. */
-const releaseTags = (root) =>
-  git(root, ['tag', '--merged', 'HEAD', '--sort=-v:refname', '--list', 'v*'])
-    .split('\n')
-    .filter(Boolean);
+/** Where each release is recorded: its version and the commit it ships, newest first. */
+const RELEASES = 'releases.json';
+
+const hasCommit = (root, commit) => {
+  try {
+    git(root, ['cat-file', '-e', `${commit}^{commit}`]);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const isAncestor = (root, commit, of) => {
+  try {
+    git(root, ['merge-base', '--is-ancestor', commit, of]);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /**
- * A clone made without history or tags (`--depth`, `--no-tags`) cannot name the previous
- * release: they are fetched from the clone's origin once, and a clone that still lacks them says so.
+ * A clone made without history (`--depth`) lacks the released commits: they are fetched from the
+ * clone's origin once, and a clone that still lacks them says so.
  */
-function fetchReleaseHistory(root) {
-  const shallow = git(root, ['rev-parse', '--is-shallow-repository']) === 'true';
-  if (!shallow && releaseTags(root).length > 0) return;
+function fetchReleasedCommits(root, releases) {
+  if (releases.every((release) => hasCommit(root, release.commit))) return;
   try {
-    execFileSync(
-      'git',
-      ['fetch', '--quiet', '--tags', ...(shallow ? ['--unshallow'] : []), 'origin'],
-      {
-        cwd: root,
-        stdio: 'ignore',
-      },
-    );
+    execFileSync('git', ['fetch', '--quiet', '--unshallow', 'origin'], {
+      cwd: root,
+      stdio: 'ignore',
+    });
   } catch {
-    // Told below, or by the caller: no previous release found.
+    // Told just below.
   }
-  if (git(root, ['rev-parse', '--is-shallow-repository']) === 'true') {
+  const missing = releases.find((release) => !hasCommit(root, release.commit));
+  if (missing) {
     throw new Error(
-      'The clone is shallow and its origin gave no history: fetch its history and tags to find the previous release.',
+      `The clone lacks ${missing.version}'s commit ${missing.commit} (${RELEASES}) and its origin gave no history: clone without --depth to find the previous release.`,
     );
   }
 }
 
 /**
- * The previous release: the newest `v*` tag that HEAD contains, other than a tag on HEAD itself
- * (right after tagging a release, the one before it). Undefined when there is none.
+ * The previous release, { version, commit }: the newest one in releases.json that HEAD contains,
+ * other than one released from HEAD itself (right after recording a release, the one before it).
+ * Undefined when there is none. Recorded in the repository rather than read from git tags, which
+ * a clone or a push does not always carry.
  */
-export function previousReleaseTag(root) {
-  fetchReleaseHistory(root);
+export function previousRelease(root) {
+  const { releases } = JSON.parse(readFileSync(join(root, RELEASES), 'utf8'));
+  fetchReleasedCommits(root, releases);
   const head = git(root, ['rev-parse', 'HEAD']);
-  return releaseTags(root).find((tag) => git(root, ['rev-parse', `${tag}^{commit}`]) !== head);
+  return releases.find(
+    (release) => release.commit !== head && isAncestor(root, release.commit, head),
+  );
 }
 
 /** An identifier as Postgres sees it: quoted ones exactly, unquoted ones in lower case. */
@@ -160,8 +176,8 @@ function usingParts(sql) {
   ];
 }
 
-/** Where the release at `tag` names `name` (path:line), in its code and its migrations. */
-function usesAt(root, tag, name, change, migrationsAtTag) {
+/** Where the release at commit `rev` names `name` (path:line), in its code and its migrations. */
+function usesAt(root, rev, name, change, migrationsAtRelease) {
   const word = new RegExp(String.raw`(^|[^\w$])${escapeRegExp(name)}($|[^\w$])`, 'i');
   let sourceLines = '';
   try {
@@ -173,7 +189,7 @@ function usesAt(root, tag, name, change, migrationsAtTag) {
       '-F',
       '-e',
       name,
-      tag,
+      rev,
       '--',
       ...SOURCE_PATHS,
     ]);
@@ -186,13 +202,13 @@ function usesAt(root, tag, name, change, migrationsAtTag) {
     .filter(Boolean)
     .map((line) =>
       line
-        .slice(tag.length + 1)
+        .slice(rev.length + 1)
         .split(':')
         .slice(0, 2)
         .join(':'),
     );
   const isFunction = /FUNCTION|PROCEDURE/.test(change);
-  for (const { path, sql } of migrationsAtTag) {
+  for (const { path, sql } of migrationsAtRelease) {
     const parts = isFunction
       ? calls(sql, name)
       : usingParts(sql).filter((part) => word.test(part[0]));
@@ -218,27 +234,23 @@ function escapeRegExp(text) {
 }
 
 /** The previous release's migrations, path and SQL. */
-function migrationsAt(root, tag) {
-  return git(root, ['ls-tree', '--name-only', `${tag}:${MIGRATIONS}`])
+function migrationsAt(root, rev) {
+  return git(root, ['ls-tree', '--name-only', `${rev}:${MIGRATIONS}`])
     .split('\n')
     .filter(Boolean)
     .map((name) => {
       const path = `${MIGRATIONS}/${name}/migration.sql`;
-      return { name, path, sql: git(root, ['show', `${tag}:${path}`]) };
+      return { name, path, sql: git(root, ['show', `${rev}:${path}`]) };
     });
 }
 
 /**
- * Each drop or rename, in a migration of `migrationsDir` that the release at `previousTag` does
- * not have, of an object that release uses: { file, line, change, object, uses }.
+ * Each drop or rename, in a migration of `migrationsDir` that the `previous` release does not
+ * have, of an object that release uses: { file, line, change, object, uses }.
  */
-export function expandOnlyViolations({
-  root,
-  previousTag,
-  migrationsDir = join(root, MIGRATIONS),
-}) {
-  const migrationsAtTag = migrationsAt(root, previousTag);
-  const released = new Set(migrationsAtTag.map((migration) => migration.name));
+export function expandOnlyViolations({ root, previous, migrationsDir = join(root, MIGRATIONS) }) {
+  const migrationsAtRelease = migrationsAt(root, previous.commit);
+  const released = new Set(migrationsAtRelease.map((migration) => migration.name));
   const added = readdirSync(migrationsDir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && !released.has(entry.name))
     .map((entry) => entry.name)
@@ -248,7 +260,7 @@ export function expandOnlyViolations({
     return contractions(readFileSync(file, 'utf8')).flatMap(({ line, change, object }) => {
       // A column, attribute or enum value is named by its own name; a table etc. by its name.
       const name = object.includes('.') ? object.slice(object.indexOf('.') + 1) : object;
-      const uses = usesAt(root, previousTag, name, change, migrationsAtTag);
+      const uses = usesAt(root, previous.commit, name, change, migrationsAtRelease);
       return uses.length > 0 ? [{ file, line, change, object, uses }] : [];
     });
   });
@@ -257,17 +269,19 @@ export function expandOnlyViolations({
 function main() {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
   const migrationsDir = resolve(process.argv[2] ?? join(root, MIGRATIONS));
-  const previousTag = previousReleaseTag(root);
-  if (!previousTag) {
-    console.log('check-migrations-expand-only: no previous release tag (v*), nothing to compare.');
+  const previous = previousRelease(root);
+  if (!previous) {
+    console.log(
+      `check-migrations-expand-only: no release before HEAD in ${RELEASES}, nothing to compare.`,
+    );
     return;
   }
-  const violations = expandOnlyViolations({ root, previousTag, migrationsDir });
+  const violations = expandOnlyViolations({ root, previous, migrationsDir });
   for (const { file, line, change, object, uses } of violations) {
     const shown =
       uses.slice(0, 3).join(', ') + (uses.length > 3 ? ` and ${uses.length - 3} more` : '');
     console.error(
-      `${relative(root, file)}:${line}: ${change} ${object}, which ${previousTag} uses (${shown}). ` +
+      `${relative(root, file)}:${line}: ${change} ${object}, which ${previous.version} uses (${shown}). ` +
         `Its processes still run during a rolling upgrade: expand now, contract in the next release ` +
         `(keep ${object} until a release after one that no longer uses it).`,
     );
@@ -277,7 +291,7 @@ function main() {
     return;
   }
   console.log(
-    `check-migrations-expand-only: the migrations since ${previousTag} drop or rename nothing it uses.`,
+    `check-migrations-expand-only: the migrations since ${previous.version} drop or rename nothing it uses.`,
   );
 }
 

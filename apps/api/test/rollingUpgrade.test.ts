@@ -56,7 +56,7 @@ describe('a rolling upgrade from the previous release under load', () => {
   beforeAll(async () => {
     release = await buildPreviousRelease();
     console.log(
-      `rolling upgrade: previous release ${release.tag} (${release.commit.slice(0, 7)}) ` +
+      `rolling upgrade: previous release ${release.version} (${release.commit.slice(0, 7)}) ` +
         (release.builtInMs > 0 ? `built in ${release.builtInMs} ms` : 'from the cache'),
     );
     // A database as the previous release left it: its migrations only, and master tables to edit

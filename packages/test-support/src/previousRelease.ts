@@ -2,14 +2,14 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { previousReleaseTag } from '../../../scripts/check-migrations-expand-only.mjs';
+import { previousRelease } from '../../../scripts/check-migrations-expand-only.mjs';
 
 /** The repository this package is part of. */
 const REPOSITORY = new URL('../../../', import.meta.url).pathname;
 
-/** The previous release tag's tree with its API compiled, as the upgrade drill starts it. */
+/** The previous release's tree with its API compiled, as the upgrade drill starts it. */
 export interface PreviousRelease {
-  tag: string;
+  version: string;
   commit: string;
   /** Its apps/api: `node dist/main.js` there is that release's API (startApiProcess's apiDir). */
   apiDir: string;
@@ -20,25 +20,25 @@ export interface PreviousRelease {
 }
 
 /**
- * The previous release (the newest `v*` tag before HEAD) checked out, its dependencies installed
+ * The previous release (the newest one in releases.json before HEAD) checked out, its dependencies installed
  * from the local pnpm store (no network) and its API compiled, under
  * node_modules/.cache/tablelock-previous/<commit>: made once per commit, then reused. Only what
  * the API needs is installed and generated (Prisma's client, the GraphQL types), not the web app.
  */
 export async function buildPreviousRelease(): Promise<PreviousRelease> {
-  const tag = previousReleaseTag(REPOSITORY);
-  if (!tag) {
+  const previous = previousRelease(REPOSITORY);
+  if (!previous) {
     throw new Error(
-      'No previous release tag (v*) before HEAD: the upgrade drill needs one (README, "Upgrading").',
+      'releases.json names no release before HEAD: the upgrade drill needs one (README, "Upgrading").',
     );
   }
-  const commit = (await run('git', ['rev-parse', `${tag}^{commit}`], REPOSITORY)).trim();
+  const { version, commit } = previous;
   const tree = join(REPOSITORY, 'node_modules/.cache/tablelock-previous', commit);
   const apiDir = join(tree, 'apps/api');
   const migrationsDir = join(tree, 'prisma/migrations');
   // Written last: a tree without it is a build that was cut short, made again from scratch.
   const built = join(tree, '.tablelock-built');
-  if (existsSync(built)) return { tag, commit, apiDir, migrationsDir, builtInMs: 0 };
+  if (existsSync(built)) return { version, commit, apiDir, migrationsDir, builtInMs: 0 };
 
   const started = performance.now();
   await rm(tree, { recursive: true, force: true });
@@ -54,8 +54,14 @@ export async function buildPreviousRelease(): Promise<PreviousRelease> {
   await run(join(tree, 'node_modules/.bin/prisma'), ['generate'], tree);
   await pnpm(['--filter', '@tablelock/api', 'generate'], tree);
   await pnpm(['--filter', '@tablelock/api', 'build'], tree);
-  await writeFile(built, `${tag}\n`);
-  return { tag, commit, apiDir, migrationsDir, builtInMs: Math.round(performance.now() - started) };
+  await writeFile(built, `${version}\n`);
+  return {
+    version,
+    commit,
+    apiDir,
+    migrationsDir,
+    builtInMs: Math.round(performance.now() - started),
+  };
 }
 
 /** The pnpm that runs the tests (perhaps not on the PATH), else the one on the PATH. */
