@@ -23,7 +23,7 @@ const RELEASES = 'releases.json';
 
 const hasCommit = (root, commit) => {
   try {
-    git(root, ['cat-file', '-e', `${commit}^{commit}`]);
+    execFileSync('git', ['cat-file', '-e', `${commit}^{commit}`], { cwd: root, stdio: 'ignore' });
     return true;
   } catch {
     return false;
