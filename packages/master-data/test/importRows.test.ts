@@ -158,6 +158,21 @@ describe('import dry run', () => {
     expect(empty).toMatchObject({ outcome: 'create', values: { name: '' } });
   });
 
+  it('tells a quoted empty field from an unquoted one wherever it stands, after quoted commas and quotes', async () => {
+    const report = await dryRun(
+      csv('id,sort_order,parent_id,name', '702,1,,""', '703,2,"","Tokyo, ""East"""', '704,3,,'),
+    );
+    const [lastQuoted, afterQuotes, lastUnquoted] = await rowsOf(report.id);
+    expect(lastQuoted).toMatchObject({ values: { parent_id: null, name: '' } });
+    // parent_id is an integer column: an empty string there is an error, not NULL.
+    expect(afterQuotes).toMatchObject({ outcome: 'error', values: { name: 'Tokyo, "East"' } });
+    expect(afterQuotes?.errors.map((error) => error.column)).toEqual(['parent_id']);
+    expect(lastUnquoted).toMatchObject({
+      outcome: 'error',
+      values: { parent_id: null, name: null },
+    });
+  });
+
   it('reads XLSX: numbers, dates and booleans as Postgres reads them', async () => {
     token = await lock('currencies');
     const workbook = new ExcelJS.Workbook();
