@@ -6,7 +6,7 @@ import { signedInRequest } from '../support/demoUsers';
 import { test as base, expect } from '../support/fixtures';
 import { graphql } from '../support/graphql';
 import { type RunningApp, startApp } from '../support/startApp';
-import { expectLive, tableRow } from '../support/tablePage';
+import { expectLive, expectTableOpened, tablePath, tableRow } from '../support/tablePage';
 
 interface PageGlobals {
   document: { querySelector(selector: string): unknown };
@@ -143,5 +143,49 @@ test('the Tables page with thousands of tables', async ({ signIn, snap, manyTabl
   await expect(bob.locator('tbody tr')).toHaveCount(2);
   await expect(tableRow(bob, manyTableName(5003))).toBeVisible();
   await expectAccessible(bob);
+  await alice.dispose();
+});
+
+test('a table page reads its table and the tables it references by name, never every table', async ({
+  signIn,
+  manyTablesApp,
+}) => {
+  const bob = await signIn('bob');
+  await expectLive(bob);
+  const operations = recordOperations(bob);
+  await bob.goto(tablePath('products'));
+  await expectTableOpened(bob, 'products');
+  const shownAt = await bob.evaluate(() => performance.now());
+  test.info().annotations.push({
+    type: 'products page, navigation start → rows shown (at most)',
+    description: `${shownAt.toFixed(0)} ms`,
+  });
+
+  // A lock taken on a table products references shows on the open page from the event.
+  const alice = await signedInRequest(manyTablesApp.url, 'alice');
+  const acquired = await graphql(
+    alice,
+    'mutation { acquireTableLock(table: "suppliers") { token } }',
+  );
+  expect(acquired.errors).toBeUndefined();
+  await expect(bob.locator('.block-reason')).toHaveText(
+    'suppliers, which it references, is being edited by alice',
+  );
+  const token = (acquired.data?.acquireTableLock as { token: string }).token;
+  await graphql(
+    alice,
+    'mutation($t: String!) { releaseTableLock(table: "suppliers", token: $t) { name } }',
+    { t: token },
+  );
+  await expect(bob.locator('.block-reason')).toHaveCount(0);
+
+  // Starting to edit names the tables it will lock, with their states.
+  await bob.getByRole('button', { name: 'Start editing' }).click();
+  const toLock = bob.getByRole('dialog').getByTestId('tables-to-lock');
+  for (const table of ['categories', 'currencies', 'suppliers']) {
+    await expect(toLock).toContainText(table);
+  }
+  expect(operations).not.toContain('Tables');
+  expect(operations).toContain('TablesNamed');
   await alice.dispose();
 });

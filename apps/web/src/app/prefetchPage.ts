@@ -7,7 +7,7 @@ import {
   savedViewOptions,
   savedViewsOptions,
 } from '../table/views/viewOperations';
-import { tablesOptions } from '../tables/useTables';
+import { tableWithReferencesOptions } from '../tables/useTableWithReferences';
 
 /**
  * Route loaders start a page's reads and return at once: the router runs them beside loading a
@@ -23,7 +23,7 @@ export function prefetchSession(queryClient: QueryClient): null {
 }
 
 export function prefetchTablePage(queryClient: QueryClient, table: string, url: URL): null {
-  void queryClient.prefetchQuery(tablesOptions);
+  void queryClient.prefetchQuery(tableWithReferencesOptions(table));
   void queryClient.prefetchQuery(tableColumnsOptions(table));
   void queryClient.prefetchQuery(gridLayoutOptions(table));
   void queryClient.prefetchQuery(savedViewsOptions(table));

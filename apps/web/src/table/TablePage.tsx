@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { useSession } from '../session/useSession';
-import { useTables } from '../tables/useTables';
+import { useTableWithReferences } from '../tables/useTableWithReferences';
 import { describeError } from '../ui/describeError';
 import { LoadingState } from '../ui/LoadingState';
 import { useTableColumns } from './grid/useTableColumns';
@@ -12,13 +12,13 @@ export function TablePage() {
   const { t } = useTranslation();
   const { name = '' } = useParams();
   const { data: user } = useSession();
-  const tables = useTables();
+  const tables = useTableWithReferences(name);
   const columns = useTableColumns(name);
 
   if (!user) return null;
   if (tables.isPending || columns.isPending) return <LoadingState />;
   // A failed refresh keeps the data already shown (and the editor with its unsaved edits).
-  const info = tables.data?.find((candidate) => candidate.name === name);
+  const info = tables.data?.[0];
   if (!tables.data || !columns.data || !info) {
     const error = tables.error ?? columns.error;
     return (

@@ -5,12 +5,14 @@ import { patchTablePage, patchTableRows, replaceRows } from './patchTables';
 import { tablesNamedQuery } from './tableOperations';
 import { TABLE_PAGES_KEY, type TablePageData, type TablePageView } from './useTablePage';
 import { type TableInfo, tablesOptions } from './useTables';
+import { TABLE_WITH_REFERENCES_KEY } from './useTableWithReferences';
 
 // The API's most names per tablesNamed.
 const MAX_NAMES = 500;
 
 /**
- * Keeps the cached tables (the `tables` list and the tables page's pages) up to date from live
+ * Keeps the cached tables (the `tables` list, the tables page's pages and each table page's
+ * table with its references) up to date from live
  * events, without reading every table again: each event's table states are patched in at once;
  * the few shown rows whose editBlock may have changed (it is the API's, per caller) are read
  * again by name, batched over `delayMs`. A page whose status filter a table entered or left is
@@ -30,6 +32,11 @@ export function createTableCacheUpdates(queryClient: QueryClient, delayMs: numbe
       queryKey: TABLE_PAGES_KEY,
     })) {
       if (page) queryClient.setQueryData(queryKey, { ...page, tables: patch(page.tables) });
+    }
+    for (const [queryKey, rows] of queryClient.getQueriesData<TableInfo[]>({
+      queryKey: TABLE_WITH_REFERENCES_KEY,
+    })) {
+      if (rows) queryClient.setQueryData(queryKey, patch(rows));
     }
   };
 
@@ -80,6 +87,15 @@ export function createTableCacheUpdates(queryClient: QueryClient, delayMs: numbe
         // A read under way may have started before the change: it is read again after it.
         const inFlight = queryClient.isFetching({ queryKey, exact: true }) > 0;
         if (patched.membershipChanged || inFlight) refetch(queryKey, true);
+        else rereadSoon(patched.reread, queryKey);
+      }
+      for (const [queryKey, rows] of queryClient.getQueriesData<TableInfo[]>({
+        queryKey: TABLE_WITH_REFERENCES_KEY,
+      })) {
+        if (!rows) continue;
+        const patched = patchTableRows(rows, event, false);
+        queryClient.setQueryData(queryKey, patched.rows);
+        if (queryClient.isFetching({ queryKey, exact: true }) > 0) refetch(queryKey, true);
         else rereadSoon(patched.reread, queryKey);
       }
     },
