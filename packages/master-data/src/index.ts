@@ -1,3 +1,4 @@
+export { AS_OF_NOW_SECONDS, type AsOfQuery, readRowsAsOf } from './asOf/rowsAsOf';
 export { type Caption, captionsOf } from './captions';
 export { applyScheduledRequest, type ScheduledRun } from './changeRequests/applyScheduledRequest';
 export type {
@@ -138,6 +139,7 @@ export {
   type RowQuery,
   type RowValues,
   readRows,
+  type ScheduledCellChange,
 } from './readRows';
 export { requireLabelColumn } from './reference/labelColumn';
 export {

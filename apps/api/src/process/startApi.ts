@@ -49,6 +49,7 @@ export async function startApi(
     maxWaitersPerPrincipal: config.MAX_WAITERS_PER_PRINCIPAL,
     minIdleLimitSeconds: config.IDLE_LIMIT_MIN_SECONDS,
     minLeaseSeconds: config.LEASE_MIN_SECONDS,
+    historyRetentionDays: config.HISTORY_RETENTION_DAYS,
     sortIndexesEnabled,
     writeGuardDefault: config.WRITE_GUARD_DEFAULT,
     webhooks: {
