@@ -40,6 +40,7 @@ export {
   type SubmitResult,
   submitChangeRequest,
 } from './changeRequests/submitChangeRequest';
+export { type DueSoonWarning, warnTableHolders } from './changeRequests/warnTableHolders';
 export { checkRows, type RowCheck } from './checkRows';
 export {
   applyScheduledEdition,

@@ -248,9 +248,14 @@ async function countOverlaidRows(
   conditions: Prisma.Sql[],
   overlay: RowOverlay,
 ) {
+  // Today's count, less the overlay's rows as they are today, plus them as they become: the
+  // count of today's rows is the one `countRows` makes, with no anti-join over the whole table.
+  const from = Prisma.raw(table.qualifiedName);
   const [count] = await prisma.$queryRaw<{ total: number }[]>`
     WITH ${overlaidParts(table, overlay)}
-    SELECT ((SELECT count(*) FROM untouched ${whereAll(conditions)})
+    SELECT ((SELECT count(*) FROM ${from} ${whereAll(conditions)})
+          - (SELECT count(*) FROM (SELECT t.* FROM overlay AS o JOIN ${from} AS t
+                                   ON ${overlayKeyMatch(table)}) AS today ${whereAll(conditions)})
           + (SELECT count(*) FROM changed ${whereAll(conditions)}))::int AS total`;
   return count?.total ?? 0;
 }

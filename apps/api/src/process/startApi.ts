@@ -78,6 +78,7 @@ export async function startApi(
     owner: services.lockQueue.owner,
     unfinishedLeaves: services.lockQueue.unfinishedLeaves,
     maxDelaySeconds: config.SCHEDULE_MAX_DELAY_SECONDS,
+    warningLeadSeconds: config.SCHEDULE_WARNING_LEAD_SECONDS,
     onUnreachable: services.databaseAvailability.reportUnreachable,
   });
   const retention = startRetentionSweeper(prisma, logger, retentionSettingsOf(config));

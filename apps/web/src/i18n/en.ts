@@ -767,6 +767,7 @@ export const en = {
     request_moved: 'Scheduled time moved',
     request_applied: 'Applied at its time',
     request_failed: 'Failed at its time',
+    request_due_soon: 'Told to release before a scheduled change',
   },
   securityEvents: {
     title: 'Security events',

@@ -736,6 +736,7 @@ export const ja: TranslationOf<typeof en> = {
     request_moved: '予約時刻を変更',
     request_applied: '予約時刻に反映',
     request_failed: '予約時刻に反映失敗',
+    request_due_soon: '予約変更の前に解除を依頼',
   },
   securityEvents: {
     title: 'セキュリティイベント',
