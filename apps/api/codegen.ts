@@ -25,6 +25,8 @@ const config: CodegenConfig = {
           RowPage: '@tablelock/master-data#RowPage as RowPageModel',
           Column: '@tablelock/master-data#TableColumn',
           Row: '@tablelock/master-data#MasterRow',
+          ScheduledCellChange:
+            '@tablelock/master-data#ScheduledCellChange as ScheduledCellChangeModel',
           SaveResult: '@tablelock/master-data#SaveResult as SaveResultModel',
           RowError: '@tablelock/master-data#RowError as RowErrorModel',
           ImportReport: '@tablelock/master-data#ImportReport as ImportReportModel',

@@ -68,6 +68,11 @@ const environment = z.object({
    * naming who held the table (at most the line's longest wait).
    */
   SCHEDULE_MAX_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
+  /**
+   * How long before a scheduled change request's time whoever holds its table (whole or a row
+   * scope) is told to release it by then.
+   */
+  SCHEDULE_WARNING_LEAD_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   /** How long a webhook delivery may take before it counts as failed. */
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(10),
   /**

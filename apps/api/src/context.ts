@@ -55,6 +55,8 @@ export interface ApiServices {
   minIdleLimitSeconds: number;
   /** The shortest lease a caller may ask for (LEASE_MIN_SECONDS). */
   minLeaseSeconds: number;
+  /** HISTORY_RETENTION_DAYS: how far back `rows(asOf:)` can rebuild rows; null: for ever. */
+  historyRetentionDays: number | null;
   webhooks: WebhookSettings;
 }
 

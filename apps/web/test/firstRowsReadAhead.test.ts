@@ -3,6 +3,7 @@ import type { IGetRowsParams } from 'ag-grid-community';
 import { describe, expect, it, vi } from 'vitest';
 import { createLiveCacheUpdates } from '../src/app/createLiveCacheUpdates';
 import type { LiveLockEvent } from '../src/live/liveContext';
+import { ScheduledMarks } from '../src/table/asOf/scheduledMarks';
 import { PendingChanges } from '../src/table/changes/PendingChanges';
 import { createRowDatasource } from '../src/table/grid/createRowDatasource';
 import {
@@ -20,7 +21,7 @@ const TABLE = 'products';
 const FIRST_READ = { table: TABLE, sort: [], filter: [], offset: 0, limit: BLOCK_SIZE };
 
 const page = (name: string): RowsRead['page'] => ({
-  rows: [{ key: { id: '1' }, version: 'v1', values: { id: '1', name } }],
+  rows: [{ key: { id: '1' }, version: 'v1', values: { id: '1', name }, scheduledChanges: [] }],
   total: 1,
   startCursor: 'a',
   endCursor: 'b',
@@ -87,6 +88,8 @@ describe('the first rows read ahead of the grid', () => {
         onError: (error) => expect.unreachable(String(error)),
         readAhead: (variables) => takeFirstRows(queryClient, variables),
         liveSince: () => liveSince,
+        asOf: null,
+        marks: new ScheduledMarks(),
       });
       rows.getRows({
         startRow: 0,

@@ -1,3 +1,4 @@
+export { AS_OF_NOW_SECONDS, type AsOfQuery, readRowsAsOf } from './asOf/rowsAsOf';
 export { type Caption, captionsOf } from './captions';
 export { applyScheduledRequest, type ScheduledRun } from './changeRequests/applyScheduledRequest';
 export type {
@@ -39,6 +40,7 @@ export {
   type SubmitResult,
   submitChangeRequest,
 } from './changeRequests/submitChangeRequest';
+export { type DueSoonWarning, warnTableHolders } from './changeRequests/warnTableHolders';
 export { checkRows, type RowCheck } from './checkRows';
 export {
   applyScheduledEdition,
@@ -138,6 +140,7 @@ export {
   type RowQuery,
   type RowValues,
   readRows,
+  type ScheduledCellChange,
 } from './readRows';
 export { requireLabelColumn } from './reference/labelColumn';
 export {

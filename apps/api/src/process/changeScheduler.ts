@@ -5,6 +5,7 @@ import {
   applyScheduledRequest,
   readScheduledRequests,
   type ScheduledDue,
+  warnTableHolders,
 } from '@tablelock/master-data';
 import type { Logger } from 'pino';
 import type { LockChangeFeed } from '../ports/lockChangeFeed';
@@ -23,6 +24,8 @@ export interface ChangeSchedulerOptions {
   unfinishedLeaves: UnfinishedLeaves;
   /** SCHEDULE_MAX_DELAY_SECONDS: how long a request waits in line for its table. */
   maxDelaySeconds: number;
+  /** SCHEDULE_WARNING_LEAD_SECONDS: how long before a request's time its table's holders are told. */
+  warningLeadSeconds: number;
   onUnreachable?: (error: unknown) => void;
   /** The longest sleep, should a notification go unheard. */
   recheckMs?: number;
@@ -40,6 +43,9 @@ const APPLY_LEASE_SECONDS = 300;
  * database's clock, and wakes early when a request is scheduled or moved anywhere (NOTIFY), or
  * after `recheckMs` at the latest; no polling loop. At start it finds the requests that fell
  * due while no process ran, and applies them at once: their `lateBySeconds` says how late.
+ * `warningLeadSeconds` before a request's time it tells whoever holds its table to release it
+ * (warnTableHolders: once per request and holding, across processes), and again for anyone who
+ * takes the table in that time: a lock taken then wakes it.
  * Returns a function that stops it, leaving the line for requests still waiting there (another
  * process takes them over once this one's connection is gone).
  */
@@ -54,6 +60,9 @@ export function startChangeScheduler(options: ChangeSchedulerOptions): () => Pro
   let looking: Promise<void> | undefined;
   let lookAgain = false;
   let stopped = false;
+  const leadMs = options.warningLeadSeconds * 1000;
+  // A request is due within the lead: someone taking a table now may need telling.
+  let warning = false;
 
   const takeTables = async (tableNames: string[], editor: string) => {
     // Opened before the first look, so that no release between the look and the wait is missed.
@@ -116,10 +125,19 @@ export function startChangeScheduler(options: ChangeSchedulerOptions): () => Pro
     running.set(id, applying);
   };
 
+  const warn = async () => {
+    for (const told of await warnTableHolders(prisma, options.warningLeadSeconds)) {
+      logger.info(told, 'told the holder of a table that a scheduled change is due soon');
+    }
+  };
+
   const look = async () => {
     let sleepMs = recheckMs;
     try {
-      for (const next of await readScheduledRequests(prisma, owner, LOOK_AHEAD)) {
+      const upcoming = await readScheduledRequests(prisma, owner, LOOK_AHEAD);
+      warning = upcoming.some((next) => next.dueInMs > 0 && next.dueInMs <= leadMs);
+      if (warning) await warn();
+      for (const next of upcoming) {
         const id = `${next.kind}:${next.id}`;
         const retry = retryAt.get(id);
         if (running.has(id) || (retry !== undefined && retry > Date.now())) {
@@ -128,8 +146,9 @@ export function startChangeScheduler(options: ChangeSchedulerOptions): () => Pro
         }
         retryAt.delete(id);
         if (next.dueInMs > 0) {
-          // In time order: the first not yet due says how long to sleep.
-          sleepMs = Math.min(sleepMs, Math.ceil(next.dueInMs));
+          // In time order: the first not yet due says how long to sleep, until its warning first.
+          const untilWarning = next.dueInMs - leadMs;
+          sleepMs = Math.min(sleepMs, Math.ceil(untilWarning > 0 ? untilWarning : next.dueInMs));
           break;
         }
         apply(next);
@@ -164,11 +183,24 @@ export function startChangeScheduler(options: ChangeSchedulerOptions): () => Pro
   }
 
   options.scheduleChanges.onChanged(wake);
+  const lockTaken = options.lockChanges.changesForWaiter();
+  const watching = (async () => {
+    for await (const event of lockTaken) {
+      if (
+        warning &&
+        (event === null || event.action === 'acquire' || event.action === 'take_over')
+      ) {
+        wake();
+      }
+    }
+  })();
   wake();
   return async () => {
     stopped = true;
     clearTimeout(timer);
     leave.abort();
+    await lockTaken.return?.();
+    await watching;
     await looking;
     await Promise.allSettled([...running.values()]);
   };

@@ -39,6 +39,8 @@ export interface ApiServiceSettings {
   minIdleLimitSeconds: number;
   /** LEASE_MIN_SECONDS. */
   minLeaseSeconds: number;
+  /** HISTORY_RETENTION_DAYS; kept for ever when not given. */
+  historyRetentionDays?: number | undefined;
   /** Whether sorts may build indexes (SORT_INDEXES); ignored when `sortIndexes` is given. */
   sortIndexesEnabled: boolean;
   /** WRITE_GUARD_DEFAULT; RECORD when not given. */
@@ -108,6 +110,7 @@ export async function createApiServices(settings: ApiServiceSettings): Promise<R
     credentialChanges: live.credentialChanges,
     minIdleLimitSeconds: settings.minIdleLimitSeconds,
     minLeaseSeconds: settings.minLeaseSeconds,
+    historyRetentionDays: settings.historyRetentionDays ?? null,
     webhooks,
     credentialCache: createCredentialCache(live.credentialChanges),
     metrics: createApiMetrics(prisma, live.lockChanges.activeSubscriptions),

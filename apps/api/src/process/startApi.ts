@@ -49,6 +49,7 @@ export async function startApi(
     maxWaitersPerPrincipal: config.MAX_WAITERS_PER_PRINCIPAL,
     minIdleLimitSeconds: config.IDLE_LIMIT_MIN_SECONDS,
     minLeaseSeconds: config.LEASE_MIN_SECONDS,
+    historyRetentionDays: config.HISTORY_RETENTION_DAYS,
     sortIndexesEnabled,
     writeGuardDefault: config.WRITE_GUARD_DEFAULT,
     webhooks: {
@@ -77,6 +78,7 @@ export async function startApi(
     owner: services.lockQueue.owner,
     unfinishedLeaves: services.lockQueue.unfinishedLeaves,
     maxDelaySeconds: config.SCHEDULE_MAX_DELAY_SECONDS,
+    warningLeadSeconds: config.SCHEDULE_WARNING_LEAD_SECONDS,
     onUnreachable: services.databaseAvailability.reportUnreachable,
   });
   const retention = startRetentionSweeper(prisma, logger, retentionSettingsOf(config));

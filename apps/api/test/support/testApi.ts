@@ -103,6 +103,8 @@ export async function startTestApi(
     webhooks?: Partial<DeliverySettings>;
     /** REQUIRE_SYNC_REPLICA: no changes while no synchronous standby is attached. */
     requireSyncReplica?: boolean;
+    /** HISTORY_RETENTION_DAYS; the history is kept for ever by default. */
+    historyRetentionDays?: number;
   } = {},
 ): Promise<TestApi> {
   const logger = options.logger ?? pino({ level: 'silent' });
@@ -121,6 +123,7 @@ export async function startTestApi(
     // Off: index builds would only cost the tests time (sortIndexes.test.ts builds its own).
     sortIndexesEnabled: false,
     requireSyncReplica: options.requireSyncReplica ?? false,
+    historyRetentionDays: options.historyRetentionDays,
     ...(options.sortIndexes ? { sortIndexes: options.sortIndexes } : {}),
     ...(options.loginThrottle ? { loginThrottle: options.loginThrottle } : {}),
     ...(options.signInRateLimit ? { signInRateLimit: options.signInRateLimit } : {}),

@@ -28,6 +28,7 @@ const LOCK_ACTION_SET: Record<LockAction, true> = {
   request_moved: true,
   request_applied: true,
   request_failed: true,
+  request_due_soon: true,
 };
 export const LOCK_ACTIONS = Object.keys(LOCK_ACTION_SET) as LockAction[];
 

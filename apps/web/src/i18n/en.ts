@@ -358,6 +358,30 @@ export const en = {
     continueHere: 'Continue editing here',
     reason: 'Continued editing in another browser tab',
   },
+  asOf: {
+    open: 'Show as of…',
+    change: 'Another time…',
+    openHint: 'See the table as scheduled changes will make it, or as it was.',
+    closedWhileEditing: 'Finish editing to look at another time.',
+    label: 'Date and time',
+    zone: 'Your time zone: {{zone}}',
+    show: 'Show',
+    cancel: 'Cancel',
+    backToToday: 'Back to today',
+    invalid: 'Enter a date and time.',
+    futureTitle: 'Showing {{table}} as of {{time}}',
+    futureBody:
+      'Read-only: today’s rows with every change scheduled until then. Marked cells change by a scheduled request; point at one to see which.',
+    pastTitle: 'Showing {{table}} as it was at {{time}}',
+    pastBody: 'Read-only: the rows rebuilt from the change history.',
+    scheduledCell: 'Change request #{{request}} at {{time}}: {{old}} → {{new}}',
+    nullValue: 'empty',
+  },
+  dueSoon: {
+    title: '{{table}} has a change scheduled for {{time}}: release it by then',
+    body: 'Change request #{{request}} is applied at that time, and waits while anyone still edits the table. Save what you have and finish editing before then.',
+    dismiss: 'Dismiss',
+  },
   rowState: {
     new: 'New',
     changed: 'Changed',
@@ -767,6 +791,7 @@ export const en = {
     request_moved: 'Scheduled time moved',
     request_applied: 'Applied at its time',
     request_failed: 'Failed at its time',
+    request_due_soon: 'Told to release before a scheduled change',
   },
   securityEvents: {
     title: 'Security events',

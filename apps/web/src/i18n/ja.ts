@@ -342,6 +342,30 @@ export const ja: TranslationOf<typeof en> = {
     continueHere: 'ここで編集を続ける',
     reason: '別のブラウザタブで編集を継続',
   },
+  asOf: {
+    open: '日時を指定して表示…',
+    change: '別の日時…',
+    openHint: '予約された変更の反映後、または過去の時点のテーブルを表示します。',
+    closedWhileEditing: '別の日時を表示するには編集を終了してください。',
+    label: '日時',
+    zone: 'タイムゾーン: {{zone}}',
+    show: '表示',
+    cancel: 'キャンセル',
+    backToToday: '現在に戻る',
+    invalid: '日時を入力してください。',
+    futureTitle: '{{time}} 時点の {{table}} を表示中',
+    futureBody:
+      '読み取り専用: 現在の行に、その時点までに予約された変更を反映しています。印の付いたセルは予約された申請で変わります。ポインターを合わせると申請が表示されます。',
+    pastTitle: '{{time}} 時点の {{table}} を表示中',
+    pastBody: '読み取り専用: 変更履歴から復元した行です。',
+    scheduledCell: '変更申請 #{{request}}（{{time}}）: {{old}} → {{new}}',
+    nullValue: '空',
+  },
+  dueSoon: {
+    title: '{{table}} には {{time}} に予約された変更があります。それまでにロックを解除してください',
+    body: '変更申請 #{{request}} はその時刻に反映されます。テーブルの編集中は反映が待たされます。それまでに保存して編集を終了してください。',
+    dismiss: '閉じる',
+  },
   rowState: {
     new: '新規',
     changed: '変更',
@@ -736,6 +760,7 @@ export const ja: TranslationOf<typeof en> = {
     request_moved: '予約時刻を変更',
     request_applied: '予約時刻に反映',
     request_failed: '予約時刻に反映失敗',
+    request_due_soon: '予約変更の前に解除を依頼',
   },
   securityEvents: {
     title: 'セキュリティイベント',

@@ -8,6 +8,7 @@ import { OwnRequestBanner } from './changes/OwnRequestBanner';
 import { DraftBanner } from './drafts/DraftBanner';
 import type { DraftHandle } from './drafts/useDraft';
 import { ConnectionLostBanner } from './lock/ConnectionLostBanner';
+import { DueSoonBanner } from './lock/DueSoonBanner';
 import { EditingElsewhereBanner } from './lock/EditingElsewhereBanner';
 import { IdleWarningBanner } from './lock/IdleWarningBanner';
 import { LockLostBanner } from './lock/LockLostBanner';
@@ -47,6 +48,7 @@ export function EditorBanners(props: EditorBannersProps) {
   return (
     <>
       {connectionLoss && <ConnectionLostBanner leaseEndsAt={connectionLoss.leaseEndsAt} />}
+      <DueSoonBanner table={info.name} user={user.name} holds={holds} />
       {session.kind === 'editing' && session.idle !== 'active' && edit.idleDeadline && (
         <IdleWarningBanner
           table={info.name}

@@ -13,6 +13,7 @@ import { describeError } from '../ui/describeError';
 import { LoadingState } from '../ui/LoadingState';
 import { useNotify } from '../ui/Notices';
 import { usePageTitle } from '../ui/usePageTitle';
+import { AsOfBanner } from './asOf/AsOfBanner';
 import type { GridRow } from './changes/gridRow';
 import { PendingChanges } from './changes/PendingChanges';
 import { UnsavedChangesGuard } from './changes/UnsavedChangesGuard';
@@ -92,7 +93,10 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
   const lockLost = session.kind === 'lost';
   const draft = useDraft({ table: info.name, user: user.name, pending, grid: gridApi });
   // Cells open for typing once an earlier draft is restored or discarded, not over it.
-  const gridEditable = session.kind === 'editing' && draft.settled;
+  // Another time than now: read-only rows, until "Back to today" (or the user starts editing).
+  const [asOf, setAsOf] = useState<string | null>(null);
+  if (editing && asOf !== null) setAsOf(null);
+  const gridEditable = session.kind === 'editing' && draft.settled && asOf === null;
   const needsApproval = info.policy.changesNeedApproval;
   const saveOrSubmit = needsApproval ? actions.askToSubmit : actions.save;
   useSaveShortcut(editing, saveOrSubmit);
@@ -133,6 +137,9 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
           unconfirmed={connectionLoss !== null}
           grid={gridApi}
           token={session.kind === 'editing' ? session.token : null}
+          asOf={asOf}
+          onAsOf={setAsOf}
+          editing={editing}
         />
         <div className="page-actions">
           <SessionActions
@@ -172,6 +179,9 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         connectionLoss={connectionLoss}
         tableEditable={page.editable}
       />
+      {asOf !== null && (
+        <AsOfBanner table={info.name} asOf={asOf} onBackToToday={() => setAsOf(null)} />
+      )}
 
       {/* Before the edit toolbar: from the grid, Shift+Tab reaches the toolbar's actions first. */}
       <GridViewBar
@@ -217,6 +227,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         onSelectionCount={setSelected}
         scope={scope}
         onRowTap={setDetailRow}
+        asOf={asOf}
       />
       <GridFooter
         table={info.name}

@@ -7,6 +7,7 @@ import type { SessionUser } from '../session/useSession';
 import { RuleBadges } from '../tables/RuleBadges';
 import { StatusBadge } from '../tables/StatusBadge';
 import type { TableInfo } from '../tables/useTables';
+import { AsOfControl } from './asOf/AsOfControl';
 import { TableCaption } from './captions/TableCaption';
 import type { GridRow } from './changes/gridRow';
 import { HistoryButtons } from './history/HistoryButtons';
@@ -23,6 +24,11 @@ interface TableHeadingProps {
   grid: RefObject<GridApi<GridRow> | null>;
   /** The lock's token while this tab edits (reverts need it), else null. */
   token: string | null;
+  /** The time the grid shows (ISO), null for today; and where another goes. */
+  asOf: string | null;
+  onAsOf: (asOf: string | null) => void;
+  /** The user is editing (or lost the lock mid-edit): the grid stays on today. */
+  editing: boolean;
 }
 
 /** The table's name, its state and rules, who holds it, and the doors to its history. */
@@ -34,6 +40,9 @@ export function TableHeading({
   unconfirmed,
   grid,
   token,
+  asOf,
+  onAsOf,
+  editing,
 }: TableHeadingProps) {
   const { t } = useTranslation();
   return (
@@ -48,7 +57,10 @@ export function TableHeading({
       </h1>
       <LockSummary info={info} user={user.name} unconfirmed={unconfirmed} />
       {!roleAtLeast(user.role, 'editor') && <p className="muted">{t('table.viewOnly')}</p>}
-      <HistoryButtons table={info.name} grid={grid} token={token} />
+      <span className="table-heading-tools">
+        <HistoryButtons table={info.name} grid={grid} token={token} />
+        <AsOfControl asOf={asOf} onChange={onAsOf} editing={editing} />
+      </span>
     </div>
   );
 }

@@ -60,7 +60,7 @@ import {
 import { lockChanged } from './lockChanged';
 import { FKResultTableStatus, ResultTableStatus } from './lockOutcome';
 import { lockSettings, setIdleLimit, setTableIdleLimit } from './lockSettings';
-import { checkRowsResolver, newRowKeys, RowPage, rows, saveRowsResolver } from './masterData';
+import { checkRowsResolver, newRowKeys, Row, RowPage, rows, saveRowsResolver } from './masterData';
 import { waitForTable } from './queue';
 import { referenceLabels, referenceOptions } from './referenceOptions';
 import { securityEvents } from './securityEvents';
@@ -180,6 +180,7 @@ export const resolvers: Resolvers = {
   ResultTableStatus,
   FKResultTableStatus,
   RowPage: { ...RowPage, referenceLabels, tableCaptions },
+  Row,
   Column: { captions: columnCaptions },
   ImportReport,
   LockGrant,

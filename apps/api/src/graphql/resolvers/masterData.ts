@@ -1,6 +1,17 @@
 import { runIdempotently } from '@tablelock/idempotency';
-import { checkRows, readNewRowKeys, readRows, saveRows } from '@tablelock/master-data';
-import type { MutationResolvers, QueryResolvers, RowPageResolvers } from '../generated/graphql';
+import {
+  checkRows,
+  readNewRowKeys,
+  readRows,
+  readRowsAsOf,
+  saveRows,
+} from '@tablelock/master-data';
+import type {
+  MutationResolvers,
+  QueryResolvers,
+  RowPageResolvers,
+  RowResolvers,
+} from '../generated/graphql';
 import { callerOf } from './callerOf';
 import { idempotentRequest } from './idempotentRequest';
 import { securityAudit } from './securityAudit';
@@ -11,14 +22,24 @@ export const rows: QueryResolvers['rows'] = (_parent, args, context) => {
   if (sortedBy) {
     void context.sortIndexes.request(args.table, sortedBy, securityAudit(context, viewer));
   }
-  return readRows(context.prisma, context.masterSchema, args.table, {
+  const query = {
     offset: args.offset ?? 0,
     limit: args.limit ?? 100,
     sort: args.sort ?? [],
     filter: args.filter ?? [],
     after: args.after ?? null,
     before: args.before ?? null,
+  };
+  if (args.asOf == null) return readRows(context.prisma, context.masterSchema, args.table, query);
+  return readRowsAsOf(context.prisma, context.masterSchema, args.table, {
+    ...query,
+    asOf: args.asOf,
+    historyRetentionDays: context.historyRetentionDays,
   });
+};
+
+export const Row: RowResolvers = {
+  scheduledChanges: (row) => row.scheduledChanges ?? [],
 };
 
 export const newRowKeys: QueryResolvers['newRowKeys'] = (_parent, args, context) =>

@@ -8,6 +8,7 @@ import { currentLanguage } from '../../i18n/i18n';
 import { useFormatters } from '../../i18n/useFormatters';
 import { LiveUpdatesContext } from '../../live/liveContext';
 import { useNarrowScreen } from '../../ui/useNarrowScreen';
+import { ScheduledMarks } from '../asOf/scheduledMarks';
 import { withCaptions } from '../captions/withCaptions';
 import type { GridRow } from '../changes/gridRow';
 import type { PendingChanges } from '../changes/PendingChanges';
@@ -43,6 +44,8 @@ interface RowGridProps {
   scope: RowScope | null;
   /** On a phone, a tap on a row: it opens as a form (the cells are too narrow to edit in). */
   onRowTap: (row: GridRow) => void;
+  /** The rows at this time (ISO), read-only; null: today's. */
+  asOf: string | null;
 }
 
 /** A master table's rows: loaded block by block as the user scrolls, sorted and filtered on the server. */
@@ -97,6 +100,9 @@ export function RowGrid(props: RowGridProps) {
   // The page mounts a new grid for another table (TablePage keys the editor by table), which
   // starts with no labels.
   const [labels] = useState(() => new ReferenceLabels());
+  const { asOf } = props;
+  // Each time read has marks of its own (none for today or the past).
+  const marks = useMemo(() => (asOf === null ? null : new ScheduledMarks()), [asOf]);
   const datasource = useMemo(
     () =>
       createRowDatasource({
@@ -108,8 +114,10 @@ export function RowGrid(props: RowGridProps) {
         onError: (error) => callbacks.current.onLoadError(error),
         readAhead: (variables) => takeFirstRows(queryClient, variables),
         liveSince: () => liveSince.current,
+        asOf,
+        marks: marks ?? new ScheduledMarks(),
       }),
-    [table, keyColumns, pending, labels, queryClient],
+    [table, keyColumns, pending, labels, queryClient, asOf, marks],
   );
   const showStatus = editable || counts.total > 0;
   const columnDefs = useMemo(
@@ -126,6 +134,7 @@ export function RowGrid(props: RowGridProps) {
         scope,
         showHolders,
         narrow,
+        scheduled: marks,
       }),
     [
       columns,
@@ -140,6 +149,7 @@ export function RowGrid(props: RowGridProps) {
       scope,
       showHolders,
       narrow,
+      marks,
     ],
   );
   const arrangedColumnDefs = useMemo(

@@ -2,6 +2,8 @@ import type { ColDef, IFilterOptionDef } from 'ag-grid-community';
 import type { TFunction } from 'i18next';
 import type { Formatters } from '../../i18n/useFormatters';
 import { saveErrorText } from '../../ui/saveErrorText';
+import { scheduledCellText } from '../asOf/scheduledCellText';
+import type { ScheduledMarks } from '../asOf/scheduledMarks';
 import type { GridRow } from '../changes/gridRow';
 import type { PendingChanges } from '../changes/PendingChanges';
 import type { ValidationIssue } from '../changes/validateValue';
@@ -36,6 +38,8 @@ interface ColumnDefsContext {
   showHolders: boolean;
   /** A phone's screen: the status column is a thin bar (phone.css). */
   narrow: boolean;
+  /** Read at a time ahead: the cells scheduled requests change, marked. */
+  scheduled: ScheduledMarks | null;
 }
 
 const WIDTH_BY_KIND: Record<TableColumn['kind'], number> = {
@@ -226,7 +230,9 @@ export function buildColumnDefs(
         const issue = issueOf(data);
         if (issue) return validationMessage(issue);
         const saveError = saveErrorOf(data);
-        return saveError && saveErrorText(saveError, t);
+        if (saveError) return saveErrorText(saveError, t);
+        const changes = data && context.scheduled?.of(data.id, column.name);
+        return changes?.length ? scheduledCellText(changes, context.format, t) : undefined;
       },
       cellClassRules: {
         'cell-null': ({ value, data }) =>
@@ -238,6 +244,8 @@ export function buildColumnDefs(
         // Inside a scope, the rows of others (and of nobody) are there to be seen, not edited.
         'cell-out-of-scope': ({ data }) => data !== undefined && canEdit() && !rowInScope(data),
         'row-deleted': stateIs('deleted'),
+        'cell-scheduled': ({ data }) =>
+          data !== undefined && (context.scheduled?.of(data.id, column.name).length ?? 0) > 0,
       },
       ...referenceColumn(column, pending, context.typeAhead, context.references),
       ...(scope?.column === column.name ? scopeValueColumn(scope, context) : {}),

@@ -1,6 +1,7 @@
 import type { IDatasource } from 'ag-grid-community';
 import { graphqlRequest } from '../../api/graphqlRequest';
 import type { RowFilter, RowPageQueryVariables, RowSort } from '../../generated/graphql';
+import type { ScheduledMarks } from '../asOf/scheduledMarks';
 import { type GridRow, storedRowId } from '../changes/gridRow';
 import type { PendingChanges } from '../changes/PendingChanges';
 import type { ReferenceLabels } from '../reference/ReferenceLabels';
@@ -27,6 +28,10 @@ interface RowDatasourceOptions {
   readAhead: (variables: RowPageQueryVariables) => Promise<RowsRead | null> | null;
   /** When the live connection now up was made (null: none is), as rows read ahead are judged. */
   liveSince: () => number | null;
+  /** The time the rows are read at (ISO), read-only; null: today's rows, with unsaved edits. */
+  asOf: string | null;
+  /** Where the cells scheduled requests change go, read at a time ahead. */
+  marks: ScheduledMarks;
 }
 
 /**
@@ -35,7 +40,7 @@ interface RowDatasourceOptions {
  * already loaded is read by cursor, a jump by offset (see BlockCursors).
  */
 export function createRowDatasource(options: RowDatasourceOptions): IDatasource {
-  const { table, keyColumns, pending, labels, onPage, onError } = options;
+  const { table, keyColumns, pending, labels, onPage, onError, asOf, marks } = options;
   const cursors = new BlockCursors();
   let firstRead = true;
   // A sort or filter change does not cancel the reads of the view before it; their late answers
@@ -55,8 +60,9 @@ export function createRowDatasource(options: RowDatasourceOptions): IDatasource 
         ...view,
         ...cursors.positionOf(viewKey, startRow, endRow),
         limit: endRow - startRow,
+        ...(asOf === null ? {} : { asOf }),
       };
-      const ahead = firstRead ? options.readAhead(variables) : null;
+      const ahead = firstRead && asOf === null ? options.readAhead(variables) : null;
       firstRead = false;
       const readAnew = (): Promise<{ readFrom: number | null; page: RowsRead['page'] }> =>
         graphqlRequest(rowPageQuery, variables).then(({ rows: page }) => ({
@@ -68,15 +74,11 @@ export function createRowDatasource(options: RowDatasourceOptions): IDatasource 
         ({ readFrom, page }) => {
           cursors.remember(viewKey, startRow, endRow, page);
           for (const found of page.referenceLabels) labels.remember(found.column, found.labels);
-          const rows = page.rows.map(
-            ({ key, version, values }): GridRow =>
-              pending.overlay({
-                id: storedRowId(key, keyColumns),
-                key,
-                version,
-                values: { ...values },
-              }),
-          );
+          const rows = page.rows.map(({ key, version, values, scheduledChanges }): GridRow => {
+            const row = { id: storedRowId(key, keyColumns), key, version, values: { ...values } };
+            marks.remember(row.id, scheduledChanges);
+            return asOf === null ? pending.overlay(row) : row;
+          });
           params.successCallback(rows, page.total);
           if (viewKey === shownViewKey) onPage(page.total, view);
           // Read ahead before the live connection was made: shown at once, and read again, as

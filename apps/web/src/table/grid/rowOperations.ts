@@ -9,6 +9,7 @@ export const rowPageQuery = graphql(`
     $limit: Int!
     $sort: [RowSort!]
     $filter: [RowFilter!]
+    $asOf: DateTime
   ) {
     rows(
       table: $table
@@ -18,11 +19,19 @@ export const rowPageQuery = graphql(`
       limit: $limit
       sort: $sort
       filter: $filter
+      asOf: $asOf
     ) {
       rows {
         key
         version
         values
+        scheduledChanges {
+          column
+          changeRequestId
+          effectiveAt
+          oldValue
+          newValue
+        }
       }
       total
       startCursor

@@ -1,0 +1,177 @@
+import { createApiKey } from '@tablelock/identity';
+import {
+  acquireRowScope,
+  acquireTableLock,
+  grantedOrConflict,
+  releaseRowScope,
+  releaseTableLock,
+} from '@tablelock/lock';
+import { submitChangeRequest } from '@tablelock/master-data';
+import {
+  type ApiProcess,
+  createTestDatabase,
+  MASTER_SCHEMA,
+  poll,
+  startApiProcess,
+  stopApiProcess,
+  TEST_AUDIT,
+  type TestDatabase,
+  twoPorts,
+} from '@tablelock/test-support';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isProbe, type LiveSocket, openLiveSocket, probeUntil } from './support/liveSocket';
+
+// Issue 44: SCHEDULE_WARNING_LEAD_SECONDS before a scheduled change request's time, whoever
+// holds its table (whole, or a row scope) hears once, on the lock channel the editor listens
+// to, that they should release it by then; then the request applies once they have.
+let database: TestDatabase;
+const processes: ApiProcess[] = [];
+let socket: LiveSocket;
+
+const LEAD_SECONDS = 2;
+
+const LOCK_CHANGED = `subscription { lockChanged { action table actor editor token reason } }`;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const ports = await twoPorts();
+  const settings = { SCHEDULE_WARNING_LEAD_SECONDS: String(LEAD_SECONDS) };
+  await Promise.all([
+    startApiProcess('A', database.url, ports[0], processes, settings),
+    startApiProcess('B', database.url, ports[1], processes, settings),
+  ]);
+  const { secret } = await createApiKey(
+    database.prisma,
+    { name: 'warning-watcher', role: 'admin' },
+    TEST_AUDIT,
+  );
+  socket = openLiveSocket({
+    url: processes[0]?.url ?? '',
+    connectionParams: { authorization: `Bearer ${secret}` },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await socket?.dispose();
+  await Promise.all(processes.map(stopApiProcess));
+  await database?.close();
+});
+
+async function databaseNow(): Promise<Date> {
+  const [row] = await database.prisma.$queryRaw<{ now: Date }[]>`SELECT clock_timestamp() AS now`;
+  if (!row) throw new Error('no clock');
+  return row.now;
+}
+
+/** bob's rename of row `id` of `table`, scheduled `seconds` from now (database clock). */
+async function scheduleRename(table: string, id: number, seconds: number) {
+  const { prisma } = database;
+  const token = grantedOrConflict(
+    await acquireTableLock(prisma, { tableName: table, editor: 'bob', leaseSeconds: 600 }),
+  ).fencingToken;
+  const [row] = await prisma.$queryRawUnsafe<{ version: string }[]>(
+    `SELECT xmin::text AS version FROM ${MASTER_SCHEMA}.${table} WHERE id = $1`,
+    id,
+  );
+  const effectiveAt = new Date((await databaseNow()).getTime() + seconds * 1000);
+  const submitted = await submitChangeRequest(prisma, {
+    schema: MASTER_SCHEMA,
+    tableName: table,
+    author: 'bob',
+    token,
+    changes: {
+      updates: [
+        { key: { id: String(id) }, version: row?.version ?? '', values: { name: 'later' } },
+      ],
+    },
+    importDryRunId: null,
+    comment: null,
+    keepEditing: false,
+    submittedBy: 'bob',
+    submitters: [],
+    effectiveAt,
+  });
+  if (!submitted.request) throw new Error(JSON.stringify(submitted.rowErrors));
+  return { id: submitted.request.id, effectiveAt };
+}
+
+function untilDone(id: string) {
+  return poll(`change request ${id} applied or failed`, 30_000, async () => {
+    const request = await database.prisma.changeRequest.findUniqueOrThrow({
+      where: { id: BigInt(id) },
+    });
+    return request.state === 'scheduled' ? undefined : request;
+  });
+}
+
+const warningsOf = (id: string) =>
+  database.prisma.lockEvent.findMany({
+    where: { action: 'request_due_soon', details: { path: ['changeRequestId'], equals: id } },
+  });
+
+describe('the warning before a scheduled change', () => {
+  it('tells the holder of the whole table once, live, then the request applies once released', async () => {
+    const subscription = socket.subscribe(LOCK_CHANGED);
+    await probeUntil(database.prisma, () => subscription.messages.some(isProbe));
+    const request = await scheduleRename('warehouses', 4, LEAD_SECONDS + 6);
+    const alice = grantedOrConflict(
+      await acquireTableLock(database.prisma, {
+        tableName: 'warehouses',
+        editor: 'alice',
+        leaseSeconds: 600,
+      }),
+    ).fencingToken;
+
+    const warning = await subscription.waitFor(
+      (message) =>
+        'next' in message &&
+        (message.next.lockChanged as { action?: string }).action === 'request_due_soon',
+      30_000,
+    );
+    expect('next' in warning && warning.next.lockChanged).toEqual({
+      action: 'request_due_soon',
+      table: 'warehouses',
+      actor: `schedule:${request.id}`,
+      editor: 'alice',
+      token: alice,
+      reason: request.effectiveAt.toISOString(),
+    });
+    // Told before the request's time, and the request still waits.
+    const [told] = await warningsOf(request.id);
+    expect(told?.at.getTime()).toBeLessThan(request.effectiveAt.getTime());
+
+    await releaseTableLock(database.prisma, {
+      tableName: 'warehouses',
+      editor: 'alice',
+      token: alice,
+    });
+    expect((await untilDone(request.id)).state).toBe('applied');
+    // Two schedulers looked; one told alice, once.
+    expect(await warningsOf(request.id)).toHaveLength(1);
+  }, 60_000);
+
+  it('tells the holder of a row scope, whatever its rows', async () => {
+    const request = await scheduleRename('products', 7, LEAD_SECONDS + 6);
+    const scope = grantedOrConflict(
+      await acquireRowScope(database.prisma, {
+        tableName: 'products',
+        rows: ['500'],
+        editor: 'alice',
+        leaseSeconds: 600,
+        masterSchema: MASTER_SCHEMA,
+      }),
+    );
+    const [told] = await poll('alice told', 30_000, async () => {
+      const warnings = await warningsOf(request.id);
+      return warnings.length > 0 ? warnings : undefined;
+    });
+    expect(told).toMatchObject({ editor: 'alice', token: BigInt(scope.fencingToken) });
+    await releaseRowScope(database.prisma, {
+      tableName: 'products',
+      editor: 'alice',
+      token: scope.fencingToken,
+    });
+    expect((await untilDone(request.id)).state).toBe('applied');
+    expect(await warningsOf(request.id)).toHaveLength(1);
+  }, 60_000);
+});
