@@ -6,7 +6,6 @@ import {
   releaseRowScope,
   releaseTableLock,
 } from '@tablelock/lock';
-import { submitChangeRequest } from '@tablelock/master-data';
 import {
   type ApiProcess,
   createTestDatabase,
@@ -20,6 +19,7 @@ import {
 } from '@tablelock/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isProbe, type LiveSocket, openLiveSocket, probeUntil } from './support/liveSocket';
+import { scheduleRename } from './support/scheduledRename';
 
 // Issue 44: SCHEDULE_WARNING_LEAD_SECONDS before a scheduled change request's time, whoever
 // holds its table (whole, or a row scope) hears once, on the lock channel the editor listens
@@ -57,44 +57,6 @@ afterAll(async () => {
   await database?.close();
 });
 
-async function databaseNow(): Promise<Date> {
-  const [row] = await database.prisma.$queryRaw<{ now: Date }[]>`SELECT clock_timestamp() AS now`;
-  if (!row) throw new Error('no clock');
-  return row.now;
-}
-
-/** bob's rename of row `id` of `table`, scheduled `seconds` from now (database clock). */
-async function scheduleRename(table: string, id: number, seconds: number) {
-  const { prisma } = database;
-  const token = grantedOrConflict(
-    await acquireTableLock(prisma, { tableName: table, editor: 'bob', leaseSeconds: 600 }),
-  ).fencingToken;
-  const [row] = await prisma.$queryRawUnsafe<{ version: string }[]>(
-    `SELECT xmin::text AS version FROM ${MASTER_SCHEMA}.${table} WHERE id = $1`,
-    id,
-  );
-  const effectiveAt = new Date((await databaseNow()).getTime() + seconds * 1000);
-  const submitted = await submitChangeRequest(prisma, {
-    schema: MASTER_SCHEMA,
-    tableName: table,
-    author: 'bob',
-    token,
-    changes: {
-      updates: [
-        { key: { id: String(id) }, version: row?.version ?? '', values: { name: 'later' } },
-      ],
-    },
-    importDryRunId: null,
-    comment: null,
-    keepEditing: false,
-    submittedBy: 'bob',
-    submitters: [],
-    effectiveAt,
-  });
-  if (!submitted.request) throw new Error(JSON.stringify(submitted.rowErrors));
-  return { id: submitted.request.id, effectiveAt };
-}
-
 function untilDone(id: string) {
   return poll(`change request ${id} applied or failed`, 30_000, async () => {
     const request = await database.prisma.changeRequest.findUniqueOrThrow({
@@ -113,7 +75,13 @@ describe('the warning before a scheduled change', () => {
   it('tells the holder of the whole table once, live, then the request applies once released', async () => {
     const subscription = socket.subscribe(LOCK_CHANGED);
     await probeUntil(database.prisma, () => subscription.messages.some(isProbe));
-    const request = await scheduleRename('warehouses', 4, LEAD_SECONDS + 6);
+    const request = await scheduleRename(database.prisma, {
+      table: 'warehouses',
+      author: 'bob',
+      id: 4,
+      name: 'later',
+      seconds: LEAD_SECONDS + 6,
+    });
     const alice = grantedOrConflict(
       await acquireTableLock(database.prisma, {
         tableName: 'warehouses',
@@ -151,7 +119,13 @@ describe('the warning before a scheduled change', () => {
   }, 60_000);
 
   it('tells the holder of a row scope, whatever its rows', async () => {
-    const request = await scheduleRename('products', 7, LEAD_SECONDS + 6);
+    const request = await scheduleRename(database.prisma, {
+      table: 'products',
+      author: 'bob',
+      id: 7,
+      name: 'later',
+      seconds: LEAD_SECONDS + 6,
+    });
     const scope = grantedOrConflict(
       await acquireRowScope(database.prisma, {
         tableName: 'products',

@@ -15,6 +15,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callWithKey } from './support/callWithKey';
 import { acquireTableLockMutation, granted } from './support/lockOperations';
+import { databaseNow, scheduleRename } from './support/scheduledRename';
 import {
   createEditionMutation,
   editionQuery,
@@ -46,42 +47,17 @@ afterAll(async () => {
   await database?.close();
 });
 
-/** The database's clock: the one the schedulers keep. */
-async function databaseNow(): Promise<Date> {
-  const [row] = await database.prisma.$queryRaw<{ now: Date }[]>`SELECT clock_timestamp() AS now`;
-  if (!row) throw new Error('no clock');
-  return row.now;
-}
-
 /** alice renames warehouse `id`, scheduled `seconds` from now (database clock); its id. */
-async function scheduleRename(id: number, name: string, seconds: number) {
-  const { prisma } = database;
-  const token = grantedOrConflict(
-    await acquireTableLock(prisma, { tableName: TABLE, editor: 'alice', leaseSeconds: 600 }),
-  ).fencingToken;
-  const [row] = await prisma.$queryRawUnsafe<{ version: string }[]>(
-    `SELECT xmin::text AS version FROM ${MASTER_SCHEMA}.${TABLE} WHERE id = $1`,
-    id,
-  );
-  const effectiveAt = new Date((await databaseNow()).getTime() + seconds * 1000);
-  const submitted = await submitChangeRequest(prisma, {
-    schema: MASTER_SCHEMA,
-    tableName: TABLE,
+async function scheduleWarehouseRename(id: number, name: string, seconds: number) {
+  const request = await scheduleRename(database.prisma, {
+    table: TABLE,
     author: 'alice',
-    token,
-    changes: {
-      updates: [{ key: { id: String(id) }, version: row?.version ?? '', values: { name } }],
-    },
-    importDryRunId: null,
-    comment: null,
-    keepEditing: false,
-    submittedBy: 'alice',
-    submitters: [],
-    effectiveAt,
+    id,
+    name,
+    seconds,
   });
-  if (!submitted.request) throw new Error(JSON.stringify(submitted.rowErrors));
-  expect(submitted.request.state).toBe('scheduled');
-  return submitted.request.id;
+  expect(request.state).toBe('scheduled');
+  return request.id;
 }
 
 /** alice's rename of row `id` of `table` in edition `editionId`. */
@@ -145,7 +121,7 @@ async function nameOf(id: number): Promise<string | undefined> {
 
 describe('scheduled change requests across API processes', () => {
   it('a request due in 5 s is applied once, by one of two processes, not before its time', async () => {
-    const id = await scheduleRename(1, 'Tokyo central (new)', 5);
+    const id = await scheduleWarehouseRename(1, 'Tokyo central (new)', 5);
     const done = await untilDone(id, 30_000);
     expect(done.state).toBe('applied');
     expect(await nameOf(1)).toBe('Tokyo central (new)');
@@ -247,7 +223,7 @@ describe('scheduled change requests across API processes', () => {
   });
 
   it('waits in line while the table is held at its time, and applies when it is released', async () => {
-    const id = await scheduleRename(2, 'Osaka bay (new)', 2);
+    const id = await scheduleWarehouseRename(2, 'Osaka bay (new)', 2);
     const bobs = grantedOrConflict(
       await acquireTableLock(database.prisma, {
         tableName: TABLE,
@@ -269,7 +245,7 @@ describe('scheduled change requests across API processes', () => {
 
   it('one due while every process was down is applied once by the first back, marked late', async () => {
     await Promise.all(processes.splice(0).map(stopApiProcess));
-    const id = await scheduleRename(1, 'Tokyo central (later)', 1);
+    const id = await scheduleWarehouseRename(1, 'Tokyo central (later)', 1);
     await poll('its time passing with no process up', 10_000, async () => {
       const [row] = await database.prisma.$queryRaw<{ passed: boolean }[]>`
         SELECT effective_at + interval '1 second' < clock_timestamp() AS passed
@@ -292,7 +268,7 @@ describe('scheduled change requests across API processes', () => {
   }, 60_000);
 
   it('fails after SCHEDULE_MAX_DELAY_SECONDS in line, naming who held the table; nothing written', async () => {
-    const id = await scheduleRename(3, 'Nagoya (never)', 1);
+    const id = await scheduleWarehouseRename(3, 'Nagoya (never)', 1);
     const before = await nameOf(3);
     const bobs = grantedOrConflict(
       await acquireTableLock(database.prisma, {
@@ -317,7 +293,7 @@ describe('scheduled change requests across API processes', () => {
   }, 60_000);
 
   it('an edition over two tables is applied at its time by the process, in one transaction', async () => {
-    const effectiveAt = new Date((await databaseNow()).getTime() + 2000);
+    const effectiveAt = new Date((await databaseNow(database.prisma)).getTime() + 2000);
     const edition = await createEdition(database.prisma, {
       name: 'two tables',
       effectiveAt,
