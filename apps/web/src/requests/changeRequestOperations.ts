@@ -39,6 +39,7 @@ export const ownRequestsQuery = graphql(`
         decidedBy
         decidedAt
         decisionComment
+        ...ScheduledRequestFields
       }
       endCursor
     }

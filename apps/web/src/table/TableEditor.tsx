@@ -154,6 +154,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
             takeOverButton={takeOverButton}
             onDiscard={() => actions.openDialog('discard')}
             onSave={saveOrSubmit}
+            onSchedule={actions.askToSchedule}
             onFinish={actions.stop}
           />
         </div>
@@ -242,6 +243,8 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         onFinish={actions.finish}
         onDiscard={actions.discard}
         onSubmit={actions.submit}
+        onSchedule={actions.schedule}
+        scheduleError={actions.scheduleError}
         onCancel={actions.closeDialog}
       />
       <UnsavedChangesGuard unsaved={counts.total} />
