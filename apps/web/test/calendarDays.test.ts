@@ -13,12 +13,8 @@ const request = (id: string, table: string, at: string, editionId: string | null
     author: 'alice',
     state: 'scheduled',
     comment: null,
-    rowCount: 1,
     effectiveAt: at,
-    appliedAt: null,
-    lateBySeconds: null,
     editionId,
-    failure: null,
   }) satisfies CalendarRequest;
 
 const edition = (id: string, at: string, tables: string[]) =>

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useFormatters } from '../i18n/useFormatters';
+import { requestStateText } from '../schedule/requestStateText';
 import type { CalendarEntry } from './calendarDays';
 
 /** One time of a day: a request (table, author, state) or an edition with its requests. */
@@ -20,7 +21,7 @@ export function CalendarEntryItem({ entry }: { entry: CalendarEntry }) {
             className={`status-badge request-${request.state}`}
             data-testid="calendar-request-state"
           >
-            {t(`requests.states.${request.state}`)}
+            {requestStateText(request.state, request.effectiveAt, t)}
           </span>
           {request.comment && <q className="muted">{request.comment}</q>}
         </div>
@@ -36,7 +37,7 @@ export function CalendarEntryItem({ entry }: { entry: CalendarEntry }) {
           <strong>{t('calendar.edition', { name: edition.name })}</strong>
           <span className="muted">{t('calendar.createdBy', { who: edition.createdBy })}</span>
           <span className={`status-badge request-${edition.state}`}>
-            {t(`requests.states.${edition.state}`)}
+            {requestStateText(edition.state, edition.effectiveAt, t)}
           </span>
         </p>
         {edition.requests.length === 0 ? (

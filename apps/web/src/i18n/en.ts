@@ -60,6 +60,7 @@ export const en = {
     needsApproval:
       'Changes to this table need approval: another person approves the request first, then it waits for its time.',
     when: 'Takes effect on',
+    zone: 'Time zone: {{zone}}',
     edition: 'Edition',
     noEdition: 'None: at the time below',
     editionOption: '{{name}} ({{at}})',
@@ -74,6 +75,7 @@ export const en = {
       tooFar: 'That time is more than five years ahead. The latest possible is {{latest}}.',
     },
     takesEffect: 'Takes effect on {{at}}',
+    appliedAtItsTime: 'Applied at its time',
     lateBy: 'applied {{late}} late',
     failure: {
       ROWS_CHANGED:

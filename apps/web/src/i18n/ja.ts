@@ -71,6 +71,7 @@ export const ja: TranslationOf<typeof en> = {
     needsApproval:
       'このテーブルの変更には承認が必要です。まず他の人が申請を承認し、その後、指定の日時を待ちます。',
     when: '反映日時',
+    zone: 'タイムゾーン: {{zone}}',
     edition: 'エディション',
     noEdition: 'なし（下の日時に反映）',
     editionOption: '{{name}}（{{at}}）',
@@ -84,6 +85,7 @@ export const ja: TranslationOf<typeof en> = {
       tooFar: 'その日時は5年より先です。指定できるのは {{latest}} までです。',
     },
     takesEffect: '反映日時: {{at}}',
+    appliedAtItsTime: '予約時刻に反映済み',
     lateBy: '{{late}} 遅れて反映',
     failure: {
       ROWS_CHANGED: '何も書き込まれていません。申請後に行が変更されたか、保存できなくなりました。',

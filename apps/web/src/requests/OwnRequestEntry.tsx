@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { OwnRequestsQuery } from '../generated/graphql';
 import { useFormatters } from '../i18n/useFormatters';
+import { requestStateText } from '../schedule/requestStateText';
 import { ScheduledRequestActions } from '../schedule/ScheduledRequestActions';
 import { ScheduleFacts } from '../schedule/ScheduleFacts';
 
@@ -29,7 +30,7 @@ export function OwnRequestEntry({ request }: { request: OwnRequest }) {
           })}
         </Link>
         <span className={`status-badge request-${request.state}`} data-testid="own-request-state">
-          {t(`requests.states.${request.state}`)}
+          {requestStateText(request.state, request.effectiveAt, t)}
         </span>
       </div>
       <p className="muted">

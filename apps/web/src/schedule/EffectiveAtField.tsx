@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { userTimeZone } from './localDateTime';
 
@@ -10,21 +11,24 @@ interface EffectiveAtFieldProps {
 /** When a change takes effect: date and time to the second, with the zone they are read in. */
 export function EffectiveAtField({ value, onChange }: EffectiveAtFieldProps) {
   const { t } = useTranslation();
+  const id = useId();
   return (
-    <label className="field">
-      {t('schedule.when')}
+    <div className="field">
+      <label htmlFor={id}>{t('schedule.when')}</label>
       <span className="effective-at-field">
         <input
+          id={id}
           type="datetime-local"
           step={1}
           value={value}
           required
+          aria-describedby={`${id}-zone`}
           onChange={(event) => onChange(event.target.value)}
         />
-        <span className="muted" data-testid="time-zone">
-          {userTimeZone()}
+        <span id={`${id}-zone`} className="muted" data-testid="time-zone">
+          {t('schedule.zone', { zone: userTimeZone() })}
         </span>
       </span>
-    </label>
+    </div>
   );
 }

@@ -46,6 +46,8 @@ export const editionsQuery = graphql(`
   }
 `);
 
+// Only what the calendar shows: a literal `first` multiplies the operation's cost (graphql-armor),
+// and the failures' rows of a hundred requests would take it over the API's limit.
 export const calendarRequestsQuery = graphql(`
   query CalendarRequests($table: String) {
     changeRequests(filter: { table: $table, scheduled: true }, first: 100) {
@@ -55,8 +57,8 @@ export const calendarRequestsQuery = graphql(`
         author
         state
         comment
-        rowCount
-        ...ScheduledRequestFields
+        effectiveAt
+        editionId
       }
     }
   }

@@ -1,0 +1,111 @@
+import type { Page } from '@playwright/test';
+import { expectAccessible } from '../support/accessibility';
+import { expect, test } from '../support/fixtures';
+import { cell, editCell, expectLive, rowId, startEditing } from '../support/tablePage';
+
+// How far ahead alice schedules her change: long enough for bob to lock, save and finish on a
+// busy machine, short enough for a test. If bob still holds the table then, the request waits
+// in line for him (decision 0023): either way it applies once he has finished.
+const AHEAD_MS = 20_000;
+// Its time, plus the wait in line behind bob and the scheduler's few seconds, on a busy machine.
+const APPLIED_WITHIN_MS = AHEAD_MS + 40_000;
+
+/** A time `ms` from now as the dialog's input takes it: the browser's local time, to the second. */
+const localInputIn = (page: Page, ms: number) =>
+  page.evaluate((ahead) => {
+    const at = new Date(Date.now() + ahead);
+    const pad = (value: number) => String(value).padStart(2, '0');
+    return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}`;
+  }, ms);
+
+/** Marks a page; still marked later, it was not reloaded in between. */
+const markPage = (page: Page) =>
+  page.evaluate(() => {
+    (globalThis as { e2eSamePage?: boolean }).e2eSamePage = true;
+  });
+const samePage = (page: Page) =>
+  page.evaluate(() => (globalThis as { e2eSamePage?: boolean }).e2eSamePage === true);
+
+test('alice schedules a price change and releases her lock; bob edits meanwhile; at its time it appears live in both grids and the calendar shows it applied (en, ja)', async ({
+  openTableAs,
+  signIn,
+  snap,
+}, testInfo) => {
+  const price = `${700 + testInfo.retry}.25`;
+  const alice = await openTableAs('alice', 'products');
+  await expectLive(alice);
+  await markPage(alice);
+  const alicePrice = cell(alice, rowId('1'), 'unit_price');
+  const before = (await alicePrice.textContent()) ?? '';
+  await startEditing(alice, ['categories', 'currencies', 'suppliers']);
+  await editCell(alicePrice, price);
+
+  await alice.getByRole('button', { name: 'Apply on…' }).click();
+  const dialog = alice.getByRole('dialog');
+  await expect(dialog.getByRole('heading')).toHaveText('Apply the changes on a date');
+  await expect(dialog.getByTestId('time-zone')).toHaveText(/^Time zone: \S+/);
+  const when = dialog.getByLabel('Takes effect on');
+  // A time gone by is refused, in words, and the dialog stays open to correct it.
+  await when.fill(await localInputIn(alice, -60_000));
+  await dialog.getByRole('button', { name: 'Schedule' }).click();
+  await expect(dialog.getByTestId('schedule-error')).toHaveText(
+    'That time has passed. Choose a time to come, or save to apply the changes now.',
+  );
+  await expectAccessible(alice);
+  await snap(alice, 'apply-on-refused');
+  await when.fill(await localInputIn(alice, AHEAD_MS));
+  await dialog.getByRole('button', { name: 'Schedule' }).click();
+
+  const notices = alice.getByTestId('notices');
+  await expect(notices).toContainText(/Change request #\d+ is scheduled: it takes effect on /);
+  const id = (await notices.textContent())?.match(/Change request #(\d+) is scheduled/)?.[1];
+  expect(id).toBeDefined();
+  // The changes live in the request now: gone from the grid, and the lock is given back.
+  await expect(alice.getByRole('button', { name: 'Start editing' })).toBeVisible();
+  await expect(alicePrice).toHaveText(before);
+
+  // The calendar lists it before its time.
+  const calendar = await signIn('alice', '/calendar');
+  await expectLive(calendar);
+  const entry = calendar.getByTestId(`calendar-request-${id}`);
+  await expect(entry).toContainText('products');
+  await expect(entry).toContainText(`#${id} by alice`);
+  await expect(entry.getByTestId('calendar-request-state')).toHaveText('Scheduled');
+  await expectAccessible(calendar);
+  await snap(calendar, 'calendar-scheduled');
+
+  // bob edits the same table meanwhile: the request holds no lock.
+  const bob = await openTableAs('bob', 'products');
+  await expectLive(bob);
+  await markPage(bob);
+  await startEditing(bob);
+  // Another row's price: it saves beside alice's request, which checks only its own row.
+  await editCell(cell(bob, rowId('2'), 'unit_price'), `${160 + testInfo.retry}.50`);
+  await bob.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(bob.getByText('Saved: 0 added, 1 changed, 0 deleted.')).toBeVisible();
+  await bob.getByRole('button', { name: 'Finish editing' }).click();
+  await expect(bob.getByRole('button', { name: 'Start editing' })).toBeVisible();
+
+  // At its time the change appears in both grids, without a reload.
+  await expect(alicePrice).toHaveText(price, { timeout: APPLIED_WITHIN_MS });
+  await expect(cell(bob, rowId('1'), 'unit_price')).toHaveText(price);
+  expect(await samePage(alice)).toBe(true);
+  expect(await samePage(bob)).toBe(true);
+  await expect(entry.getByTestId('calendar-request-state')).toHaveText('Applied at its time');
+  await snap(calendar, 'calendar-applied');
+
+  // My requests: applied, with its time.
+  await calendar.goto('/requests/mine');
+  const mine = calendar.getByTestId(`own-request-${id}`);
+  await expect(mine.getByTestId('own-request-state')).toHaveText('Applied at its time');
+  await expect(mine.getByTestId('effective-at')).toContainText('Takes effect on');
+  await expectAccessible(calendar);
+
+  await calendar.getByRole('link', { name: 'Calendar' }).click();
+  await calendar.getByRole('button', { name: '日本語' }).click();
+  await expect(calendar.getByRole('heading', { level: 1 })).toHaveText('カレンダー');
+  await expect(entry.getByTestId('calendar-request-state')).toHaveText('予約時刻に反映済み');
+  await expect(entry).toContainText(`#${id}（alice）`);
+  await expectAccessible(calendar);
+  await snap(calendar, 'calendar-applied-ja');
+});
