@@ -774,7 +774,7 @@ export const en = {
     mine: {
       title: 'My requests',
       subtitle:
-        'The changes you submitted for approval: those that wait, and how the others were decided.',
+        'The changes you submitted: those that wait for approval or for their time, and how the others went.',
       waiting: 'Waiting: for approval, or for their time',
       noneWaiting: 'None of your change requests waits for approval or for its time.',
       decided: 'Decided',

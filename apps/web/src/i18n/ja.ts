@@ -741,7 +741,7 @@ export const ja: TranslationOf<typeof en> = {
     },
     mine: {
       title: '自分の申請',
-      subtitle: '承認を申請した変更です。承認待ちのものと、判断済みのものの結果を確認できます。',
+      subtitle: '申請した変更です。承認待ち・反映待ちのものと、その他の結果を確認できます。',
       waiting: '承認待ち・反映待ち',
       noneWaiting: '承認待ち・反映待ちの申請はありません。',
       decided: '判断済み',

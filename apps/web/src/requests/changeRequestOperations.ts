@@ -95,6 +95,7 @@ export const latestOwnRequestQuery = graphql(`
       requests {
         id
         state
+        effectiveAt
         decidedBy
         decisionComment
         token

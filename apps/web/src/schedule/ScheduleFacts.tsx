@@ -1,4 +1,5 @@
 import './schedule.css';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { ScheduledRequestFieldsFragment } from '../generated/graphql';
 import { useFormatters } from '../i18n/useFormatters';
@@ -8,7 +9,7 @@ import { keyText } from '../ui/rowKeyText';
 const ON_TIME_SECONDS = 1;
 
 const FAILURE_REASONS = new Set(['ROWS_CHANGED', 'TABLE_HELD', 'REFUSED']);
-const ROW_CODES = new Set([
+const SAVE_ERROR_CODES = new Set([
   'ROW_CONFLICT',
   'INVALID_VALUE',
   'NOT_NULL',
@@ -16,6 +17,14 @@ const ROW_CODES = new Set([
   'FOREIGN_KEY',
   'CHECK',
 ]);
+
+/** Why a row kept the request from applying, in words where its code is known. */
+function rowReason(row: { code: string; message: string }, t: TFunction): string {
+  if (row.code === 'ROW_CHANGED') return t('requests.today.changed');
+  if (row.code === 'ROW_DELETED') return t('requests.today.deleted');
+  if (SAVE_ERROR_CODES.has(row.code)) return t(`saveErrors.${row.code as 'ROW_CONFLICT'}`);
+  return row.message;
+}
 
 /**
  * A request's time, in the user's time zone: when it takes effect, how late it was applied,
@@ -51,10 +60,7 @@ export function ScheduleFacts({ request }: { request: ScheduledRequestFieldsFrag
             <ul>
               {failure.rows.map((row) => (
                 <li key={`${row.action}-${keyText(row.key ?? {})}`}>
-                  {keyText(row.key ?? {})}:{' '}
-                  {ROW_CODES.has(row.code)
-                    ? t(`saveErrors.${row.code as 'ROW_CONFLICT'}`)
-                    : row.message}
+                  {keyText(row.key ?? {})}: {rowReason(row, t)}
                 </li>
               ))}
             </ul>
