@@ -30,7 +30,7 @@ describe('staleQueriesAfter', () => {
     expect(staleQueriesAfter(event('save'))).toEqual([['lockEvents'], ['rows', 'currencies']]);
   });
 
-  it('refreshes the change requests and editions after a step of one, or a force release that ends one', () => {
+  it('refreshes the change requests and what is planned (editions, calendar) after a step of one, or a force release that ends one', () => {
     const steps = [
       'request_submitted',
       'request_approved',
@@ -44,7 +44,7 @@ describe('staleQueriesAfter', () => {
       expect(staleQueriesAfter(event(action))).toEqual([
         ['lockEvents'],
         ['changeRequests'],
-        ['editions'],
+        ['schedule'],
       ]);
     }
   });

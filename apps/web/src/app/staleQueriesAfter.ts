@@ -2,7 +2,7 @@ import type { QueryKey } from '@tanstack/react-query';
 import { LOCK_EVENTS_KEY } from '../admin/adminQueries';
 import type { LockEvent } from '../live/liveContext';
 import { CHANGE_REQUESTS_KEY } from '../requests/changeRequestQueries';
-import { EDITIONS_KEY } from '../schedule/scheduleQueries';
+import { SCHEDULE_KEY } from '../schedule/scheduleQueries';
 import { rowsRevisionOptions } from '../table/grid/useRowsRevision';
 
 /**
@@ -16,7 +16,7 @@ export function staleQueriesAfter(event: LockEvent): QueryKey[] {
   if (saved !== null) stale.push(rowsRevisionOptions(saved).queryKey);
   // A request's step, or its lock ended under it (a force release rejects it).
   if (event.action.startsWith('request_') || event.action === 'force_release') {
-    stale.push(CHANGE_REQUESTS_KEY, EDITIONS_KEY);
+    stale.push(CHANGE_REQUESTS_KEY, SCHEDULE_KEY);
   }
   return stale;
 }

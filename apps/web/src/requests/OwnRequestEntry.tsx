@@ -3,8 +3,8 @@ import { Link } from 'react-router';
 import type { OwnRequestsQuery } from '../generated/graphql';
 import { useFormatters } from '../i18n/useFormatters';
 import { requestStateText } from '../schedule/requestStateText';
-import { ScheduledRequestActions } from '../schedule/ScheduledRequestActions';
 import { ScheduleFacts } from '../schedule/ScheduleFacts';
+import { ScheduledRequestActions } from './ScheduledRequestActions';
 
 type OwnRequest = OwnRequestsQuery['changeRequests']['requests'][number];
 

@@ -7,7 +7,7 @@ import type { SubmitForApprovalMutationVariables } from '../generated/graphql';
 import { useFormatters } from '../i18n/useFormatters';
 import { CHANGE_REQUESTS_KEY } from '../requests/changeRequestQueries';
 import type { Schedule } from '../schedule/ApplyOnDialog';
-import { EDITIONS_KEY } from '../schedule/scheduleQueries';
+import { SCHEDULE_KEY } from '../schedule/scheduleQueries';
 import type { TableInfo } from '../tables/useTables';
 import { describeError } from '../ui/describeError';
 import { useNotify } from '../ui/Notices';
@@ -195,7 +195,7 @@ export function useEditActions({ info, user, pending, lock, edit, grid }: EditAc
     } finally {
       setBusy(false);
       await queryClient.invalidateQueries({ queryKey: CHANGE_REQUESTS_KEY });
-      await queryClient.invalidateQueries({ queryKey: EDITIONS_KEY });
+      await queryClient.invalidateQueries({ queryKey: SCHEDULE_KEY });
     }
   }
 

@@ -3,13 +3,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { graphqlRequest } from '../api/graphqlRequest';
 import { useFormatters } from '../i18n/useFormatters';
-import { CHANGE_REQUESTS_KEY } from '../requests/changeRequestQueries';
+import { MoveRequestDialog } from '../schedule/MoveRequestDialog';
+import { moveRequestMutation, withdrawRequestMutation } from '../schedule/scheduleOperations';
+import { SCHEDULE_KEY } from '../schedule/scheduleQueries';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { describeError } from '../ui/describeError';
 import { useNotify } from '../ui/Notices';
-import { MoveRequestDialog } from './MoveRequestDialog';
-import { moveRequestMutation, withdrawRequestMutation } from './scheduleOperations';
-import { EDITIONS_KEY } from './scheduleQueries';
+import { CHANGE_REQUESTS_KEY } from './changeRequestQueries';
 
 interface ScheduledRequestActionsProps {
   id: string;
@@ -34,7 +34,7 @@ export function ScheduledRequestActions({
 
   async function refresh() {
     await queryClient.invalidateQueries({ queryKey: CHANGE_REQUESTS_KEY });
-    await queryClient.invalidateQueries({ queryKey: EDITIONS_KEY });
+    await queryClient.invalidateQueries({ queryKey: SCHEDULE_KEY });
   }
 
   async function move(to: Date) {
