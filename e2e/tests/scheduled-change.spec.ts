@@ -1,6 +1,8 @@
 import type { Page } from '@playwright/test';
+import pg from 'pg';
 import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
+import { graphql } from '../support/graphql';
 import { cell, editCell, expectLive, rowId, startEditing } from '../support/tablePage';
 
 // How far ahead alice schedules her change: long enough for bob to lock, save and finish on a
@@ -108,4 +110,81 @@ test('alice schedules a price change and releases her lock; bob edits meanwhile;
   await expect(entry).toContainText(`#${id}（alice）`);
   await expectAccessible(calendar);
   await snap(calendar, 'calendar-applied-ja');
+});
+
+/** A table of the test's own (a try of its own), needing approval: none beside it is slowed. */
+async function createApprovalTable(databaseUrl: string, admin: Page, table: string) {
+  const database = new pg.Client({ connectionString: databaseUrl });
+  await database.connect();
+  try {
+    await database.query(
+      `CREATE TABLE master.${table} (id integer PRIMARY KEY, name text NOT NULL);
+       INSERT INTO master.${table} VALUES (1, 'Net 30');`,
+    );
+  } finally {
+    await database.end();
+  }
+  const synced = await graphql(admin.request, 'mutation { syncTableRegistry { added } }');
+  expect(synced.errors).toBeUndefined();
+  const policy = await graphql(
+    admin.request,
+    `mutation { setTablePolicy(table: "${table}", policy: { changesNeedApproval: true, approverRoles: [editor] }) { table } }`,
+  );
+  expect(policy.errors).toBeUndefined();
+}
+
+test('on a table that needs approval the dialog says so; the request waits for approval without the lock, and alice moves it (a past time refused in words) and withdraws it in My requests', async ({
+  app,
+  signIn,
+  openTableAs,
+  snap,
+}, testInfo) => {
+  const table = `scheduled_terms_${testInfo.retry}`;
+  await createApprovalTable(app.databaseUrl, await signIn('admin'), table);
+  const alice = await openTableAs('alice', table);
+  await startEditing(alice);
+  await editCell(cell(alice, rowId('1'), 'name'), 'Net 45');
+  await alice.getByRole('button', { name: 'Apply on…' }).click();
+  const dialog = alice.getByRole('dialog');
+  await expect(dialog.getByTestId('schedule-needs-approval')).toHaveText(
+    'Changes to this table need approval: another person approves the request first, then it waits for its time.',
+  );
+  // The time it offers: an hour ahead.
+  await dialog.getByRole('button', { name: 'Schedule' }).click();
+  const notices = alice.getByTestId('notices');
+  await expect(notices).toContainText(/Change request #\d+ waits for approval; once approved/);
+  const id = (await notices.textContent())?.match(/Change request #(\d+) waits/)?.[1];
+  expect(id).toBeDefined();
+  // It holds no lock: she may start editing again at once.
+  await expect(alice.getByRole('button', { name: 'Start editing' })).toBeEnabled();
+
+  await alice.goto('/requests/mine');
+  const entry = alice.getByTestId('own-waiting').getByTestId(`own-request-${id}`);
+  await expect(entry.getByTestId('own-request-state')).toHaveText('Pending approval');
+  const planned = entry.getByTestId('effective-at');
+  await expect(planned).toContainText('Takes effect on');
+  const before = await planned.textContent();
+
+  await entry.getByRole('button', { name: 'Move' }).click();
+  const move = alice.getByRole('dialog');
+  await expect(move.getByRole('heading')).toHaveText(`Move change request #${id}`);
+  const when = move.getByLabel('Takes effect on');
+  await when.fill(await localInputIn(alice, -3_600_000));
+  await move.getByRole('button', { name: 'Move' }).click();
+  await expect(move.getByTestId('schedule-error')).toHaveText(
+    'That time has passed. Choose a time to come, or save to apply the changes now.',
+  );
+  await expectAccessible(alice);
+  await snap(alice, 'move-refused');
+  await when.fill(await localInputIn(alice, 2 * 3_600_000));
+  await move.getByRole('button', { name: 'Move' }).click();
+  await expect(notices).toContainText(`Change request #${id} now takes effect on`);
+  await expect(planned).not.toHaveText(before ?? '');
+
+  await entry.getByRole('button', { name: 'Withdraw' }).click();
+  await alice.getByRole('dialog').getByRole('button', { name: 'Withdraw' }).click();
+  await expect(notices).toContainText(`Change request #${id} is withdrawn.`);
+  const withdrawn = alice.getByTestId('own-decided').getByTestId(`own-request-${id}`);
+  await expect(withdrawn.getByTestId('own-request-state')).toHaveText('Withdrawn');
+  await expect(withdrawn.getByRole('button', { name: 'Move' })).toHaveCount(0);
 });
