@@ -99,7 +99,7 @@ function ApplyOnForm(props: ApplyOnDialogProps) {
       </label>
       {props.error !== null && (
         <p className="banner banner-error" role="alert" data-testid="schedule-error">
-          {effectiveAtErrorText(props.error, t, format)}
+          {effectiveAtErrorText(props.error, t, format.dateTime)}
         </p>
       )}
       <div className="dialog-actions">

@@ -41,7 +41,7 @@ export function MoveRequestDialog(props: MoveRequestDialogProps) {
         <EffectiveAtField value={when} onChange={setWhen} />
         {props.error !== null && (
           <p className="banner banner-error" role="alert" data-testid="schedule-error">
-            {effectiveAtErrorText(props.error, t, format)}
+            {effectiveAtErrorText(props.error, t, format.dateTime)}
           </p>
         )}
         <div className="dialog-actions">
