@@ -188,3 +188,56 @@ test('on a table that needs approval the dialog says so; the request waits for a
   await expect(withdrawn.getByTestId('own-request-state')).toHaveText('Withdrawn');
   await expect(withdrawn.getByRole('button', { name: 'Move' })).toHaveCount(0);
 });
+
+test('a scheduled change whose row bob changes before its time fails: alice is told on another page, and My requests names the row and why (en, ja)', async ({
+  openTableAs,
+  signIn,
+  snap,
+}, testInfo) => {
+  // A row of its own: the other test changes rows 1 and 2.
+  const row = rowId('3');
+  const alice = await openTableAs('alice', 'products');
+  const bob = await openTableAs('bob', 'products');
+  await expectLive(bob);
+  await startEditing(alice);
+  await editCell(cell(alice, row, 'unit_price'), `${900 + testInfo.retry}.75`);
+  await alice.getByRole('button', { name: 'Apply on…' }).click();
+  const dialog = alice.getByRole('dialog');
+  await dialog.getByLabel('Takes effect on').fill(await localInputIn(alice, AHEAD_MS));
+  await dialog.getByRole('button', { name: 'Schedule' }).click();
+  const notices = alice.getByTestId('notices');
+  await expect(notices).toContainText(/Change request #\d+ is scheduled/);
+  const id = (await notices.textContent())?.match(/Change request #(\d+) is scheduled/)?.[1];
+  expect(id).toBeDefined();
+
+  // bob changes the row before its time (should he still hold the table then, the request
+  // waits in line for him): either way it finds the row changed since it was made.
+  await startEditing(bob);
+  await editCell(cell(bob, row, 'unit_price'), `${800 + testInfo.retry}.10`);
+  await bob.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(bob.getByText('Saved: 0 added, 1 changed, 0 deleted.')).toBeVisible();
+  await bob.getByRole('button', { name: 'Finish editing' }).click();
+
+  const elsewhere = await signIn('alice', '/calendar');
+  await expectLive(elsewhere);
+  await expect(elsewhere.getByTestId('notices')).toContainText(
+    `Your change request #${id} on products could not be applied at its time.`,
+    { timeout: APPLIED_WITHIN_MS },
+  );
+  await expect(
+    elsewhere.getByTestId(`calendar-request-${id}`).getByTestId('calendar-request-state'),
+  ).toHaveText('Failed at its time');
+  await elsewhere.getByRole('link', { name: 'See My requests' }).click();
+  const failed = elsewhere.getByTestId('own-decided').getByTestId(`own-request-${id}`);
+  await expect(failed.getByTestId('schedule-failure')).toHaveText(
+    'Nothing was written: rows changed since the request was made, or no longer save.id=3: Changed since it was submitted',
+  );
+  await expect(failed.getByRole('button', { name: 'Move' })).toHaveCount(0);
+  await expect(cell(bob, row, 'unit_price')).toHaveText(`${800 + testInfo.retry}.10`);
+  await expectAccessible(elsewhere);
+  await snap(elsewhere, 'my-requests-failed');
+  await elsewhere.getByRole('button', { name: '日本語' }).click();
+  await expect(failed.getByTestId('schedule-failure')).toContainText(
+    'id=3: 申請後に変更されました',
+  );
+});

@@ -7,6 +7,7 @@ import {
   MasterDataError,
   moveChangeRequest,
   readChangeRequests,
+  readRequestByToken,
   saveRows,
   submitChangeRequest,
 } from '../../src';
@@ -212,6 +213,13 @@ describe('a scheduled change request', () => {
     });
     expect(await priceOf(1)).toBe('3.00');
     expect((await changeSets()).filter((set) => set.kind === 'scheduled')).toEqual([]);
+    // Its step reaches its author live: changeRequestChanged finds a request by its event's token.
+    const event = await bed.database.prisma.lockEvent.findFirstOrThrow({
+      where: { action: 'request_failed', tableName: TABLE },
+      orderBy: { id: 'desc' },
+    });
+    const told = await readRequestByToken(bed.database.prisma, TABLE, String(event.token));
+    expect(told?.id).toBe(request.id);
   });
 
   it('on a table that needs approval is pending, and its approval schedules it, never applies it early', async () => {
