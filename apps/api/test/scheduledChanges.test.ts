@@ -160,7 +160,10 @@ describe('scheduled change requests across API processes', () => {
       changes,
       effectiveAt: new Date(Date.now() - 60_000).toISOString(),
     });
-    expect(past.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(past.errors?.[0]?.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      effectiveAt: 'past',
+    });
     const inAnHour = new Date(Date.now() + 3600_000).toISOString();
     const scheduled = await callWithKey(a, secret, scheduleChangeMutation, {
       table: 'regions',

@@ -30,9 +30,22 @@ describe('staleQueriesAfter', () => {
     expect(staleQueriesAfter(event('save'))).toEqual([['lockEvents'], ['rows', 'currencies']]);
   });
 
-  it('refreshes the change requests after a step of one, or a force release that ends one', () => {
-    for (const action of ['request_submitted', 'request_approved', 'force_release'] as const) {
-      expect(staleQueriesAfter(event(action))).toEqual([['lockEvents'], ['changeRequests']]);
+  it('refreshes the change requests and what is planned (editions, calendar) after a step of one, or a force release that ends one', () => {
+    const steps = [
+      'request_submitted',
+      'request_approved',
+      'request_scheduled',
+      'request_moved',
+      'request_applied',
+      'request_failed',
+      'force_release',
+    ] as const;
+    for (const action of steps) {
+      expect(staleQueriesAfter(event(action))).toEqual([
+        ['lockEvents'],
+        ['changeRequests'],
+        ['schedule'],
+      ]);
     }
   });
 });

@@ -14,6 +14,9 @@ export interface GraphqlErrorEntry {
     blockers?: EditBlock['blockers'];
     /** TABLE_FROZEN: the freeze's reason. */
     reason?: string;
+    /** BAD_USER_INPUT of a change's time: before now, or beyond `latest` (five years on). */
+    effectiveAt?: 'past' | 'tooFar';
+    latest?: string;
   };
 }
 
@@ -34,6 +37,10 @@ export class GraphqlRequestError extends Error {
 
   get retryAfterSeconds(): number | undefined {
     return this.errors[0]?.extensions?.retryAfterSeconds;
+  }
+
+  get extensions(): GraphqlErrorEntry['extensions'] {
+    return this.errors[0]?.extensions;
   }
 }
 

@@ -6,6 +6,7 @@ import { ApiKeysList } from '../admin/accounts/ApiKeysList';
 import { TableSettingsPage } from '../admin/tableSettings/TableSettingsPage';
 import { UsersList } from '../admin/UsersList';
 import { WebhooksPage } from '../admin/webhooks/WebhooksPage';
+import { CalendarPage } from '../calendar/CalendarPage';
 import { AppLayout } from '../layout/AppLayout';
 import { NotFoundPage } from '../layout/NotFoundPage';
 import { RouteErrorPage } from '../layout/RouteErrorPage';
@@ -76,6 +77,7 @@ export const createAppRouter = (queryClient: QueryClient) =>
             },
             { path: 'admin/table-settings', element: <TableSettingsPage /> },
             { path: 'requests/mine', element: <OwnRequestsPage /> },
+            { path: 'calendar', element: <CalendarPage /> },
             { path: 'requests/:id?', element: <RequestsPage /> },
             { path: 'admin/webhooks', element: <WebhooksPage /> },
             { path: '*', element: <NotFoundPage /> },

@@ -2,12 +2,13 @@ import type { QueryKey } from '@tanstack/react-query';
 import { LOCK_EVENTS_KEY } from '../admin/adminQueries';
 import type { LockEvent } from '../live/liveContext';
 import { CHANGE_REQUESTS_KEY } from '../requests/changeRequestQueries';
+import { SCHEDULE_KEY } from '../schedule/scheduleQueries';
 import { rowsRevisionOptions } from '../table/grid/useRowsRevision';
 
 /**
  * What an announced event makes out of date besides the lock states (those are patched from
- * the event: createTableCacheUpdates): the audit history, and after a save the saved table's
- * rows.
+ * the event: createTableCacheUpdates): the audit history, after a save the saved table's
+ * rows, and after a change request's step the requests and the editions (the calendar).
  */
 export function staleQueriesAfter(event: LockEvent): QueryKey[] {
   const stale: QueryKey[] = [LOCK_EVENTS_KEY];
@@ -15,7 +16,7 @@ export function staleQueriesAfter(event: LockEvent): QueryKey[] {
   if (saved !== null) stale.push(rowsRevisionOptions(saved).queryKey);
   // A request's step, or its lock ended under it (a force release rejects it).
   if (event.action.startsWith('request_') || event.action === 'force_release') {
-    stale.push(CHANGE_REQUESTS_KEY);
+    stale.push(CHANGE_REQUESTS_KEY, SCHEDULE_KEY);
   }
   return stale;
 }

@@ -29,6 +29,7 @@ export function AppLayout() {
         <nav className="app-nav" aria-label={t('layout.navigation')}>
           <NavLink to="/tables">{t('layout.tables')}</NavLink>
           {roleAtLeast(user.role, 'editor') && <RequestsNavLink />}
+          <NavLink to="/calendar">{t('layout.calendar')}</NavLink>
           {roleAtLeast(user.role, 'admin') && <AdminMenu />}
         </nav>
         <div className="header-end">

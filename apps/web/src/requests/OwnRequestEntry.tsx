@@ -2,10 +2,19 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { OwnRequestsQuery } from '../generated/graphql';
 import { useFormatters } from '../i18n/useFormatters';
+import { requestStateText } from '../schedule/requestStateText';
+import { ScheduleFacts } from '../schedule/ScheduleFacts';
+import { ScheduledRequestActions } from './ScheduledRequestActions';
 
 type OwnRequest = OwnRequestsQuery['changeRequests']['requests'][number];
 
-/** One of the author's requests: its state, her comment, and the decision with its comment. */
+// Until its time, its author may still move or withdraw a request that takes effect on a date.
+const WAITING = new Set(['pending', 'scheduled']);
+
+/**
+ * One of the author's requests: its state, her comment, the decision with its comment, and for
+ * one that takes effect on a date its time (to move, until then) and how it went.
+ */
 export function OwnRequestEntry({ request }: { request: OwnRequest }) {
   const { t } = useTranslation();
   const format = useFormatters();
@@ -21,7 +30,7 @@ export function OwnRequestEntry({ request }: { request: OwnRequest }) {
           })}
         </Link>
         <span className={`status-badge request-${request.state}`} data-testid="own-request-state">
-          {t(`requests.states.${request.state}`)}
+          {requestStateText(request.state, request.effectiveAt, t)}
         </span>
       </div>
       <p className="muted">
@@ -37,6 +46,14 @@ export function OwnRequestEntry({ request }: { request: OwnRequest }) {
           </>
         )}
       </p>
+      <ScheduleFacts request={request} />
+      {request.effectiveAt && WAITING.has(request.state) && (
+        <ScheduledRequestActions
+          id={request.id}
+          effectiveAt={request.effectiveAt}
+          inEdition={request.editionId !== null && request.editionId !== undefined}
+        />
+      )}
       {request.comment && (
         <figure className="request-comment">
           <figcaption>{t('fourEyes.mine.yourComment')}</figcaption>

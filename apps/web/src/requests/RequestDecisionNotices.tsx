@@ -8,9 +8,9 @@ import { ownRequestDecidedSubscription } from './changeRequestOperations';
 type Step = OwnRequestDecidedSubscription['changeRequestChanged'];
 
 /**
- * Tells an author, wherever she is in the app, that another person decided her request: who,
- * how, and their comment, with the way to her requests. The mirror of RequestArrivalNotices.
- * Her own withdrawal (from another tab too) is no news to her.
+ * Tells an author, wherever she is in the app, that another person decided her request (who,
+ * how, and their comment), or that it failed at its time, with the way to her requests. The
+ * mirror of RequestArrivalNotices. Her own withdrawal (from another tab too) is no news to her.
  */
 export function RequestDecisionNotices({ author }: { author: string }) {
   const { t } = useTranslation();
@@ -19,9 +19,11 @@ export function RequestDecisionNotices({ author }: { author: string }) {
 
   const decided = useEffectEvent((request: Step) => {
     if (request.author !== author || request.state === 'pending') return;
-    if (!request.decidedBy || request.decidedBy === author) return;
+    // A request that failed at its time was decided by nobody: its author is told all the same.
+    const failed = request.state === 'failed';
+    if (!failed && (!request.decidedBy || request.decidedBy === author)) return;
     const outcome = t(`fourEyes.notice.${request.state}`, {
-      who: request.decidedBy,
+      who: request.decidedBy ?? '',
       id: request.id,
       table: request.table,
     });

@@ -39,6 +39,7 @@ export const ownRequestsQuery = graphql(`
         decidedBy
         decidedAt
         decisionComment
+        ...ScheduledRequestFields
       }
       endCursor
     }
@@ -94,6 +95,7 @@ export const latestOwnRequestQuery = graphql(`
       requests {
         id
         state
+        effectiveAt
         decidedBy
         decisionComment
         token

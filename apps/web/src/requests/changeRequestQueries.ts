@@ -36,14 +36,15 @@ export const latestOwnRequestOptions = (table: string, author: string) =>
       null,
   });
 
-/** A closed request: decided by an approver, sent back, or withdrawn. */
-export const DECIDED_STATES = ['applied', 'rejected', 'sentBack', 'withdrawn'] as const;
+/** A closed request: decided by an approver, sent back, withdrawn, or failed at its time. */
+export const DECIDED_STATES = ['applied', 'rejected', 'sentBack', 'withdrawn', 'failed'] as const;
 
 const DECIDED_PER_PAGE = 20;
-// A pending request holds its table's lock: an author has at most one per table.
+// A pending request holds its table's lock: an author has at most one per table. Scheduled
+// ones hold none, but a hundred changes planned ahead by one person is already a lot.
 const MOST_WAITING = 100;
 
-/** The author's requests that wait for approval, newest first. */
+/** The author's requests that wait: for approval, or for their time. Newest first. */
 export const ownWaitingRequestsOptions = (author: string) =>
   queryOptions({
     queryKey: [...CHANGE_REQUESTS_KEY, 'own', author, 'waiting'],
@@ -51,7 +52,7 @@ export const ownWaitingRequestsOptions = (author: string) =>
       (
         await graphqlRequest(ownRequestsQuery, {
           author,
-          states: ['pending'],
+          states: ['pending', 'scheduled'],
           first: MOST_WAITING,
         })
       ).changeRequests.requests,

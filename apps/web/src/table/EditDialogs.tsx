@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { RowFilter } from '../generated/graphql';
+import { ApplyOnDialog, type Schedule } from '../schedule/ApplyOnDialog';
 import { LockBreakDialog } from '../tables/LockBreakDialog';
 import type { TableInfo } from '../tables/useTables';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
@@ -28,6 +29,9 @@ interface EditDialogsProps {
   onFinish: () => void;
   onDiscard: () => void;
   onSubmit: (submission: Submission) => void;
+  onSchedule: (schedule: Schedule) => void;
+  /** Why the server refused the last "Apply on…" (null: it did not). */
+  scheduleError: unknown;
   onCancel: () => void;
 }
 
@@ -93,6 +97,15 @@ export function EditDialogs({ open, info, busy, unsaved, onCancel, ...props }: E
         unsaved={unsaved}
         busy={busy}
         onSubmit={props.onSubmit}
+        onCancel={onCancel}
+      />
+      <ApplyOnDialog
+        open={open === 'schedule'}
+        unsaved={unsaved}
+        needsApproval={info.policy.changesNeedApproval}
+        busy={busy}
+        error={props.scheduleError}
+        onSchedule={props.onSchedule}
         onCancel={onCancel}
       />
     </>

@@ -101,11 +101,12 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
   const saveOrSubmit = needsApproval ? actions.askToSubmit : actions.save;
   useSaveShortcut(editing, saveOrSubmit);
   // The lock waits with the user's change request: neither start nor take it over from here.
+  // Not one that takes effect on a date: that holds no lock while it waits (decision 0023).
   const ownRequest = useQuery({
     ...latestOwnRequestOptions(info.name, user.name),
     enabled: roleAtLeast(user.role, 'editor'),
   }).data;
-  const awaitingApproval = ownRequest?.state === 'pending';
+  const awaitingApproval = ownRequest?.state === 'pending' && !ownRequest.effectiveAt;
   const mayStart = mayEdit && session.kind === 'viewing' && !awaitingApproval;
   const queue = useWaitForTable(info.name);
 
@@ -161,6 +162,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
             takeOverButton={takeOverButton}
             onDiscard={() => actions.openDialog('discard')}
             onSave={saveOrSubmit}
+            onSchedule={actions.askToSchedule}
             onFinish={actions.stop}
           />
         </div>
@@ -253,6 +255,8 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         onFinish={actions.finish}
         onDiscard={actions.discard}
         onSubmit={actions.submit}
+        onSchedule={actions.schedule}
+        scheduleError={actions.scheduleError}
         onCancel={actions.closeDialog}
       />
       <UnsavedChangesGuard unsaved={counts.total} />

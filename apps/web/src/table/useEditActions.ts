@@ -3,7 +3,11 @@ import type { GridApi } from 'ag-grid-community';
 import { type RefObject, useState } from 'react';
 import { errorCode } from '../api/GraphqlRequestError';
 import { graphqlRequest } from '../api/graphqlRequest';
+import type { SubmitForApprovalMutationVariables } from '../generated/graphql';
+import { useFormatters } from '../i18n/useFormatters';
 import { CHANGE_REQUESTS_KEY } from '../requests/changeRequestQueries';
+import type { Schedule } from '../schedule/ApplyOnDialog';
+import { SCHEDULE_KEY } from '../schedule/scheduleQueries';
 import type { TableInfo } from '../tables/useTables';
 import { describeError } from '../ui/describeError';
 import { useNotify } from '../ui/Notices';
@@ -15,7 +19,14 @@ import { startRefusal } from './lock/startRefusal';
 import type { EditSessionHandle } from './lock/useEditSession';
 import type { TableLock } from './lock/useTableLock';
 
-export type EditDialog = 'start' | 'rows' | 'takeOver' | 'finish' | 'discard' | 'submit';
+export type EditDialog =
+  | 'start'
+  | 'rows'
+  | 'takeOver'
+  | 'finish'
+  | 'discard'
+  | 'submit'
+  | 'schedule';
 
 interface EditActionsOptions {
   info: TableInfo;
@@ -36,6 +47,8 @@ export function useEditActions({ info, user, pending, lock, edit, grid }: EditAc
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
   const [dialog, setDialog] = useState<EditDialog | null>(null);
+  const [scheduleError, setScheduleError] = useState<unknown>(null);
+  const format = useFormatters();
   const { session, dispatch } = edit;
   const refreshRows = () => grid.current?.refreshInfiniteCache();
 
@@ -133,27 +146,14 @@ export function useEditActions({ info, user, pending, lock, edit, grid }: EditAc
   async function submit({ comment, keepEditing }: Submission) {
     if (!readyToSave() || session.kind !== 'editing') return;
     setBusy(true);
-    const { changes, origins } = pending.toRowChanges();
     try {
-      const { submitChangeRequest: result } = await graphqlRequest(submitChangeRequestMutation, {
-        table: info.name,
-        token: session.token,
-        changes,
+      const request = await sendRequest(session.token, {
         comment: comment.trim() || null,
         keepEditing,
       });
-      if (result.request) {
-        pending.clear();
+      if (request) {
         dispatch({ type: 'released' });
-        refreshRows();
-        const { id } = result.request;
-        notify('success', (t) => t('table.submitted', { id }));
-      } else {
-        const unplaced = pending.setSaveErrors(result.rowErrors, origins);
-        const count = result.rowErrors.length;
-        notify('error', (t) =>
-          [t('table.saveRefused', { count }), ...unplaced.map((error) => error.message)].join(' '),
-        );
+        notify('success', (t) => t('table.submitted', { id: request.id }));
       }
     } catch (error) {
       notify('error', (t) => describeError(error, t));
@@ -162,6 +162,70 @@ export function useEditActions({ info, user, pending, lock, edit, grid }: EditAc
       setDialog(null);
       await queryClient.invalidateQueries({ queryKey: CHANGE_REQUESTS_KEY });
     }
+  }
+
+  /**
+   * "Apply on…": the pending edits become a request the API applies at its time (decision
+   * 0023). The lock goes back at once unless kept, so others edit meanwhile. A refused time
+   * stays in the dialog, in words, to be corrected.
+   */
+  async function schedule({ effectiveAt, editionId, comment, keepEditing }: Schedule) {
+    if (!readyToSave() || session.kind !== 'editing') return;
+    setBusy(true);
+    setScheduleError(null);
+    try {
+      const request = await sendRequest(session.token, {
+        comment: comment.trim() || null,
+        keepEditing,
+        effectiveAt: effectiveAt?.toISOString() ?? null,
+        editionId,
+      });
+      setDialog(null);
+      if (request) {
+        if (!keepEditing) dispatch({ type: 'released' });
+        const at = request.effectiveAt ? format.dateTimeSeconds(request.effectiveAt) : '';
+        notify('success', (t) =>
+          request.state === 'pending'
+            ? t('schedule.submittedForApproval', { id: request.id, at })
+            : t('schedule.scheduled', { id: request.id, at }),
+        );
+      }
+    } catch (error) {
+      setScheduleError(error);
+    } finally {
+      setBusy(false);
+      await queryClient.invalidateQueries({ queryKey: CHANGE_REQUESTS_KEY });
+      await queryClient.invalidateQueries({ queryKey: SCHEDULE_KEY });
+    }
+  }
+
+  /**
+   * Sends the pending edits as a change request; once it is made they live in it and leave the
+   * grid (and the draft). Rows that would not save stay, marked; then null.
+   */
+  async function sendRequest(
+    token: string,
+    request: Omit<SubmitForApprovalMutationVariables, 'table' | 'token' | 'changes'>,
+  ) {
+    const { changes, origins } = pending.toRowChanges();
+    const { submitChangeRequest: result } = await graphqlRequest(submitChangeRequestMutation, {
+      table: info.name,
+      token,
+      changes,
+      ...request,
+    });
+    if (result.request) {
+      pending.clear();
+      refreshRows();
+      return result.request;
+    }
+    const unplaced = pending.setSaveErrors(result.rowErrors, origins);
+    const count = result.rowErrors.length;
+    notify('error', (t) =>
+      [t('table.saveRefused', { count }), ...unplaced.map((error) => error.message)].join(' '),
+    );
+    setDialog(null);
+    return null;
   }
 
   /** Gives the lock back (if this tab still holds it) and drops the unsaved edits. */
@@ -195,6 +259,15 @@ export function useEditActions({ info, user, pending, lock, edit, grid }: EditAc
     /** Save on a table that needs approval: asks for a comment first. */
     askToSubmit: () => readyToSave() && setDialog('submit'),
     submit: (submission: Submission) => void submit(submission),
+    /** "Apply on…": asks when first. */
+    askToSchedule: () => {
+      if (!readyToSave()) return;
+      setScheduleError(null);
+      setDialog('schedule');
+    },
+    schedule: (plan: Schedule) => void schedule(plan),
+    /** Why the server refused the last "Apply on…" (null: not refused). */
+    scheduleError,
     /** Goes on editing under a token a change request handed back. */
     continueWith: (token: string) => dispatch({ type: 'acquired', token }),
     finish: () => void finish(),

@@ -89,9 +89,11 @@ async function applyUnderLock(
   if (!request) return null;
   const { tableName } = request;
   const written = await writeScheduledRequest(tx, run.schema, request, editor, token);
+  // The request carries the lock taken for it now: its failure's event names that token, by
+  // which changeRequestChanged finds the request and tells its author.
   const ended = written.saved
     ? await markApplied(tx, request, editor, token, written.counts)
-    : await markFailed(tx, request, rowsFailure(written.rows));
+    : await markFailed(tx, { ...request, token }, rowsFailure(written.rows));
   const released = await releaseTableLock(tx, {
     tableName,
     editor,

@@ -16,6 +16,7 @@ export function validEffectiveAt(effectiveAt: Date, now: Date): Date {
     throw new MasterDataError(
       'BAD_USER_INPUT',
       `effectiveAt ${effectiveAt.toISOString()} is in the past: a change is scheduled for a time to come; save it to apply it now.`,
+      { effectiveAt: 'past' },
     );
   }
   const latest = new Date(now);
@@ -24,6 +25,7 @@ export function validEffectiveAt(effectiveAt: Date, now: Date): Date {
     throw new MasterDataError(
       'BAD_USER_INPUT',
       `effectiveAt ${effectiveAt.toISOString()} is more than five years ahead (the latest is ${latest.toISOString()}).`,
+      { effectiveAt: 'tooFar', latest: latest.toISOString() },
     );
   }
   return effectiveAt;

@@ -9,6 +9,8 @@ export interface ChangeRequestFilter {
   tableName?: string | null;
   states?: ChangeRequestState[] | null;
   author?: string | null;
+  /** Only requests that take effect on a date (with an `effectiveAt`): what a calendar lists. */
+  scheduled?: boolean | null;
 }
 
 export interface ChangeRequestPage {
@@ -25,7 +27,7 @@ export async function readChangeRequests(
   query: { filter: ChangeRequestFilter; after: string | null; first: number },
 ): Promise<ChangeRequestPage> {
   const { filter } = query;
-  const scope = `changeRequests:${JSON.stringify([filter.tableName, filter.states, filter.author])}`;
+  const scope = `changeRequests:${JSON.stringify([filter.tableName, filter.states, filter.author, filter.scheduled])}`;
   const first = pageSize(query.first, MAX_PAGE);
   const before = query.after === null ? null : BigInt(decodeHistoryCursor(query.after, scope));
   const stored = await db.changeRequest.findMany({
@@ -33,6 +35,7 @@ export async function readChangeRequests(
       ...(filter.tableName ? { tableName: filter.tableName } : {}),
       ...(filter.states?.length ? { state: { in: filter.states } } : {}),
       ...(filter.author ? { author: filter.author } : {}),
+      ...(filter.scheduled ? { effectiveAt: { not: null } } : {}),
       ...(before !== null ? { id: { lt: before } } : {}),
     },
     orderBy: { id: 'desc' },

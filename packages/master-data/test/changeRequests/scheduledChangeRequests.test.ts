@@ -6,6 +6,8 @@ import {
   decideChangeRequest,
   MasterDataError,
   moveChangeRequest,
+  readChangeRequests,
+  readRequestByToken,
   saveRows,
   submitChangeRequest,
 } from '../../src';
@@ -92,13 +94,17 @@ async function changeSets() {
   return bed.database.prisma.changeSet.findMany({ where: { tableName: TABLE } });
 }
 
-async function expectBadInput(work: Promise<unknown>, message: RegExp) {
+async function expectBadInput(
+  work: Promise<unknown>,
+  message: RegExp,
+  details: Record<string, unknown> = {},
+) {
   const error = await work.then(
     () => null,
     (thrown: unknown) => thrown,
   );
   expect(error).toBeInstanceOf(MasterDataError);
-  expect(error).toMatchObject({ code: 'BAD_USER_INPUT' });
+  expect(error).toMatchObject({ code: 'BAD_USER_INPUT', details });
   expect((error as Error).message).toMatch(message);
 }
 
@@ -123,6 +129,39 @@ describe('a scheduled change request', () => {
     expect(saved.saved).toBe(true);
     expect(await priceOf(2)).toBe('0.30');
     expect(await priceOf(1)).toBe('1.50');
+  });
+
+  it('is what the scheduled filter lists: a request that applies at approval is left out', async () => {
+    const { request: scheduled } = await schedulePrice('2.00', inSeconds(3600));
+    const token = await bed.lock(TABLE, 'alice');
+    const atApproval = await submitChangeRequest(bed.database.prisma, {
+      schema: MASTER_SCHEMA,
+      tableName: TABLE,
+      author: 'alice',
+      token,
+      changes: {
+        updates: [{ key: { id: '2' }, version: await versionOf(2), values: { price: '0.40' } }],
+      },
+      importDryRunId: null,
+      comment: null,
+      keepEditing: false,
+      submittedBy: 'alice',
+      submitters: [],
+    });
+    const ids = async (scheduledOnly: boolean) =>
+      (
+        await readChangeRequests(bed.database.prisma, {
+          filter: { tableName: TABLE, scheduled: scheduledOnly },
+          after: null,
+          first: 100,
+        })
+      ).requests.map((request) => request.id);
+    expect(await ids(false)).toEqual(
+      expect.arrayContaining([scheduled.id, atApproval.request?.id]),
+    );
+    const listed = await ids(true);
+    expect(listed).toContain(scheduled.id);
+    expect(listed).not.toContain(atApproval.request?.id);
   });
 
   it('keeps the lock with its author when asked', async () => {
@@ -174,6 +213,13 @@ describe('a scheduled change request', () => {
     });
     expect(await priceOf(1)).toBe('3.00');
     expect((await changeSets()).filter((set) => set.kind === 'scheduled')).toEqual([]);
+    // Its step reaches its author live: changeRequestChanged finds a request by its event's token.
+    const event = await bed.database.prisma.lockEvent.findFirstOrThrow({
+      where: { action: 'request_failed', tableName: TABLE },
+      orderBy: { id: 'desc' },
+    });
+    const told = await readRequestByToken(bed.database.prisma, TABLE, String(event.token));
+    expect(told?.id).toBe(request.id);
   });
 
   it('on a table that needs approval is pending, and its approval schedules it, never applies it early', async () => {
@@ -256,9 +302,13 @@ describe('a scheduled change request', () => {
   it('refuses a time in the past or more than five years ahead, and a move of an applied request', async () => {
     const before = await bed.database.prisma.changeRequest.count();
     const token = await bed.lock(TABLE, 'alice');
-    await expectBadInput(schedulePrice('2.00', inSeconds(-60), false, token), /in the past/);
+    await expectBadInput(schedulePrice('2.00', inSeconds(-60), false, token), /in the past/, {
+      effectiveAt: 'past',
+    });
     const tooLate = inSeconds(6 * 366 * 24 * 3600);
-    await expectBadInput(schedulePrice('2.00', tooLate, false, token), /five years/);
+    await expectBadInput(schedulePrice('2.00', tooLate, false, token), /five years/, {
+      effectiveAt: 'tooFar',
+    });
     expect(await bed.database.prisma.changeRequest.count()).toBe(before);
     const { request } = await schedulePrice('2.00', inSeconds(3600), false, token);
     await expectBadInput(

@@ -33,7 +33,12 @@ export const changeRequests: QueryResolvers['changeRequests'] = async (_parent, 
     };
   }
   return readChangeRequests(context.prisma, {
-    filter: { tableName: filter.table, states: filter.states, author: filter.author },
+    filter: {
+      tableName: filter.table,
+      states: filter.states,
+      author: filter.author,
+      scheduled: filter.scheduled,
+    },
     after: args.after ?? null,
     first: args.first ?? DEFAULT_PAGE,
   });

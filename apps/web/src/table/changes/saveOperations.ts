@@ -32,7 +32,10 @@ export const saveRowsMutation = graphql(`
   }
 `);
 
-/** Save on a table that needs approval: the changes become a change request. */
+/**
+ * The changes become a change request: on a table that needs approval, for an approver; with
+ * `effectiveAt` (or an edition's time), applied by the API then ("Apply on…").
+ */
 export const submitChangeRequestMutation = graphql(`
   mutation SubmitForApproval(
     $table: String!
@@ -40,6 +43,8 @@ export const submitChangeRequestMutation = graphql(`
     $changes: RowChanges!
     $comment: String
     $keepEditing: Boolean
+    $effectiveAt: DateTime
+    $editionId: ID
   ) {
     submitChangeRequest(
       table: $table
@@ -47,10 +52,14 @@ export const submitChangeRequestMutation = graphql(`
       changes: $changes
       comment: $comment
       keepEditing: $keepEditing
+      effectiveAt: $effectiveAt
+      editionId: $editionId
     ) {
       submitted
       request {
         id
+        state
+        effectiveAt
       }
       rowErrors {
         ...SaveRowErrorFields

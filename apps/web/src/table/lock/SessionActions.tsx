@@ -29,6 +29,8 @@ interface SessionActionsProps {
   takeOverButton: RefObject<HTMLButtonElement | null>;
   onDiscard: () => void;
   onSave: () => void;
+  /** "Apply on…": the edits take effect at a time to come. */
+  onSchedule: () => void;
   onFinish: () => void;
 }
 
@@ -101,6 +103,14 @@ export function SessionActions(props: SessionActionsProps) {
         onClick={props.onDiscard}
       >
         {t('table.discard')}
+      </button>
+      <button
+        type="button"
+        className="button"
+        disabled={busy || props.lockLost || unsaved === 0 || props.invalid > 0}
+        onClick={props.onSchedule}
+      >
+        {t('schedule.action')}
       </button>
       <button
         type="button"
