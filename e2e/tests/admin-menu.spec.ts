@@ -32,7 +32,7 @@ test('one Admin menu leads to Users, API keys, Locks, Table settings and Webhook
   const admin = await signIn('admin');
   const nav = admin.getByRole('navigation', { name: 'Main' });
   // Nothing of the admin area sits in the header beside the menu.
-  await expect(nav.getByRole('link')).toHaveText(['Tables', 'Approvals']);
+  await expect(nav.getByRole('link')).toHaveText(['Tables', 'Approvals', 'Calendar']);
   await expect(admin.getByRole('link', { name: 'Locks (admin)' })).toHaveCount(0);
 
   for (const [width, language] of [
