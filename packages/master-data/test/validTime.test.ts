@@ -6,7 +6,15 @@ import {
   type TestDatabase,
 } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type RowChanges, readReferenceOptions, readRows, saveRows } from '../src';
+import {
+  applyImport,
+  dryRunImport,
+  type RowChanges,
+  readImportRows,
+  readReferenceOptions,
+  readRows,
+  saveRows,
+} from '../src';
 import { readMasterTable } from '../src/tableColumns';
 import { holdTableLock } from './support/holdTableLock';
 
@@ -143,6 +151,70 @@ describe('a table with a WITHOUT OVERLAPS primary key', () => {
       '[2026-01-01,2026-07-01)',
       '[2026-07-01,2026-10-01)',
     ]);
+  });
+});
+
+describe('an import into a table with a WITHOUT OVERLAPS key', () => {
+  const importCsv = async (tableName: string, lines: string[]) => {
+    const report = await dryRunImport(database.prisma, {
+      schema: MASTER_SCHEMA,
+      tableName,
+      holder: 'alice',
+      token,
+      fileName: `${tableName}.csv`,
+      format: 'csv',
+      content: Buffer.from(`${lines.join('\r\n')}\r\n`),
+    });
+    return {
+      report,
+      apply: () =>
+        applyImport(database.prisma, {
+          schema: MASTER_SCHEMA,
+          id: report.id,
+          holder: 'alice',
+          token,
+        }),
+    };
+  };
+
+  it('is refused at apply for an overlapping period, naming the file row and the period it overlaps', async () => {
+    const { report, apply } = await importCsv('product_prices', [
+      'product_id,valid,price,currency_code',
+      '13,"[2026-07-01,2026-10-01)",1.00,JPY',
+      '13,"[2026-06-01,2026-08-01)",1.00,JPY',
+    ]);
+    expect(report.counts).toMatchObject({ create: 2, error: 0 });
+    await expect(apply()).rejects.toMatchObject({
+      code: 'IMPORT_REJECTED',
+      details: {
+        rows: [
+          expect.objectContaining({
+            line: 3,
+            code: 'OVERLAPPING_PERIOD',
+            message: 'product 13 already has a product_price for 2026-01-01 – 2026-06-30.',
+          }),
+        ],
+      },
+    });
+    expect(await pricesOf('13')).toHaveLength(3);
+  });
+
+  it('takes a promotion whose period several price periods cover together, and refuses one they do not', async () => {
+    await resetLockRegistry(database.prisma);
+    token = await holdTableLock(database.prisma, 'product_price_promotions');
+    // Product 11's prices run to 2026-06-30, product 3's to 2025-12-31.
+    const { report } = await importCsv('product_price_promotions', [
+      'product_id,valid,name,discount_percent',
+      '11,"[2025-06-01,2026-02-01)",Across three,5',
+      '3,"[2025-06-01,2026-02-01)",Past the end,5',
+    ]);
+    expect(report.counts).toMatchObject({ create: 1, error: 1 });
+    const { rows } = await readImportRows(database.prisma, report.id, 'alice', {
+      outcomes: [],
+      offset: 0,
+      limit: 10,
+    });
+    expect(rows.map((row) => row.errors.map((error) => error.code))).toEqual([[], ['FOREIGN_KEY']]);
   });
 });
 
