@@ -1,4 +1,4 @@
-import { Prisma, type Queryable, quoteIdentifier } from '@tablelock/db';
+import { Prisma, type Queryable } from '@tablelock/db';
 import type { RowValues } from '../readRows';
 import { columnRef, keyCondition, typedValue } from '../sqlFragments';
 import { type MasterTable, requireColumn } from '../tableColumns';
@@ -36,9 +36,11 @@ export async function overlappingPeriod(
     ? await db.$queryRaw<{ period: string }[]>`
         SELECT ${columnRef(period)}::text AS period FROM ${Prisma.raw(table.qualifiedName)}
         WHERE ${Prisma.join(conditions, ' AND ')} ${notOwnRow}
-        ORDER BY ${Prisma.raw(quoteIdentifier(period.name))} LIMIT 1`
+        ORDER BY ${columnRef(period)} LIMIT 1`
     : [];
   const row = others.map((column) => values[column.name] ?? '').join(', ');
+  // Prices of product 12 belong to that product: a single other key column that references a
+  // table names the row people think of as having the periods.
   const owner = others.length === 1 && others[0]?.references ? others[0].references : table.name;
   const column = period?.name ?? null;
   const given = values[column ?? ''] ?? '';
