@@ -116,7 +116,14 @@ describe('PendingChanges', () => {
     const details = {
       kind: 'DUPLICATE',
       ...{ column: null, value: null, table: null, targetColumn: null, row: null, count: null },
-      ...{ comparison: null, bound: null, upperBound: null, rule: null, holder: null },
+      ...{
+        comparison: null,
+        bound: null,
+        upperBound: null,
+        rule: null,
+        period: null,
+        holder: null,
+      },
     };
     const pending = new PendingChanges(columns);
     const first = stored('1', 'Apple');

@@ -25,7 +25,7 @@ function withRefusals() {
   const details = {
     kind: 'CHECK',
     ...{ column: null, value: null, table: null, targetColumn: null, row: null, count: null },
-    ...{ comparison: null, bound: null, upperBound: null, rule: null, holder: null },
+    ...{ comparison: null, bound: null, upperBound: null, rule: null, period: null, holder: null },
   };
   const refusal = (change: 'insert' | 'update', index: number, column: string | null) => ({
     change,

@@ -42,6 +42,19 @@ const cases: [string, SaveError['details'], string, string][] = [
     'minor_units は 0 以上 4 以下にしてください。',
   ],
   [
+    "a period that overlaps another row's",
+    {
+      kind: 'OVERLAPPING_PERIOD',
+      column: 'valid',
+      value: '[2025-12-01,2026-03-01)',
+      table: 'product_prices',
+      row: '11',
+      period: '[2025-07-01,2026-01-01)',
+    },
+    'product_prices already has a row for 11 in 2025-07-01 – 2025-12-31. Choose a period that does not overlap it.',
+    'product_prices には 11 の 2025-07-01 – 2025-12-31 の行が既にあります。重ならない期間にしてください。',
+  ],
+  [
     'any other CHECK',
     { kind: 'CHECK', rule: '(valid_to IS NULL) OR (valid_to >= valid_from)' },
     'The row breaks the rule (valid_to IS NULL) OR (valid_to >= valid_from).',

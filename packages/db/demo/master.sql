@@ -100,6 +100,29 @@ CREATE TABLE stock_levels (
   PRIMARY KEY (warehouse_id, product_id)
 );
 
+-- Prices over time (README, "Valid-time tables"): no two periods of a product overlap, which
+-- Postgres 18 holds with a WITHOUT OVERLAPS key. Its GiST index compares product_id with
+-- btree_gist's operators (the embedded Postgres ships the extension).
+CREATE EXTENSION IF NOT EXISTS btree_gist WITH SCHEMA public;
+CREATE TABLE product_prices (
+  product_id    integer NOT NULL REFERENCES products (id),
+  valid         daterange NOT NULL,
+  price         numeric(12, 2) NOT NULL CHECK (price >= 0),
+  currency_code char(3) NOT NULL REFERENCES currencies (code),
+  PRIMARY KEY (product_id, valid WITHOUT OVERLAPS)
+);
+
+-- A promotion runs only while its product has a price: a PERIOD foreign key, which holds when
+-- the product's price periods together cover the promotion's.
+CREATE TABLE product_price_promotions (
+  product_id       integer NOT NULL,
+  valid            daterange NOT NULL,
+  name             text NOT NULL,
+  discount_percent numeric(4, 1) NOT NULL CHECK (discount_percent BETWEEN 0 AND 100),
+  PRIMARY KEY (product_id, valid WITHOUT OVERLAPS),
+  FOREIGN KEY (product_id, PERIOD valid) REFERENCES product_prices (product_id, PERIOD valid)
+);
+
 -- Display names and descriptions for the app, by language (README, "Display names").
 COMMENT ON TABLE price_list_items IS '{"en": {"name": "Price list items", "description": "The price of a product in a price list."}, "ja": {"name": "価格表明細", "description": "価格表ごとの商品の価格。"}}';
 COMMENT ON COLUMN price_list_items.price IS '{"en": {"name": "Price", "description": "In the price list''s currency."}, "ja": {"name": "価格", "description": "価格表の通貨での金額。"}}';
@@ -172,6 +195,17 @@ COMMENT ON COLUMN price_lists.valid_to IS '{"ja": {"name": "適用終了日"}}';
 COMMENT ON COLUMN stock_levels.warehouse_id IS '{"ja": {"name": "倉庫"}}';
 COMMENT ON COLUMN stock_levels.product_id IS '{"ja": {"name": "商品"}}';
 COMMENT ON COLUMN stock_levels.counted_on IS '{"ja": {"name": "棚卸日"}}';
+
+COMMENT ON TABLE product_prices IS '{"en": {"name": "Product prices", "description": "A product''s price for a period."}, "ja": {"name": "商品価格", "description": "期間ごとの商品の価格。"}}';
+COMMENT ON COLUMN product_prices.product_id IS '{"ja": {"name": "商品"}}';
+COMMENT ON COLUMN product_prices.valid IS '{"en": {"name": "Valid", "description": "From the first day, up to but not including the second."}, "ja": {"name": "適用期間", "description": "開始日から、終了日の前日まで。"}}';
+COMMENT ON COLUMN product_prices.price IS '{"ja": {"name": "価格"}}';
+COMMENT ON COLUMN product_prices.currency_code IS '{"ja": {"name": "通貨"}}';
+COMMENT ON TABLE product_price_promotions IS '{"en": {"name": "Price promotions"}, "ja": {"name": "価格キャンペーン"}}';
+COMMENT ON COLUMN product_price_promotions.product_id IS '{"ja": {"name": "商品"}}';
+COMMENT ON COLUMN product_price_promotions.valid IS '{"en": {"name": "Valid"}, "ja": {"name": "適用期間"}}';
+COMMENT ON COLUMN product_price_promotions.name IS '{"ja": {"name": "キャンペーン名"}}';
+COMMENT ON COLUMN product_price_promotions.discount_percent IS '{"ja": {"name": "割引率（%）"}}';
 
 INSERT INTO currencies (code, name, minor_units, active) VALUES
   ('JPY', 'Japanese yen', 0, true),
@@ -272,5 +306,22 @@ INSERT INTO stock_levels (warehouse_id, product_id, quantity, reorder_point, cou
 SELECT w, p, (p * 37 + w * 101) % 1200, CASE WHEN p % 4 = 0 THEN NULL ELSE 50 + p % 150 END,
        date '2026-10-01' + (p % 45)
 FROM generate_series(1, 4) AS w, generate_series(1, 2500) AS p;
+
+-- Products 1-150 have two or three consecutive price periods; every fourth one's last period
+-- has no end.
+INSERT INTO product_prices (product_id, valid, price, currency_code)
+SELECT p.id,
+       daterange((date '2025-01-01' + make_interval(months => 6 * (k - 1)))::date,
+                 CASE WHEN k = 2 + (p.id % 3 <> 0)::int AND p.id % 4 = 0 THEN NULL
+                      ELSE (date '2025-01-01' + make_interval(months => 6 * k))::date END),
+       round(p.unit_price * (1 + 0.05 * (k - 1)), 2),
+       p.currency_code
+FROM products AS p, generate_series(1, 3) AS k
+WHERE p.id <= 150 AND k <= 2 + (p.id % 3 <> 0)::int;
+
+-- Every tenth of them has a summer promotion across the change of its first two price periods.
+INSERT INTO product_price_promotions (product_id, valid, name, discount_percent)
+SELECT id, daterange('2025-06-15', '2025-07-16'), format('Summer sale %s', id), 5 + id % 4 * 5
+FROM generate_series(10, 150, 10) AS id;
 
 ANALYZE;

@@ -11,6 +11,11 @@ export interface ForeignKey {
   targetTable: string;
   /** The referenced columns, matching `columns` one for one. */
   targetColumns: string[];
+  /**
+   * A PERIOD foreign key (Postgres 18): its last column is a period that the referenced rows'
+   * periods, together, must cover; the columns before it name the rows as usual.
+   */
+  period: boolean;
 }
 
 export async function readForeignKeys(db: Queryable, table: MasterTable): Promise<ForeignKey[]> {
@@ -25,7 +30,8 @@ export async function readForeignKeys(db: Queryable, table: MasterTable): Promis
            target.relname::text AS "targetTable",
            array(SELECT a.attname::text FROM unnest(fk.confkey) WITH ORDINALITY AS k(num, pos)
                  JOIN pg_attribute AS a ON a.attrelid = fk.confrelid AND a.attnum = k.num
-                 ORDER BY k.pos) AS "targetColumns"
+                 ORDER BY k.pos) AS "targetColumns",
+           fk.conperiod AS period
     FROM pg_constraint AS fk
     JOIN pg_class AS target ON target.oid = fk.confrelid
     JOIN pg_namespace AS ns ON ns.oid = target.relnamespace

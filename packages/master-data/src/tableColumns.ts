@@ -9,6 +9,7 @@ export type ColumnKind =
   | 'boolean'
   | 'date'
   | 'timestamp'
+  | 'period'
   | 'other';
 
 export interface TableColumn {
@@ -72,6 +73,7 @@ export async function readMasterTable(
     ? await db.$queryRaw<
         (Omit<TableColumn, 'kind' | 'primaryKey' | 'holdsText'> & {
           typeName: string;
+          typeCategory: string;
           typeId: string;
           holdsText: boolean | null;
           keyPosition: number | null;
@@ -81,6 +83,7 @@ export async function readMasterTable(
         SELECT a.attname::text AS name,
                format_type(a.atttypid, a.atttypmod) AS "dataType",
                t.typname::text AS "typeName",
+               t.typcategory::text AS "typeCategory",
                NOT a.attnotnull AS nullable,
                (a.atthasdef OR a.attidentity <> '' OR a.attgenerated <> '') AS "hasDefault",
                array_position(pk.conkey, a.attnum) AS "keyPosition",
@@ -120,9 +123,10 @@ export async function readMasterTable(
     rows.filter((row) => row.holdsText === null).map((row) => row.typeId),
   );
   const columns = rows.map(
-    ({ typeName, typeId, keyPosition, holdsText, tableComment, ...column }) => ({
+    ({ typeName, typeCategory, typeId, keyPosition, holdsText, tableComment, ...column }) => ({
       ...column,
-      kind: KIND_BY_TYPE[typeName] ?? 'other',
+      // A range type (daterange, tstzrange...) holds a period: that of a valid-time table's rows.
+      kind: KIND_BY_TYPE[typeName] ?? (typeCategory === 'R' ? 'period' : 'other'),
       primaryKey: keyPosition !== null,
       holdsText: holdsText ?? textArrayDomains.has(typeId),
     }),

@@ -535,6 +535,8 @@ export const en = {
     notBoolean: 'Choose Yes or No.',
     notDate: 'Enter a date (YYYY-MM-DD).',
     notTimestamp: 'Enter a date and time (YYYY-MM-DD HH:MM:SS).',
+    notPeriod:
+      'Enter a period: first and last day (2026-01-01 – 2026-03-31), or [2026-01-01,2026-04-01).',
     duplicate: 'Another new or changed row has this value, and no two rows may share it.',
   },
   saveErrors: {
@@ -544,6 +546,7 @@ export const en = {
     UNIQUE: 'Duplicate value',
     FOREIGN_KEY: 'Referenced row missing or still in use',
     CHECK: 'Value not allowed',
+    OVERLAPPING_PERIOD: 'Period overlaps another row',
     OUT_OF_SCOPE: 'Outside your rows',
   },
   rowErrors: {
@@ -569,6 +572,8 @@ export const en = {
       between: '{{column}} must be between {{bound}} and {{upperBound}}.',
       rule: 'The row breaks the rule {{rule}}.',
     },
+    overlappingPeriod:
+      '{{table}} already has a row for {{row}} in {{period}}. Choose a period that does not overlap it.',
     outOfScope:
       '{{column}} {{value}} is outside the rows you edit. Keep the row within your rows, or take rows of {{value}} too.',
     outOfScopeHeld:

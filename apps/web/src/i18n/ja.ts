@@ -511,6 +511,8 @@ export const ja: TranslationOf<typeof en> = {
     notBoolean: '「はい」か「いいえ」を選んでください。',
     notDate: '日付を入力してください（YYYY-MM-DD）。',
     notTimestamp: '日時を入力してください（YYYY-MM-DD HH:MM:SS）。',
+    notPeriod:
+      '期間を入力してください：開始日と終了日（2026-01-01 – 2026-03-31）、または [2026-01-01,2026-04-01)。',
     duplicate: '追加・変更した別の行に同じ値があります。この列の値は重複できません。',
   },
   saveErrors: {
@@ -520,6 +522,7 @@ export const ja: TranslationOf<typeof en> = {
     UNIQUE: '値が重複しています',
     FOREIGN_KEY: '参照先の行がないか、まだ参照されています',
     CHECK: '許可されていない値です',
+    OVERLAPPING_PERIOD: '期間が他の行と重なっています',
     OUT_OF_SCOPE: '編集中の行の範囲外です',
   },
   rowErrors: {
@@ -544,6 +547,8 @@ export const ja: TranslationOf<typeof en> = {
       between: '{{column}} は {{bound}} 以上 {{upperBound}} 以下にしてください。',
       rule: '行が規則 {{rule}} に反しています。',
     },
+    overlappingPeriod:
+      '{{table}} には {{row}} の {{period}} の行が既にあります。重ならない期間にしてください。',
     outOfScope:
       '{{column}} {{value}} はあなたが編集中の行の範囲外です。範囲内の値にするか、{{value}} の行も編集範囲に加えてください。',
     outOfScopeHeld:

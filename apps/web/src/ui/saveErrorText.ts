@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
 import type { RowErrorDetailsFieldsFragment as RowErrorDetails } from '../generated/graphql';
+import { periodText } from './periodBounds';
 
 /** A row the API refused: its code, the English sentence, and the facts to say it in words. */
 interface SaveError {
@@ -15,6 +16,7 @@ const KNOWN_CODES = [
   'UNIQUE',
   'FOREIGN_KEY',
   'CHECK',
+  'OVERLAPPING_PERIOD',
   'OUT_OF_SCOPE',
 ] as const;
 type KnownCode = (typeof KNOWN_CODES)[number];
@@ -46,6 +48,7 @@ function sentenceOf({ details }: SaveError, t: TFunction): string | undefined {
     upperBound: details.upperBound ?? '',
     rule: details.rule ?? '',
     holder: details.holder ?? '',
+    period: periodText(details.period ?? ''),
   };
   switch (details.kind) {
     case 'CONFLICT':
@@ -69,6 +72,8 @@ function sentenceOf({ details }: SaveError, t: TFunction): string | undefined {
       const words = CHECK_WORDS[details.comparison as keyof typeof CHECK_WORDS];
       return words && details.column ? t(`rowErrors.check.${words}`, facts) : undefined;
     }
+    case 'OVERLAPPING_PERIOD':
+      return t('rowErrors.overlappingPeriod', facts);
     case 'OUT_OF_SCOPE':
       return details.holder
         ? t('rowErrors.outOfScopeHeld', facts)

@@ -5,6 +5,7 @@ import { columnRef, columnsAsJson, keyCondition, typedValue } from '../sqlFragme
 import { type MasterTable, requireColumn } from '../tableColumns';
 import { checkRuleSentence, readCheckRule } from './checkRule';
 import { OUT_OF_SCOPE_SQLSTATE, outOfScope } from './outOfScope';
+import { EXCLUSION_SQLSTATE, overlappingPeriod } from './overlappingPeriod';
 import type { RowErrorDetails } from './rowErrorDetails';
 import { countOf, oneOf, rowName } from './rowName';
 import {
@@ -19,6 +20,7 @@ export type ViolationCode =
   | 'UNIQUE'
   | 'FOREIGN_KEY'
   | 'CHECK'
+  | 'OVERLAPPING_PERIOD'
   | 'OUT_OF_SCOPE';
 
 /** A database refusal of one row, said for people: what, where, and the facts behind it. */
@@ -40,6 +42,7 @@ const CODE_BY_SQLSTATE: Record<string, ViolationCode> = {
   '23505': 'UNIQUE',
   '23503': 'FOREIGN_KEY',
   '23514': 'CHECK',
+  [EXCLUSION_SQLSTATE]: 'OVERLAPPING_PERIOD',
 };
 
 const joined = (values: (string | null | undefined)[]) => values.map((v) => v ?? '').join(', ');
@@ -81,6 +84,9 @@ export async function describeViolation(
   const values = await writtenValues(db, table, row);
   if (code === 'FOREIGN_KEY') return missingReference(constraint, values);
   if (code === 'UNIQUE') return duplicate(db, table, constraint, values, row.key);
+  if (code === 'OVERLAPPING_PERIOD') {
+    return overlappingPeriod(db, table, constraint, values, row.key);
+  }
   return check(constraint, values);
 }
 

@@ -8,12 +8,16 @@ export interface RowErrorDetails {
   column?: string;
   /** The value at fault, as text (several columns' values joined by ", "). */
   value?: string;
-  /** MISSING_REFERENCE: the referenced table; DUPLICATE: this table; IN_USE: the referencing table. */
+  /**
+   * MISSING_REFERENCE: the referenced table; DUPLICATE, OVERLAPPING_PERIOD: this table; IN_USE:
+   * the referencing table.
+   */
   table?: string;
   /** MISSING_REFERENCE: the referenced column(s), joined by ", ". */
   targetColumn?: string;
   /**
    * DUPLICATE: the key of the row that has the value; IN_USE: the key of the row deleted;
+   * OVERLAPPING_PERIOD: the values of the key's columns other than its period;
    * DUPLICATE_IN_FILE, DUPLICATE_KEY (imports): the file row that has it first.
    */
   row?: string;
@@ -28,6 +32,8 @@ export interface RowErrorDetails {
   rule?: string;
   /** The violated constraint's name. */
   constraint?: string;
+  /** OVERLAPPING_PERIOD: the period (Postgres range text) of the row the given one overlaps. */
+  period?: string;
   /** OUT_OF_SCOPE: who holds the value in a row scope of their own; absent when nobody does. */
   holder?: string;
 }
@@ -42,4 +48,5 @@ export type RowErrorKind =
   | 'MISSING_REFERENCE'
   | 'IN_USE'
   | 'CHECK'
+  | 'OVERLAPPING_PERIOD'
   | 'OUT_OF_SCOPE';

@@ -1,3 +1,4 @@
+import { periodText } from './periodText';
 import type { RowErrorDetails } from './rowErrorDetails';
 
 /** The languages the web app speaks, and so the files written for its users. */
@@ -34,6 +35,8 @@ export const ROW_ERROR_SENTENCES = {
       between: '{{column}} must be between {{bound}} and {{upperBound}}.',
       rule: 'The row breaks the rule {{rule}}.',
     },
+    overlappingPeriod:
+      '{{table}} already has a row for {{row}} in {{period}}. Choose a period that does not overlap it.',
     outOfScope:
       '{{column}} {{value}} is outside the rows you edit. Keep the row within your rows, or take rows of {{value}} too.',
     outOfScopeHeld:
@@ -61,6 +64,8 @@ export const ROW_ERROR_SENTENCES = {
       between: '{{column}} は {{bound}} 以上 {{upperBound}} 以下にしてください。',
       rule: '行が規則 {{rule}} に反しています。',
     },
+    overlappingPeriod:
+      '{{table}} には {{row}} の {{period}} の行が既にあります。重ならない期間にしてください。',
     outOfScope:
       '{{column}} {{value}} はあなたが編集中の行の範囲外です。範囲内の値にするか、{{value}} の行も編集範囲に加えてください。',
     outOfScopeHeld:
@@ -118,6 +123,8 @@ function templateOf(details: RowErrorDetails, language: SentenceLanguage): strin
       const words = CHECK_WORDS[details.comparison as keyof typeof CHECK_WORDS];
       return words && details.column ? sentences.check[words] : undefined;
     }
+    case 'OVERLAPPING_PERIOD':
+      return sentences.overlappingPeriod;
     case 'OUT_OF_SCOPE':
       return details.holder ? sentences.outOfScopeHeld : sentences.outOfScope;
     default:
@@ -146,6 +153,7 @@ export function rowErrorSentence(
     upperBound: details.upperBound ?? '',
     rule: details.rule ?? '',
     holder: details.holder ?? '',
+    period: periodText(details.period ?? ''),
   };
   const text = template.replace(
     /\{\{(\w+)(?:, number)?\}\}/g,

@@ -350,16 +350,26 @@ function foreignKeyJoin(
   const source = fk.columns.map(
     (name) => inFile(name) as { column: TableColumn; normal: Prisma.Sql },
   );
+  const sourceValue = (index: number) =>
+    Prisma.sql`keyed.${source[index]?.normal}::${typeOf(source[index]?.column as TableColumn)}`;
+  const targetColumn = (name: string) => Prisma.sql`${target}.${Prisma.raw(quoteIdentifier(name))}`;
+  const matched = fk.period ? fk.targetColumns.slice(0, -1) : fk.targetColumns;
   const targetMatch = Prisma.join(
-    fk.targetColumns.map(
-      (name, index) =>
-        Prisma.sql`${target}.${Prisma.raw(quoteIdentifier(name))} =
-          keyed.${source[index]?.normal}::${typeOf(source[index]?.column as TableColumn)}`,
-    ),
+    matched.map((name, index) => Prisma.sql`${targetColumn(name)} = ${sourceValue(index)}`),
     ' AND ',
   );
   let from = Prisma.sql`LEFT JOIN ${raw(fk.targetQualifiedName)} AS ${target} ON ${targetMatch}`;
   let found = Prisma.sql`${target}.ctid IS NOT NULL`;
+  if (fk.period) {
+    // The rows the other columns name must, together, cover the row's period.
+    const periodIndex = fk.targetColumns.length - 1;
+    const period = targetColumn(fk.targetColumns[periodIndex] ?? '');
+    from = Prisma.sql`LEFT JOIN LATERAL (
+        SELECT true AS covered FROM ${raw(fk.targetQualifiedName)} AS ${target}
+        WHERE ${targetMatch} HAVING range_agg(${period}) @> ${sourceValue(periodIndex)}
+      ) AS ${target} ON true`;
+    return { from, found: Prisma.sql`(${target}.covered IS NOT NULL) AS ${raw(`fk${k}_found`)}` };
+  }
   const targetsInFile = fk.targetColumns.map(inFile);
   if (
     fk.targetQualifiedName === table.qualifiedName &&

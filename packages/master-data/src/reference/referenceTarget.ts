@@ -19,7 +19,9 @@ export interface ReferenceTarget {
 
 /**
  * The target of `column`'s foreign key. Only single-column keys have value help: a value of
- * one column cannot name a row of a composite key.
+ * one column cannot name a row of a composite key. A PERIOD foreign key of one column and its
+ * period counts as one on that column: its value names the rows whose periods cover the row's,
+ * and value help offers what that column of the referenced table itself references.
  */
 export async function readReferenceTarget(
   db: Queryable,
@@ -60,16 +62,31 @@ function singleColumnKeys(foreignKeys: ForeignKey[]): Map<string, ForeignKey> {
   const byColumn = new Map<string, ForeignKey>();
   for (const key of foreignKeys) {
     const [column] = key.columns;
-    if (key.columns.length === 1 && column !== undefined && !byColumn.has(column)) {
+    const scalarColumns = key.period ? key.columns.length - 1 : key.columns.length;
+    if (scalarColumns === 1 && column !== undefined && !byColumn.has(column)) {
       byColumn.set(column, key);
     }
   }
   return byColumn;
 }
 
-async function targetOf(db: Queryable, schema: string, foreignKey: ForeignKey) {
+async function targetOf(
+  db: Queryable,
+  schema: string,
+  foreignKey: ForeignKey,
+): Promise<ReferenceTarget> {
   const target = await readMasterTable(db, schema, foreignKey.targetTable);
   const keyName = foreignKey.targetColumns[0] ?? '';
+  if (foreignKey.period) {
+    const further = singleColumnKeys(await readForeignKeys(db, target)).get(keyName);
+    if (!further || further.period) {
+      throw new MasterDataError(
+        'BAD_USER_INPUT',
+        `${target.name}.${keyName} references no table of its own to offer values from.`,
+      );
+    }
+    return targetOf(db, schema, further);
+  }
   return {
     table: target,
     key: requireColumn(target, keyName),

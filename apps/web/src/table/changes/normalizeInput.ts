@@ -1,4 +1,5 @@
 import type { ColumnKind } from '../../generated/graphql';
+import { periodFromDays } from './periodInput';
 
 /** Full-width ASCII (U+FF01–U+FF5E), which Japanese input methods produce, as plain ASCII. */
 function toHalfWidth(text: string): string {
@@ -13,8 +14,8 @@ const GROUPED = /^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d*)?$/;
 
 /**
  * What the user typed, as the value to store: numbers and dates lose full-width digits,
- * surrounding blanks and digit grouping; booleans are lower case (Excel writes TRUE); text is
- * kept exactly. An empty input is NULL, except
+ * surrounding blanks and digit grouping; booleans are lower case (Excel writes TRUE); a period
+ * typed as its first and last day becomes range text; text is kept exactly. An empty input is NULL, except
  * in a NOT NULL text column, where it stays an empty string for validation to report.
  */
 export function normalizeInput(kind: ColumnKind, nullable: boolean, text: string): string | null {
@@ -26,5 +27,6 @@ export function normalizeInput(kind: ColumnKind, nullable: boolean, text: string
     return GROUPED.test(compact) ? compact.replaceAll(',', '') : compact;
   }
   if (kind === 'boolean') return trimmed.toLowerCase();
+  if (kind === 'period') return periodFromDays(trimmed) ?? trimmed;
   return trimmed;
 }

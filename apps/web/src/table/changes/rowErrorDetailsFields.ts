@@ -14,6 +14,7 @@ export const rowErrorDetailsFields = graphql(`
     bound
     upperBound
     rule
+    period
     holder
   }
 `);

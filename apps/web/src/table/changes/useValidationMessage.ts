@@ -30,6 +30,8 @@ export function useValidationMessage(): (issue: ValidationIssue) => string {
           return t('validation.notDate');
         case 'notTimestamp':
           return t('validation.notTimestamp');
+        case 'notPeriod':
+          return t('validation.notPeriod');
         case 'duplicate':
           return t('validation.duplicate');
       }

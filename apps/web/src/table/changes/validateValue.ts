@@ -1,4 +1,5 @@
 import type { ColumnKind } from '../../generated/graphql';
+import { periodBounds } from '../../ui/periodBounds';
 import { numericLimits } from './columnType';
 
 export interface ColumnRules {
@@ -25,6 +26,7 @@ export type ValidationIssue =
   | { code: 'notBoolean' }
   | { code: 'notDate' }
   | { code: 'notTimestamp' }
+  | { code: 'notPeriod' }
   /** Another new or changed row holds the same value of a UNIQUE column. */
   | { code: 'duplicate' };
 
@@ -99,6 +101,8 @@ export function validateValue(
         ? null
         : { code: 'notTimestamp' };
     }
+    case 'period':
+      return periodBounds(value) ? null : { code: 'notPeriod' };
     case 'other':
       return null;
   }

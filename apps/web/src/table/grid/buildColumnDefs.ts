@@ -49,6 +49,7 @@ const WIDTH_BY_KIND: Record<TableColumn['kind'], number> = {
   boolean: 110,
   date: 150,
   timestamp: 190,
+  period: 250,
   other: 180,
 };
 
