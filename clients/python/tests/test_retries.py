@@ -169,3 +169,53 @@ async def test_a_cancel_between_the_grant_and_the_block_releases_the_lock(
     release = fake_api.script.requests[-1]
     assert "releaseTableLock" in release["query"]
     assert release["variables"]["token"] == "42"
+
+
+def test_a_signal_while_the_grant_is_on_its_way_releases_the_lock(fake_api: FakeApi) -> None:
+    """SIGTERM to the command line as the API grants: the answer never reaches the lock, which
+    asks again with the same key (the first answer's grant) and releases what was granted."""
+    client = tablelock.Client(fake_api.url, api_key="k", retry_for=10)
+    send = client._send
+    interrupted: list[object] = []
+
+    def signal_after_the_first_answer(call: object, stop: object = None) -> object:
+        answer = send(call, stop)  # type: ignore[arg-type]
+        if not interrupted:
+            interrupted.append(call)
+            raise KeyboardInterrupt
+        return answer
+
+    client._send = signal_after_the_first_answer  # type: ignore[method-assign]
+    fake_api.script.play(GRANT, GRANT, RELEASED)
+    with pytest.raises(KeyboardInterrupt):
+        with client.table_lock("products", lease=None):
+            pytest.fail("the block ran although the lock was never taken")
+    first, again, release = fake_api.script.requests
+    assert "acquireTableLock" in again["query"]
+    assert again["variables"] == first["variables"]
+    assert "releaseTableLock" in release["query"]
+    assert release["variables"]["token"] == "42"
+    client.close()
+
+
+async def test_a_cancel_while_the_grant_is_on_its_way_releases_the_lock(fake_api: FakeApi) -> None:
+    async with tablelock.AsyncClient(fake_api.url, api_key="k", retry_for=10) as client:
+        send = client._send
+        interrupted: list[object] = []
+
+        async def cancel_after_the_first_answer(call: object, *args: object) -> object:
+            answer = await send(call, *args)  # type: ignore[arg-type]
+            if not interrupted:
+                interrupted.append(call)
+                raise asyncio.CancelledError
+            return answer
+
+        client._send = cancel_after_the_first_answer  # type: ignore[method-assign]
+        fake_api.script.play(GRANT, GRANT, RELEASED)
+        with pytest.raises(asyncio.CancelledError):
+            async with client.table_lock("products", lease=None):
+                pytest.fail("the block ran although the lock was never taken")
+    first, again, release = fake_api.script.requests
+    assert again["variables"] == first["variables"]
+    assert "releaseTableLock" in release["query"]
+    assert release["variables"]["token"] == "42"

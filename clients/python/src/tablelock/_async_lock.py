@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import time
 from pathlib import Path
 from types import TracebackType
@@ -13,7 +14,7 @@ from . import _calls as calls
 from ._errors import LockLost, TablelockError
 from ._hold import HeldLock, HoldState
 from ._live import watch_live
-from ._lock import RELEASE_BEFORE_EXIT_RETRY, RELEASE_RETRY, USE_LOCK
+from ._lock import RELEASE_BEFORE_EXIT_RETRY, RELEASE_RETRY, TAKE_BACK_TIMEOUT, USE_LOCK
 from ._signals import SignalGuard
 from ._types import ImportReport, RowChanges, SaveResult, SubmitResult
 
@@ -114,11 +115,17 @@ class AsyncTableLock(HeldLock):
                 await cursor.execute(USE_LOCK, (table, token))
 
     async def __aenter__(self) -> AsyncTableLock:
-        tokens = await self._client._send(
-            calls.acquire(
-                self._tables, self._lease, self._wait, self._client.retry_for, self._rows
-            )
+        acquire = calls.acquire(
+            self._tables, self._lease, self._wait, self._client.retry_for, self._rows
         )
+        try:
+            tokens = await self._client._send(acquire)
+        except TablelockError:
+            raise
+        except BaseException:
+            # Cancelled while the answer was on its way: the grant may stand (see TableLock).
+            await self._take_back(acquire)
+            raise
         hold = self._state = HoldState(tokens, self._lease)
         # Granted: from here on, whatever stops the start (a cancel, a signal) releases what was
         # granted, as the block's end would.
@@ -142,6 +149,16 @@ class AsyncTableLock(HeldLock):
             await self.__aexit__(type(stopped), stopped, stopped.__traceback__)
             raise
         return self
+
+    async def _take_back(self, acquire: calls.Call[dict[str, str]]) -> None:
+        """TableLock._take_back: the grant the first ask may have got, asked for and released."""
+        again = dataclasses.replace(acquire, retry_for=0, read_timeout=TAKE_BACK_TIMEOUT)
+        try:
+            tokens = await self._client._send(again)
+            for table, token in tokens.items():
+                await self._client._send(calls.release(table, token, RELEASE_BEFORE_EXIT_RETRY))
+        except BaseException:
+            pass
 
     async def __aexit__(
         self,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from pathlib import Path
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
 RELEASE_RETRY = 30.0
 #: The same when the process is about to end: it should not linger for long.
 RELEASE_BEFORE_EXIT_RETRY = 5.0
+#: How long the acquisition asked again after a stop waits for its answer (see _take_back).
+TAKE_BACK_TIMEOUT = 2.0
 
 USE_LOCK = "SELECT tablelock.use_lock(%s, %s)"
 
@@ -120,11 +123,18 @@ class TableLock(HeldLock):
                 cursor.execute(USE_LOCK, (table, token))
 
     def __enter__(self) -> TableLock:
-        tokens = self._client._send(
-            calls.acquire(
-                self._tables, self._lease, self._wait, self._client.retry_for, self._rows
-            )
+        acquire = calls.acquire(
+            self._tables, self._lease, self._wait, self._client.retry_for, self._rows
         )
+        try:
+            tokens = self._client._send(acquire)
+        except TablelockError:
+            raise
+        except BaseException:
+            # Stopped while the answer was on its way (SIGTERM to the command line as the API
+            # granted): the grant may stand, with nobody to release it until its lease ends.
+            self._take_back(acquire)
+            raise
         hold = self._state = HoldState(tokens, self._lease)
         # Granted: from here on, whatever stops the start (a signal, say SIGTERM to the command
         # line just after its grant) releases what was granted, as the block's end would.
@@ -148,6 +158,18 @@ class TableLock(HeldLock):
             self.__exit__(type(stopped), stopped, stopped.__traceback__)
             raise
         return self
+
+    def _take_back(self, acquire: calls.Call[dict[str, str]]) -> None:
+        """Asks once more with the acquisition's key, briefly: a grant the first ask got comes
+        back as its answer (a refusal or a first ask that never arrived grants nothing or
+        anew) and is released. Anything that stops this ends it: it is only a courtesy."""
+        again = dataclasses.replace(acquire, retry_for=0, read_timeout=TAKE_BACK_TIMEOUT)
+        try:
+            tokens = self._client._send(again)
+            for table, token in tokens.items():
+                self._client._send(calls.release(table, token, RELEASE_BEFORE_EXIT_RETRY))
+        except BaseException:
+            pass
 
     def __exit__(
         self,
