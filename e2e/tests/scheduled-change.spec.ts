@@ -11,6 +11,8 @@ import { cell, editCell, expectLive, rowId, startEditing } from '../support/tabl
 const AHEAD_MS = 20_000;
 // Its time, plus the wait in line behind bob and the scheduler's few seconds, on a busy machine.
 const APPLIED_WITHIN_MS = AHEAD_MS + 40_000;
+// Lateness under 2 s is the scheduler's ordinary delay, and not shown (ScheduleFacts).
+const LATE_BY_SECONDS = 3;
 
 /** A time `ms` from now as the dialog's input takes it: the browser's local time, to the second. */
 const localInputIn = (page: Page, ms: number) =>
@@ -247,7 +249,7 @@ test('a scheduled change whose row bob changes before its time fails: alice is t
   );
 });
 
-test("alice's import joins an edition with Apply on… (a past time refused first): her lock is released at once, and at the edition's time the file's rows appear live", async ({
+test("alice's import joins an edition with Apply on… (a past time refused first), keeping her lock: the edition waits for it, and once she finishes the file's rows appear live, applied late", async ({
   app,
   signIn,
   openTableAs,
@@ -288,6 +290,7 @@ test("alice's import joins an edition with Apply on… (a past time refused firs
   );
   await dialog.getByLabel('Edition').selectOption(editionId);
   await expect(dialog.getByLabel('Takes effect on')).toHaveCount(0);
+  await dialog.getByLabel(/^Keep my lock/).check();
   await expectAccessible(alice);
   await snap(alice, 'import-apply-on-edition');
   await dialog.getByRole('button', { name: 'Schedule' }).click();
@@ -297,9 +300,13 @@ test("alice's import joins an edition with Apply on… (a past time refused firs
   const id = (await notices.textContent())?.match(/Change request #(\d+) is scheduled/)?.[1];
   expect(id).toBeDefined();
   await expect(alice.getByRole('dialog')).toHaveCount(0);
-  await expect(alice.getByRole('button', { name: 'Start editing' })).toBeVisible();
+  await expect(alice.getByRole('button', { name: 'Finish editing' })).toBeVisible();
   await expect(cell(alice, rowId('1'), 'name')).toHaveText('Net 30');
 
+  // At its time the edition waits in line for alice's lock; a few seconds on, it is late.
+  await waitForLateEdition(app.databaseUrl, table);
+  await expect(cell(alice, rowId('1'), 'name')).toHaveText('Net 30');
+  await alice.getByRole('button', { name: 'Finish editing' }).click();
   await expect(cell(alice, rowId('1'), 'name')).toHaveText('Net 60', {
     timeout: APPLIED_WITHIN_MS,
   });
@@ -309,4 +316,32 @@ test("alice's import joins an edition with Apply on… (a past time refused firs
   await alice.goto('/requests/mine');
   const mine = alice.getByTestId(`own-request-${id}`);
   await expect(mine.getByTestId('own-request-state')).toHaveText('Applied at its time');
+  await expect(mine.getByTestId('late-by')).toHaveText(/^ · applied \d+ \S+ late$/);
+  await alice.getByRole('button', { name: '日本語' }).click();
+  await expect(mine.getByTestId('late-by')).toHaveText(/^ · \d+\s?秒 遅れて反映$/);
 });
+
+/** Until an edition has waited in line for `table` for over LATE_BY_SECONDS (database clock). */
+async function waitForLateEdition(databaseUrl: string, table: string) {
+  const database = new pg.Client({ connectionString: databaseUrl });
+  await database.connect();
+  try {
+    await expect
+      .poll(
+        async () =>
+          (
+            await database.query(
+              `SELECT 1 FROM tablelock.lock_waiter_place AS p
+               JOIN tablelock.lock_waiter AS w ON w.id = p.waiter_id
+               WHERE p.table_name = $1 AND p.editor LIKE 'edition:%'
+                 AND w.since < now() - make_interval(secs => $2)`,
+              [table, LATE_BY_SECONDS],
+            )
+          ).rowCount,
+        { timeout: APPLIED_WITHIN_MS },
+      )
+      .toBe(1);
+  } finally {
+    await database.end();
+  }
+}
