@@ -11,6 +11,8 @@ import { cell, editCell, expectLive, rowId, startEditing } from '../support/tabl
 const AHEAD_MS = 20_000;
 // Its time, plus the wait in line behind bob and the scheduler's few seconds, on a busy machine.
 const APPLIED_WITHIN_MS = AHEAD_MS + 40_000;
+// Lateness under 2 s is the scheduler's ordinary delay, and not shown (ScheduleFacts).
+const LATE_BY_SECONDS = 3;
 
 /** A time `ms` from now as the dialog's input takes it: the browser's local time, to the second. */
 const localInputIn = (page: Page, ms: number) =>
@@ -112,8 +114,8 @@ test('alice schedules a price change and releases her lock; bob edits meanwhile;
   await snap(calendar, 'calendar-applied-ja');
 });
 
-/** A table of the test's own (a try of its own), needing approval: none beside it is slowed. */
-async function createApprovalTable(databaseUrl: string, admin: Page, table: string) {
+/** A table of the test's own (a try of its own), with one row: none beside it is slowed. */
+async function createOwnTable(databaseUrl: string, admin: Page, table: string) {
   const database = new pg.Client({ connectionString: databaseUrl });
   await database.connect();
   try {
@@ -126,6 +128,11 @@ async function createApprovalTable(databaseUrl: string, admin: Page, table: stri
   }
   const synced = await graphql(admin.request, 'mutation { syncTableRegistry { added } }');
   expect(synced.errors).toBeUndefined();
+}
+
+/** A table of the test's own that needs approval. */
+async function createApprovalTable(databaseUrl: string, admin: Page, table: string) {
+  await createOwnTable(databaseUrl, admin, table);
   const policy = await graphql(
     admin.request,
     `mutation { setTablePolicy(table: "${table}", policy: { changesNeedApproval: true, approverRoles: [editor] }) { table } }`,
@@ -241,3 +248,100 @@ test('a scheduled change whose row bob changes before its time fails: alice is t
     'id=3: 申請後に変更されました',
   );
 });
+
+test("alice's import joins an edition with Apply on… (a past time refused first), keeping her lock: the edition waits for it, and once she finishes the file's rows appear live, applied late", async ({
+  app,
+  signIn,
+  openTableAs,
+  snap,
+}, testInfo) => {
+  const table = `scheduled_import_${testInfo.retry}`;
+  await createOwnTable(app.databaseUrl, await signIn('admin'), table);
+  const alice = await openTableAs('alice', table);
+  await expectLive(alice);
+  await markPage(alice);
+  // Its time leaves room for the import's steps on a busy machine.
+  const edition = await graphql(
+    alice.request,
+    'mutation ($name: String!, $at: DateTime!) { createEdition(name: $name, effectiveAt: $at) { id } }',
+    { name: `Import ${testInfo.retry}`, at: new Date(Date.now() + AHEAD_MS).toISOString() },
+  );
+  expect(edition.errors).toBeUndefined();
+  const editionId = (edition.data as { createEdition: { id: string } }).createEdition.id;
+  await startEditing(alice);
+
+  await alice.getByRole('button', { name: 'Import CSV/XLSX' }).click();
+  const dialog = alice.getByRole('dialog');
+  await dialog.getByLabel(/^File/).setInputFiles({
+    name: 'terms.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from('id,name\r\n1,Net 60\r\n2,Cash on delivery\r\n'),
+  });
+  await dialog.getByRole('button', { name: 'Dry run' }).click();
+  await expect(dialog.getByTestId('import-file-name')).toContainText('terms.csv');
+  await dialog.getByRole('button', { name: 'Apply on…' }).click();
+  await expect(dialog).toContainText(
+    'Nothing is written now: the rows this dry run creates or updates (rows: 2) become a change request',
+  );
+  await dialog.getByLabel('Takes effect on').fill(await localInputIn(alice, -60_000));
+  await dialog.getByRole('button', { name: 'Schedule' }).click();
+  await expect(dialog.getByTestId('schedule-error')).toHaveText(
+    'That time has passed. Choose a time to come, or save to apply the changes now.',
+  );
+  await dialog.getByLabel('Edition').selectOption(editionId);
+  await expect(dialog.getByLabel('Takes effect on')).toHaveCount(0);
+  await dialog.getByLabel(/^Keep my lock/).check();
+  await expectAccessible(alice);
+  await snap(alice, 'import-apply-on-edition');
+  await dialog.getByRole('button', { name: 'Schedule' }).click();
+
+  const notices = alice.getByTestId('notices');
+  await expect(notices).toContainText(/Change request #\d+ is scheduled: it takes effect on /);
+  const id = (await notices.textContent())?.match(/Change request #(\d+) is scheduled/)?.[1];
+  expect(id).toBeDefined();
+  await expect(alice.getByRole('dialog')).toHaveCount(0);
+  await expect(alice.getByRole('button', { name: 'Finish editing' })).toBeVisible();
+  await expect(cell(alice, rowId('1'), 'name')).toHaveText('Net 30');
+
+  // At its time the edition waits in line for alice's lock; a few seconds on, it is late.
+  await waitForLateEdition(app.databaseUrl, table);
+  await expect(cell(alice, rowId('1'), 'name')).toHaveText('Net 30');
+  await alice.getByRole('button', { name: 'Finish editing' }).click();
+  await expect(cell(alice, rowId('1'), 'name')).toHaveText('Net 60', {
+    timeout: APPLIED_WITHIN_MS,
+  });
+  await expect(cell(alice, rowId('2'), 'name')).toHaveText('Cash on delivery');
+  expect(await samePage(alice)).toBe(true);
+
+  await alice.goto('/requests/mine');
+  const mine = alice.getByTestId(`own-request-${id}`);
+  await expect(mine.getByTestId('own-request-state')).toHaveText('Applied at its time');
+  await expect(mine.getByTestId('late-by')).toHaveText(/^ · applied \d+ \S+ late$/);
+  await alice.getByRole('button', { name: '日本語' }).click();
+  await expect(mine.getByTestId('late-by')).toHaveText(/^ · \d+\s?秒 遅れて反映$/);
+});
+
+/** Until an edition has waited in line for `table` for over LATE_BY_SECONDS (database clock). */
+async function waitForLateEdition(databaseUrl: string, table: string) {
+  const database = new pg.Client({ connectionString: databaseUrl });
+  await database.connect();
+  try {
+    await expect
+      .poll(
+        async () =>
+          (
+            await database.query(
+              `SELECT 1 FROM tablelock.lock_waiter_place AS p
+               JOIN tablelock.lock_waiter AS w ON w.id = p.waiter_id
+               WHERE p.table_name = $1 AND p.editor LIKE 'edition:%'
+                 AND w.since < now() - make_interval(secs => $2)`,
+              [table, LATE_BY_SECONDS],
+            )
+          ).rowCount,
+        { timeout: APPLIED_WITHIN_MS },
+      )
+      .toBe(1);
+  } finally {
+    await database.end();
+  }
+}

@@ -1004,6 +1004,8 @@ export const en = {
     file: 'File (CSV or XLSX, as an export writes it)',
     limits: 'Up to 256 MB and 1,000,000 rows. The first row names the columns.',
     tooLarge: 'The file is over 256 MB. Split it into smaller files.',
+    scheduleExplained:
+      'Nothing is written now: the rows this dry run creates or updates (rows: {{count, number}}) become a change request, and tablelock writes them at the time you choose, if they are still as the dry run found them.',
     unsavedFirst_one:
       'You have {{count, number}} unsaved change. Save or discard it before importing, so that the import starts from the saved rows.',
     unsavedFirst_other:

@@ -969,6 +969,8 @@ export const ja: TranslationOf<typeof en> = {
     file: 'ファイル（CSV または XLSX、エクスポートと同じ形式）',
     limits: '256 MB、1,000,000 行まで。1 行目は列名です。',
     tooLarge: 'ファイルが 256 MB を超えています。小さなファイルに分けてください。',
+    scheduleExplained:
+      '今は書き込まれません。このドライランで作成・更新する行（{{count, number}} 行）は変更申請になり、指定した日時に tablelock が書き込みます（行がドライランの時のままであれば）。',
     unsavedFirst_other:
       '未保存の変更が {{count, number}} 件あります。インポートが保存済みの行から始まるよう、先に保存するか破棄してください。',
     close: '閉じる',

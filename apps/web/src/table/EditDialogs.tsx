@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { RowFilter } from '../generated/graphql';
-import { ApplyOnDialog, type Schedule } from '../schedule/ApplyOnDialog';
+import { ApplyOnDialog } from '../schedule/ApplyOnDialog';
+import type { Schedule } from '../schedule/ApplyOnForm';
 import { LockBreakDialog } from '../tables/LockBreakDialog';
 import type { TableInfo } from '../tables/useTables';
 import { ConfirmDialog } from '../ui/ConfirmDialog';

@@ -6,6 +6,7 @@ import { useNotify } from '../ui/Notices';
 import type { GridRow } from './changes/gridRow';
 import { ExportButtons } from './files/ExportButtons';
 import { ImportDialog } from './files/ImportDialog';
+import type { ScheduledImport } from './files/ScheduleImportStep';
 import type { RowView } from './grid/createRowDatasource';
 
 interface GridFooterProps {
@@ -18,6 +19,9 @@ interface GridFooterProps {
   /** The lock's token while this tab edits: only then can a file be imported. */
   importToken: string | null;
   unsaved: number;
+  /** The table's policy needs approval: a scheduled import waits for it first. */
+  needsApproval: boolean;
+  onImportScheduled: (request: ScheduledImport, keepEditing: boolean) => void;
 }
 
 /**
@@ -68,6 +72,11 @@ export function GridFooter(props: GridFooterProps) {
           setImporting(false);
           grid.current?.refreshInfiniteCache();
           notify('success', (t) => t('import.applied', written));
+        }}
+        needsApproval={props.needsApproval}
+        onScheduled={(request, keepEditing) => {
+          setImporting(false);
+          props.onImportScheduled(request, keepEditing);
         }}
       />
     </footer>

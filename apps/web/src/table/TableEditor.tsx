@@ -239,6 +239,8 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         grid={gridApi}
         importToken={session.kind === 'editing' ? session.token : null}
         unsaved={counts.total}
+        needsApproval={info.policy.changesNeedApproval}
+        onImportScheduled={actions.importScheduled}
       />
 
       <EditDialogs

@@ -3,10 +3,13 @@ import type { GridApi } from 'ag-grid-community';
 import { type RefObject, useState } from 'react';
 import { errorCode } from '../api/GraphqlRequestError';
 import { graphqlRequest } from '../api/graphqlRequest';
-import type { SubmitForApprovalMutationVariables } from '../generated/graphql';
+import type {
+  SubmitForApprovalMutation,
+  SubmitForApprovalMutationVariables,
+} from '../generated/graphql';
 import { useFormatters } from '../i18n/useFormatters';
 import { CHANGE_REQUESTS_KEY } from '../requests/changeRequestQueries';
-import type { Schedule } from '../schedule/ApplyOnDialog';
+import type { Schedule } from '../schedule/ApplyOnForm';
 import { SCHEDULE_KEY } from '../schedule/scheduleQueries';
 import type { TableInfo } from '../tables/useTables';
 import { describeError } from '../ui/describeError';
@@ -18,6 +21,8 @@ import { saveRowsMutation, submitChangeRequestMutation } from './changes/saveOpe
 import { startRefusal } from './lock/startRefusal';
 import type { EditSessionHandle } from './lock/useEditSession';
 import type { TableLock } from './lock/useTableLock';
+
+type ScheduledRequest = NonNullable<SubmitForApprovalMutation['submitChangeRequest']['request']>;
 
 export type EditDialog =
   | 'start'
@@ -181,15 +186,7 @@ export function useEditActions({ info, user, pending, lock, edit, grid }: EditAc
         editionId,
       });
       setDialog(null);
-      if (request) {
-        if (!keepEditing) dispatch({ type: 'released' });
-        const at = request.effectiveAt ? format.dateTimeSeconds(request.effectiveAt) : '';
-        notify('success', (t) =>
-          request.state === 'pending'
-            ? t('schedule.submittedForApproval', { id: request.id, at })
-            : t('schedule.scheduled', { id: request.id, at }),
-        );
-      }
+      if (request) scheduled(request, keepEditing);
     } catch (error) {
       setScheduleError(error);
     } finally {
@@ -197,6 +194,20 @@ export function useEditActions({ info, user, pending, lock, edit, grid }: EditAc
       await queryClient.invalidateQueries({ queryKey: CHANGE_REQUESTS_KEY });
       await queryClient.invalidateQueries({ queryKey: SCHEDULE_KEY });
     }
+  }
+
+  /**
+   * A request to apply at a time was made (of the grid's changes or an import's dry run): this
+   * tab stops editing unless it kept the lock, and says when it takes effect.
+   */
+  function scheduled(request: ScheduledRequest, keepEditing: boolean) {
+    if (!keepEditing) dispatch({ type: 'released' });
+    const at = request.effectiveAt ? format.dateTimeSeconds(request.effectiveAt) : '';
+    notify('success', (t) =>
+      request.state === 'pending'
+        ? t('schedule.submittedForApproval', { id: request.id, at })
+        : t('schedule.scheduled', { id: request.id, at }),
+    );
   }
 
   /**
@@ -268,6 +279,13 @@ export function useEditActions({ info, user, pending, lock, edit, grid }: EditAc
     schedule: (plan: Schedule) => void schedule(plan),
     /** Why the server refused the last "Apply on…" (null: not refused). */
     scheduleError,
+    /** "Apply on…" of an import made its request. */
+    importScheduled: (request: ScheduledRequest, keepEditing: boolean) => {
+      scheduled(request, keepEditing);
+      refreshRows();
+      void queryClient.invalidateQueries({ queryKey: CHANGE_REQUESTS_KEY });
+      void queryClient.invalidateQueries({ queryKey: SCHEDULE_KEY });
+    },
     /** Goes on editing under a token a change request handed back. */
     continueWith: (token: string) => dispatch({ type: 'acquired', token }),
     finish: () => void finish(),

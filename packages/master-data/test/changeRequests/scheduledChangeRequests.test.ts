@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import {
   applyScheduledRequest,
   decideChangeRequest,
+  dryRunImport,
   MasterDataError,
   moveChangeRequest,
   readChangeRequests,
@@ -190,6 +191,51 @@ describe('a scheduled change request', () => {
     ]);
     // The scheduler's lock ended with the transaction that applied it.
     expect(await bed.lock(TABLE, 'bob')).toMatch(/^\d+$/);
+  });
+
+  it("of an import's dry run applies the file's rows at its time, not before", async () => {
+    const token = await bed.lock(TABLE, 'alice');
+    const dryRun = await dryRunImport(bed.database.prisma, {
+      schema: MASTER_SCHEMA,
+      tableName: TABLE,
+      holder: 'alice',
+      token,
+      fileName: 'items.csv',
+      format: 'csv',
+      content: Buffer.from('id,name,price\n1,bolt,2.25\n3,washer,0.05\n'),
+    });
+    const submitted = await submitChangeRequest(bed.database.prisma, {
+      schema: MASTER_SCHEMA,
+      tableName: TABLE,
+      author: 'alice',
+      token,
+      changes: null,
+      importDryRunId: dryRun.id,
+      comment: null,
+      keepEditing: false,
+      submittedBy: 'alice',
+      submitters: [],
+      effectiveAt: inSeconds(3600),
+    });
+    expect(submitted.request).toMatchObject({
+      state: 'scheduled',
+      rowCount: 2,
+      importDryRunId: dryRun.id,
+    });
+    const id = submitted.request?.id ?? '';
+    // Its author's lock was released: bob edits meanwhile, another row.
+    const bobs = await bed.lock(TABLE, 'bob');
+    await releaseTableLock(bed.database.prisma, { tableName: TABLE, editor: 'bob', token: bobs });
+    expect(await run(id)).toBeNull();
+    expect(await priceOf(1)).toBe('1.50');
+    expect(await priceOf(3)).toBeNull();
+    await makeDue(id);
+    expect(await run(id)).toMatchObject({ state: 'applied' });
+    expect(await priceOf(1)).toBe('2.25');
+    expect(await priceOf(3)).toBe('0.05');
+    expect(await changeSets()).toMatchObject([
+      { kind: 'scheduled', changeRequestId: BigInt(id), rowsInserted: 1, rowsUpdated: 1 },
+    ]);
   });
 
   it('fails, naming the row, when the row changed since: nothing is written', async () => {

@@ -29,6 +29,7 @@ import {
 } from './importOperations';
 import { importRowsOptions } from './importRowsOptions';
 import { rejectedRowsOf } from './rejectedRowsOf';
+import { type ScheduledImport, ScheduleImportStep } from './ScheduleImportStep';
 
 const PAGE_SIZE = 50;
 
@@ -49,10 +50,15 @@ export interface ImportStepsProps {
   unsaved: number;
   onClose: () => void;
   onApplied: (written: { create: number; update: number }) => void;
+  /** The table's policy needs approval: a scheduled import waits for it first. */
+  needsApproval: boolean;
+  /** "Apply on…" made the dry run a change request. */
+  onScheduled: (request: ScheduledImport, keepEditing: boolean) => void;
 }
 
 /** The dialog's content: choose a file, read its dry run page by page, apply it. */
-export function ImportSteps({ table, token, unsaved, onClose, onApplied }: ImportStepsProps) {
+export function ImportSteps(props: ImportStepsProps) {
+  const { table, token, unsaved, onClose, onApplied } = props;
   const { t, i18n } = useTranslation();
   const format = useFormatters();
   const fileInput = useId();
@@ -70,6 +76,7 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
   const [mismatch, setMismatch] = useState<HeaderMismatch | null>(null);
   const [mapping, setMapping] = useState<ColumnMapping | null>(null);
   const [samples, setSamples] = useState<FileSamples>({});
+  const [scheduling, setScheduling] = useState(false);
   const tableColumns = useTableColumns(table).data?.columns ?? [];
   // The dry run under way: Cancel (or the dialog closed) stops it, on the server too.
   const running = useRef<AbortController | null>(null);
@@ -177,6 +184,21 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
 
   const counts = dryRun?.counts;
   const writes = counts ? counts.create + counts.update : 0;
+  if (dryRun && token && scheduling) {
+    return (
+      <ScheduleImportStep
+        table={table}
+        token={token}
+        dryRun={dryRun}
+        writes={writes}
+        needsApproval={props.needsApproval}
+        onCancel={() => setScheduling(false)}
+        onScheduled={props.onScheduled}
+      />
+    );
+  }
+  const writable =
+    counts !== undefined && counts.error === 0 && writes > 0 && !problem?.changedRows.length;
   if (dryRun && partlyApplied) {
     return (
       <>
@@ -339,17 +361,21 @@ export function ImportSteps({ table, token, unsaved, onClose, onApplied }: Impor
             {t('import.applyValid', { count: writes })}
           </button>
         )}
+        {dryRun && (
+          <button
+            type="button"
+            className="button"
+            disabled={busy || !writable}
+            onClick={() => setScheduling(true)}
+          >
+            {t('schedule.action')}
+          </button>
+        )}
         {dryRun ? (
           <button
             type="button"
             className="button primary"
-            disabled={
-              busy ||
-              !counts ||
-              counts.error > 0 ||
-              writes === 0 ||
-              Boolean(problem?.changedRows.length)
-            }
+            disabled={busy || !writable}
             onClick={() => apply()}
           >
             {t('import.apply', { count: writes })}

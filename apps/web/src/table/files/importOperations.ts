@@ -53,6 +53,38 @@ export const applyImportMutation = graphql(`
   }
 `);
 
+/**
+ * "Apply on…" of a dry run: its rows become a change request that the API applies at
+ * `effectiveAt` (or the edition's time), checked then against the versions the dry run read.
+ */
+export const scheduleImportMutation = graphql(`
+  mutation ScheduleImportDryRun(
+    $table: String!
+    $token: String!
+    $importDryRunId: ID!
+    $comment: String
+    $keepEditing: Boolean
+    $effectiveAt: DateTime
+    $editionId: ID
+  ) {
+    submitChangeRequest(
+      table: $table
+      token: $token
+      importDryRunId: $importDryRunId
+      comment: $comment
+      keepEditing: $keepEditing
+      effectiveAt: $effectiveAt
+      editionId: $editionId
+    ) {
+      request {
+        id
+        state
+        effectiveAt
+      }
+    }
+  }
+`);
+
 /** What the upload answers: the kept dry run, its rows read page by page with importRowsQuery. */
 export interface DryRun {
   id: string;

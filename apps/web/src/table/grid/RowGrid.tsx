@@ -1,6 +1,12 @@
 import { AG_GRID_LOCALE_JP } from '@ag-grid-community/locale';
 import { useQueryClient } from '@tanstack/react-query';
-import type { GridApi, GridReadyEvent } from 'ag-grid-community';
+import type {
+  ColDef,
+  GridApi,
+  GridReadyEvent,
+  RowSelectionOptions,
+  SelectionColumnDef,
+} from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -49,6 +55,9 @@ interface RowGridProps {
 }
 
 /** A master table's rows: loaded block by block as the user scrolls, sorted and filtered on the server. */
+// The checkboxes stay in view beside the row status when the grid scrolls sideways.
+const SELECTION_COLUMN: SelectionColumnDef = { pinned: 'left', width: 44 };
+
 export function RowGrid(props: RowGridProps) {
   const { table, columns, pending, editable, onPage, onLoadError, onReady, onSelectionCount } =
     props;
@@ -157,6 +166,29 @@ export function RowGrid(props: RowGridProps) {
     [arrange, columnDefs, columns, language],
   );
 
+  // The grid compares its options by identity: a new object on each render would have it
+  // build its columns again, and lay them out again, on every render of the page.
+  const { cellClassRules } = spreadsheet;
+  const defaultColDef = useMemo<ColDef<GridRow>>(
+    () => ({ resizable: true, sortable: true, floatingFilter: true, cellClassRules }),
+    [cellClassRules],
+  );
+  const rowSelection = useMemo<RowSelectionOptions<GridRow> | undefined>(
+    () =>
+      editable
+        ? {
+            mode: 'multiRow',
+            // A phone's screen has no room for them (phone.css, EditToolbar).
+            checkboxes: !narrow,
+            headerCheckbox: false,
+            enableClickSelection: false,
+            isRowSelectable: ({ data }) =>
+              data !== undefined && (scope === null || scope.rowInScope(data)),
+          }
+        : undefined,
+    [editable, narrow, scope],
+  );
+
   // Someone saved this table (or the connection came back): show the rows as they are now.
   const revision = useRowsRevision(table);
   const shownRevision = useRef(revision);
@@ -220,28 +252,10 @@ export function RowGrid(props: RowGridProps) {
         columnDefs={arrangedColumnDefs}
         initialState={initialState}
         {...viewEvents}
-        defaultColDef={{
-          resizable: true,
-          sortable: true,
-          floatingFilter: true,
-          cellClassRules: spreadsheet.cellClassRules,
-        }}
+        defaultColDef={defaultColDef}
         pinnedTopRowData={pending.newRows() as GridRow[]}
-        rowSelection={
-          editable
-            ? {
-                mode: 'multiRow',
-                // A phone's screen has no room for them (phone.css, EditToolbar).
-                checkboxes: !narrow,
-                headerCheckbox: false,
-                enableClickSelection: false,
-                isRowSelectable: ({ data }) =>
-                  data !== undefined && (scope === null || scope.rowInScope(data)),
-              }
-            : undefined
-        }
-        // The checkboxes stay in view beside the row status when the grid scrolls sideways.
-        selectionColumnDef={{ pinned: 'left', width: 44 }}
+        rowSelection={rowSelection}
+        selectionColumnDef={SELECTION_COLUMN}
         stopEditingWhenCellsLoseFocus
         {...gridKeyboard}
         enterNavigatesVerticallyAfterEdit
