@@ -41,10 +41,15 @@ export async function startApiProcess(
   });
 }
 
-/** Starts the bare GraphQL server (bareServer.ts) against `databaseUrl` and waits until it serves. */
-export function startBareServerProcess(databaseUrl: string, poolSize: number): Promise<ApiProcess> {
+/** Starts the bare GraphQL server (bareServer.ts) against `databaseUrl` and waits until it serves; its inspector on `inspectPort` when given. */
+export function startBareServerProcess(
+  databaseUrl: string,
+  poolSize: number,
+  inspectPort?: number,
+): Promise<ApiProcess> {
+  const inspect = inspectPort ? [`--inspect=127.0.0.1:${inspectPort}`] : [];
   return startServerProcess(
-    ['--import', 'tsx', new URL('bareServer.ts', import.meta.url).pathname],
+    [...inspect, '--import', 'tsx', new URL('bareServer.ts', import.meta.url).pathname],
     new URL('..', import.meta.url).pathname,
     { DATABASE_URL: databaseUrl, DB_POOL_SIZE: String(poolSize), NODE_ENV: 'production' },
   );

@@ -2,15 +2,16 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import type { ApiProfiler } from './apiProfiler';
 import { type CpuProfile, profileSteps } from './profileSteps';
 
-/** The API's CPU profiles of named parts of a bench run (none when the run does not profile). */
+/** A process's CPU profiles of named parts of a bench run (none when the run does not profile). */
 export interface ProfiledRuns {
-  /** Runs `work`, profiling the API process meanwhile when the run profiles. */
+  /** Runs `work`, profiling the process meanwhile when the run profiles. */
   profiled<T>(name: string, work: () => Promise<T>): Promise<T>;
   /** Writes each profile to `<resultsDir>/<name>.cpuprofile` and prints its shares by step. */
   write(resultsDir: string): Promise<void>;
 }
 
-export function profiledRuns(profiler: ApiProfiler | undefined): ProfiledRuns {
+/** `whose`: the process profiled, as the printed shares name it ("the API's"). */
+export function profiledRuns(profiler: ApiProfiler | undefined, whose = "the API's"): ProfiledRuns {
   const profiles: { name: string; profile: CpuProfile }[] = [];
   return {
     async profiled(name, work) {
@@ -28,7 +29,7 @@ export function profiledRuns(profiler: ApiProfiler | undefined): ProfiledRuns {
       for (const { name, profile } of profiles) {
         const path = `${resultsDir}/${name}.cpuprofile`;
         await writeFile(path, JSON.stringify(profile));
-        console.log(`\nthe API's time during ${name}, by step (${path}):`);
+        console.log(`\n${whose} time during ${name}, by step (${path}):`);
         for (const { step, share } of profileSteps(profile)) {
           console.log(`  ${(share * 100).toFixed(1).padStart(5)}%  ${step}`);
         }
