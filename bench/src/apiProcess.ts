@@ -17,6 +17,8 @@ export interface ApiProcess {
 
 export interface ApiProcessOptions {
   poolSize: number;
+  /** The built `apps/api` folder to run (default: as above). */
+  dir?: string;
   /** Open the API process's inspector on this port of 127.0.0.1 (see apiProfiler). */
   inspectPort?: number;
   /** Further settings (config.ts) for it. */
@@ -29,22 +31,31 @@ export async function startApiProcess(
   options: ApiProcessOptions,
 ): Promise<ApiProcess> {
   const inspect = options.inspectPort ? [`--inspect=127.0.0.1:${options.inspectPort}`] : [];
-  return startServerProcess([...inspect, '--enable-source-maps', 'dist/main.js'], apiDir, {
-    DATABASE_URL: databaseUrl,
-    HOST: '127.0.0.1',
-    DB_POOL_SIZE: String(options.poolSize),
-    // As on the embedded database: sorting a large table builds the index its pages need.
-    SORT_INDEXES: 'auto',
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-    ...options.settings,
-  });
+  return startServerProcess(
+    [...inspect, '--enable-source-maps', 'dist/main.js'],
+    options.dir ?? apiDir,
+    {
+      DATABASE_URL: databaseUrl,
+      HOST: '127.0.0.1',
+      DB_POOL_SIZE: String(options.poolSize),
+      // As on the embedded database: sorting a large table builds the index its pages need.
+      SORT_INDEXES: 'auto',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      ...options.settings,
+    },
+  );
 }
 
-/** Starts the bare GraphQL server (bareServer.ts) against `databaseUrl` and waits until it serves. */
-export function startBareServerProcess(databaseUrl: string, poolSize: number): Promise<ApiProcess> {
+/** Starts the bare GraphQL server (bareServer.ts) against `databaseUrl` and waits until it serves; its inspector on `inspectPort` when given. */
+export function startBareServerProcess(
+  databaseUrl: string,
+  poolSize: number,
+  inspectPort?: number,
+): Promise<ApiProcess> {
+  const inspect = inspectPort ? [`--inspect=127.0.0.1:${inspectPort}`] : [];
   return startServerProcess(
-    ['--import', 'tsx', new URL('bareServer.ts', import.meta.url).pathname],
+    [...inspect, '--import', 'tsx', new URL('bareServer.ts', import.meta.url).pathname],
     new URL('..', import.meta.url).pathname,
     { DATABASE_URL: databaseUrl, DB_POOL_SIZE: String(poolSize), NODE_ENV: 'production' },
   );

@@ -11,10 +11,10 @@ import { openBenchDatabase } from './benchDatabase';
 import { startEtcdServer } from './etcdServer';
 import { createGraphQLClient } from './graphqlClient';
 import { judgeTargets } from './judgeTargets';
-import { type CpuProfile, profileSteps } from './profileSteps';
+import { openedPerLevel } from './openedPerLevel';
+import { profiledRuns } from './profiledRuns';
 import { startRedisServer } from './redisServer';
 import { type BenchReport, formatReport, type LockCycleLevel } from './report';
-import type { Operation } from './runClosedLoop';
 import { advisoryLockCycle } from './scenarios/advisoryLockCycle';
 import { measureBigImports } from './scenarios/bigImports';
 import { CLIENT_LIBRARY_LEVELS, measureClientLockCycle } from './scenarios/clientLockCycle';
@@ -24,7 +24,7 @@ import { measureEditorPage } from './scenarios/editorPage';
 import { etcdLockCycle } from './scenarios/etcdLockCycle';
 import { measureExports } from './scenarios/exportProducts';
 import { measureFanOut } from './scenarios/fanOut';
-import { graphqlLockCycle } from './scenarios/graphqlLockCycle';
+import { graphqlLockCycle, graphqlLockCycleSubject } from './scenarios/graphqlLockCycle';
 import { measureHistoryPages } from './scenarios/historyPages';
 import { measureImport } from './scenarios/importProducts';
 import { measureManyTables } from './scenarios/manyTables';
@@ -37,7 +37,7 @@ import { measureRowScopeLine } from './scenarios/rowScopeLine';
 import { measureRowScopeWriteCost } from './scenarios/rowScopeWriteCost';
 import { measureWebhookDelivery } from './scenarios/webhookDelivery';
 import { measureWriteGuardCost } from './scenarios/writeGuardCost';
-import { ratioOf, runSideBySide, type Subject, summarizeWindows, windowPlan } from './sideBySide';
+import { ratioOf, runSideBySide, summarizeWindows, windowPlan } from './sideBySide';
 
 const quick = process.argv.includes('--quick');
 /**
@@ -103,53 +103,20 @@ const api = await startApiProcess(database.url, {
 // The ceiling: the API's parts without the API (bareServer.ts), on a pool of the same size.
 const bare = await startBareServerProcess(database.url, API_POOL_SIZE);
 const profiler = inspectPort ? await connectApiProfiler(inspectPort) : undefined;
-const profiles: { name: string; profile: CpuProfile }[] = [];
-
-/** Runs `work`, profiling the API process meanwhile when the run profiles. */
-async function profiled<T>(name: string, work: () => Promise<T>): Promise<T> {
-  if (!profiler) return work();
-  await profiler.start();
-  try {
-    return await work();
-  } finally {
-    profiles.push({ name, profile: await profiler.stop() });
-  }
-}
-
-/** A subject whose operation runs on something opened per client level. */
-function subject<T>(
-  open: (clients: number) => Promise<T>,
-  operation: (opened: T) => Operation,
-  close: (opened: T) => Promise<void>,
-): Subject {
-  return {
-    async open(clients) {
-      const opened = await open(clients);
-      return { operation: operation(opened), close: () => close(opened) };
-    },
-  };
-}
+const { profiled, write: writeProfiles } = profiledRuns(profiler);
 
 const pgPool = (clients: number) =>
   Promise.resolve(new pg.Pool({ connectionString: database.url, max: clients }));
 const graphqlClient = (clients: number) => Promise.resolve(createGraphQLClient(api.url, clients));
 const lockSubjects = {
-  rawSql: subject(pgPool, rawSqlLockCycle, (pool) => pool.end()),
-  graphql: subject(
-    graphqlClient,
-    (client) => graphqlLockCycle(client, credentials.editors),
-    (client) => client.close(),
-  ),
-  bare: subject(
-    (clients) => Promise.resolve(createGraphQLClient(bare.url, clients)),
-    (client) => graphqlLockCycle(client, credentials.editors),
-    (client) => client.close(),
-  ),
-  advisoryLock: subject(pgPool, advisoryLockCycle, (pool) => pool.end()),
+  rawSql: openedPerLevel(pgPool, rawSqlLockCycle, (pool) => pool.end()),
+  graphql: graphqlLockCycleSubject(api.url, credentials.editors),
+  bare: graphqlLockCycleSubject(bare.url, credentials.editors),
+  advisoryLock: openedPerLevel(pgPool, advisoryLockCycle, (pool) => pool.end()),
   ...('skipped' in redis
     ? {}
     : {
-        redis: subject(
+        redis: openedPerLevel(
           (clients) => Promise.all(Array.from({ length: clients }, () => redis.connect())),
           redisLockCycle,
           async (connections: RedisClientType[]) => {
@@ -160,7 +127,7 @@ const lockSubjects = {
   ...('skipped' in etcd
     ? {}
     : {
-        etcd: subject(
+        etcd: openedPerLevel(
           (clients) => Promise.all(Array.from({ length: clients }, () => etcd.connect())),
           etcdLockCycle,
           async (clients: Etcd3[]) => {
@@ -232,7 +199,7 @@ try {
   const reads = [];
   for (const clients of CLIENT_LEVELS) {
     const reading = {
-      tables: subject(
+      tables: openedPerLevel(
         graphqlClient,
         (client) => readTables(client, credentials.viewer),
         (client) => client.close(),
@@ -355,14 +322,7 @@ console.log(`\n${formatReport(report)}\n`);
 await mkdir(resultsDir, { recursive: true });
 await writeFile(resultsPath, `${JSON.stringify(report, null, 2)}\n`);
 console.log(`figures written to ${resultsPath}`);
-for (const { name, profile: cpuProfile } of profiles) {
-  const path = `${resultsDir}/${name}.cpuprofile`;
-  await writeFile(path, JSON.stringify(cpuProfile));
-  console.log(`\nthe API's time during ${name}, by step (${path}):`);
-  for (const { step, share } of profileSteps(cpuProfile)) {
-    console.log(`  ${(share * 100).toFixed(1).padStart(5)}%  ${step}`);
-  }
-}
+await writeProfiles(resultsDir);
 if (!quick) console.log('`pnpm bench:readme` puts them into README.md');
 
 // Correctness always fails the run; speed targets are reported, not enforced.

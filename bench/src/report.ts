@@ -121,7 +121,7 @@ export interface BenchReport {
 }
 
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
-const percent = (value: number) => `${fixed(value * 100, 0)}%`;
+export const percent = (value: number) => `${fixed(value * 100, 0)}%`;
 
 /** A spread as "median (min–max)". */
 export const formatSpread = (spread: Spread, format: (value: number) => string = fixed) =>
@@ -147,6 +147,21 @@ export function formatPythonOverTypescript(levels: ClientLockCycleLevel[]): stri
       (level) =>
         `  ${String(level.clients).padStart(2)} clients: ${formatSpread(level.pythonVs.typescript.throughput, percent)}`,
     ),
+  ];
+}
+
+/** The contention round's lines: on the API, and on the bare server when it ran there too. */
+export function formatContention(c: ContentionResult, b: ContentionResult | undefined): string[] {
+  return [
+    `contention: ${c.clients} clients race for one table, ${c.rounds} rounds: ` +
+      `winners per round ${[...new Set(c.winnersPerRound)].join('/')}, ` +
+      `all answered in p50 ${fixed(c.roundMs.p50)} ms / max ${fixed(c.roundMs.max)} ms, errors ${c.errors}`,
+    ...(b
+      ? [
+          `  on the bare server: winners per round ${[...new Set(b.winnersPerRound)].join('/')}, ` +
+            `p50 ${fixed(b.roundMs.p50)} ms / max ${fixed(b.roundMs.max)} ms, errors ${b.errors}`,
+        ]
+      : []),
   ];
 }
 
@@ -207,8 +222,6 @@ export function formatReport(report: BenchReport): string {
       );
     }
   }
-  const c = report.contention;
-  const b = report.bareContention;
   const f = report.fanOut;
   lines.push(
     '',
@@ -217,15 +230,7 @@ export function formatReport(report: BenchReport): string {
           `(the floor's: 4), ${fixed(report.roundTrips.deniedAttempt, 2)} per denied attempt (its denial record included)`
       : 'round trips to Postgres: not measured (the API has no statement counter)',
     '',
-    `contention: ${c.clients} clients race for one table, ${c.rounds} rounds: ` +
-      `winners per round ${[...new Set(c.winnersPerRound)].join('/')}, ` +
-      `all answered in p50 ${fixed(c.roundMs.p50)} ms / max ${fixed(c.roundMs.max)} ms, errors ${c.errors}`,
-    ...(b
-      ? [
-          `  on the bare server: winners per round ${[...new Set(b.winnersPerRound)].join('/')}, ` +
-            `p50 ${fixed(b.roundMs.p50)} ms / max ${fixed(b.roundMs.max)} ms, errors ${b.errors}`,
-        ]
-      : []),
+    ...formatContention(report.contention, report.bareContention),
     `fan-out: ${f.subscribers} subscriptions over ${f.apiProcesses ?? 1} API process(es) (${f.sessionSubscribers} on sessions, the rest on API keys, ` +
       `${f.selectionSets} selection sets), ${f.changes} changes: p50 ${fixed(f.latencyMs.p50)} ms, ` +
       `p99 ${fixed(f.latencyMs.p99)} ms, max ${fixed(f.latencyMs.max)} ms, missed ${f.missed}, ` +
@@ -293,8 +298,8 @@ export function formatReport(report: BenchReport): string {
     ...(report.clientLockCycle ?? []).flatMap((level) => [level.typescript, level.python]),
     ...(report.rowScopes ?? []).flatMap((level) => [level.wholeTable, level.rowScope]),
     ...report.reads,
-    c,
-    b ?? null,
+    report.contention,
+    report.bareContention ?? null,
     f,
     report.deepPages,
     ...(report.historyPages ? [report.historyPages] : []),

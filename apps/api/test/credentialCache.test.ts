@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createApiKey, findApiKeyPrincipal } from '@tablelock/identity';
 import { createTestDatabase, TEST_AUDIT, type TestDatabase } from '@tablelock/test-support';
@@ -106,6 +107,47 @@ describe('remembered credentials', () => {
       expect(await codeOf(key)).toBe('UNAUTHENTICATED');
     } finally {
       await socket.dispose();
+    }
+  });
+
+  // Requests that arrived together share one round trip on the LISTEN connection; one that
+  // arrived after the round trip under way was sent cannot trust it and waits for the next.
+  it('a catch-up shares the round trip under way only with requests that arrived before it was sent', async () => {
+    const listenerName = 'catch-up sharing test';
+    const notifications = await startDatabaseNotifications(
+      database.url,
+      pino({ level: 'silent' }),
+      listenerName,
+    );
+    try {
+      const [listener] = await database.prisma.$queryRaw<{ pid: number }[]>`
+        SELECT pid FROM pg_stat_activity WHERE application_name = ${listenerName}`;
+      if (!listener) throw new Error('the LISTEN connection is not in pg_stat_activity');
+      const arrivedBefore = performance.now();
+      // The listening backend paused: the round trip under way cannot be answered meanwhile.
+      process.kill(listener.pid, 'SIGSTOP');
+      let underWay: Promise<boolean>;
+      let arrivedTogether: Promise<boolean>;
+      let arrivedAfter: Promise<boolean>;
+      try {
+        underWay = notifications.catchUp(arrivedBefore);
+        arrivedTogether = notifications.catchUp(arrivedBefore);
+        await nextTurn();
+        arrivedAfter = notifications.catchUp(performance.now());
+      } finally {
+        process.kill(listener.pid, 'SIGCONT');
+      }
+      let afterAnswered = false;
+      void arrivedAfter.then(() => {
+        afterAnswered = true;
+      });
+      expect(await underWay).toBe(true);
+      expect(await arrivedTogether).toBe(true);
+      // It needs a round trip of its own, sent once the one under way was answered.
+      expect(afterAnswered).toBe(false);
+      expect(await arrivedAfter).toBe(true);
+    } finally {
+      await notifications.close();
     }
   });
 

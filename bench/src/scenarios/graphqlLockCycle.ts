@@ -1,6 +1,21 @@
 import { benchPair } from '../benchDatabase';
-import { type GraphQLClient, LOCK_MUTATION, type LockData } from '../graphqlClient';
+import {
+  createGraphQLClient,
+  type GraphQLClient,
+  LOCK_MUTATION,
+  type LockData,
+} from '../graphqlClient';
+import { openedPerLevel } from '../openedPerLevel';
 import type { Operation } from '../runClosedLoop';
+import type { Subject } from '../sideBySide';
+
+/** The lock cycle against the GraphQL server at `baseUrl` (the API, or the bare server), one connection per client. */
+export const graphqlLockCycleSubject = (baseUrl: string, apiKeys: string[]): Subject =>
+  openedPerLevel(
+    (clients) => Promise.resolve(createGraphQLClient(baseUrl, clients)),
+    (client) => graphqlLockCycle(client, apiKeys),
+    (client) => client.close(),
+  );
 
 /**
  * The same acquire + release of client `i`'s table pair as the raw SQL floor, through

@@ -1,4 +1,4 @@
-import { statementsSent } from '@tablelock/db';
+import { awaitDurableAnswer, inAnswerScope, statementsSent } from '@tablelock/db';
 import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -27,6 +27,13 @@ async function counted<T>(work: () => Promise<T>): Promise<{ statements: number;
   const answer = await work();
   return { statements: (statementsSent(database.prisma) ?? Number.NaN) - before, answer };
 }
+
+const denialsOf = async (tableName: string, editor: string) => {
+  const [row] = await database.prisma.$queryRaw<{ count: number }[]>`
+    SELECT count(*)::int AS count FROM tablelock.lock_event
+    WHERE table_name = ${tableName} AND action = 'denied' AND editor = ${editor}`;
+  return row?.count ?? Number.NaN;
+};
 
 describe('statements of the lock path', () => {
   it('an acquisition and a release: a read and a conditional write each', async () => {
@@ -70,6 +77,26 @@ describe('statements of the lock path', () => {
     const released = await legacy('editing', 'normal');
     expect(released.answer.lockResult).toBe(true);
     expect(released.statements).toBe(2);
+  });
+
+  it('a refused legacy acquisition is answered durably on its read and denial: its denial commit is the barrier', async () => {
+    grantedOrConflict(await acquire('products', 'alice'));
+    const denialsBefore = await denialsOf('products', 'bob');
+    const refused = await counted(() =>
+      inAnswerScope(async () => {
+        const answer = await updateTableStatusWithLock(database.prisma, {
+          tableName: 'products',
+          currentStatus: 'normal',
+          targetStatus: 'editing',
+          editor: 'bob',
+        });
+        await awaitDurableAnswer(database.prisma);
+        return answer;
+      }),
+    );
+    expect(refused.answer.lockResult).toBe(false);
+    expect(refused.statements).toBe(2);
+    expect(await denialsOf('products', 'bob')).toBe(denialsBefore + 1);
   });
 
   it('a legacy release of a lock that waits with a change request: its read alone, nothing ended', async () => {

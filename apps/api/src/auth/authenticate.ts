@@ -11,6 +11,11 @@ export interface Credentials {
   sessionToken: string | null;
   /** An `Authorization` header value (`Bearer <key>`). */
   authorization: string | null;
+  /**
+   * When the request arrived (`performance.now()`): a credential change committed before it
+   * must be heard before a remembered principal is served. Absent: when it is looked up.
+   */
+  receivedAt?: number;
 }
 
 export interface RequestIdentity {
@@ -29,7 +34,7 @@ export interface RequestIdentity {
  */
 export async function authenticate(
   services: ApiServices,
-  { sessionToken, authorization }: Credentials,
+  { sessionToken, authorization, receivedAt }: Credentials,
   { fresh = false }: { fresh?: boolean } = {},
 ): Promise<RequestIdentity> {
   const { prisma, credentialCache } = services;
@@ -39,10 +44,15 @@ export async function authenticate(
       scheme?.toLowerCase() === 'bearer' && secret
         ? fresh
           ? await findApiKeyPrincipal(prisma, secret)
-          : await credentialCache.principalOf('apiKey', secret, async () => {
-              const found = await findApiKeyPrincipal(prisma, secret);
-              return found && { principal: found };
-            })
+          : await credentialCache.principalOf(
+              'apiKey',
+              secret,
+              async () => {
+                const found = await findApiKeyPrincipal(prisma, secret);
+                return found && { principal: found };
+              },
+              receivedAt,
+            )
         : null;
     return {
       principal,
@@ -56,15 +66,20 @@ export async function authenticate(
   if (sessionToken) {
     const principal = fresh
       ? await findSessionPrincipal(prisma, sessionToken)
-      : await credentialCache.principalOf('session', sessionToken, async () => {
-          const found = await findSessionPrincipal(prisma, sessionToken);
-          if (!found) return null;
-          // Remembered no longer than the session lasts.
-          return {
-            principal: found,
-            validForMs: (await sessionTimeLeft(prisma, sessionToken)) ?? 0,
-          };
-        });
+      : await credentialCache.principalOf(
+          'session',
+          sessionToken,
+          async () => {
+            const found = await findSessionPrincipal(prisma, sessionToken);
+            if (!found) return null;
+            // Remembered no longer than the session lasts.
+            return {
+              principal: found,
+              validForMs: (await sessionTimeLeft(prisma, sessionToken)) ?? 0,
+            };
+          },
+          receivedAt,
+        );
     return {
       principal,
       credentialError: principal ? null : 'The session has ended; log in again.',

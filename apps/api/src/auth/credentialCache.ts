@@ -47,13 +47,13 @@ export function createCredentialCache(feed: CredentialChangeFeed): CredentialCac
   feed.onMissed(clear);
 
   return {
-    async principalOf(kind, secret, resolve) {
+    async principalOf(kind, secret, resolve, since) {
       const key = cacheKey(kind, secret);
       if (feed.isListening() && entries.has(key)) {
         // A change committed through another process before this request must be heard first,
         // though its announcement may still be on the way: a revoked key is refused at once
         // everywhere.
-        const caughtUp = await feed.catchUp();
+        const caughtUp = await feed.catchUp(since);
         const entry = entries.get(key);
         if (caughtUp && entry && entry.until > performance.now()) return entry.principal;
         drop(key);

@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { arrivalOf } from '../http/requestArrival';
 import type { Credentials } from './authenticate';
 import { SESSION_COOKIE } from './sessionCookie';
 
@@ -6,4 +7,5 @@ import { SESSION_COOKIE } from './sessionCookie';
 export const credentialsOf = (request: Request): Credentials => ({
   sessionToken: request.cookies?.[SESSION_COOKIE] ?? null,
   authorization: request.headers.authorization ?? null,
+  receivedAt: arrivalOf(request),
 });

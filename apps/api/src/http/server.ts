@@ -36,6 +36,7 @@ import { DEFAULT_KEEP_ALIVE_SECONDS, keepConnectionsAlive } from './keepConnecti
 import { countHttpResponses, createMetricsAudienceCheck, metricsEndpoint } from './metricsEndpoint';
 import { oidcRoutes } from './oidc/oidcRoutes';
 import { type Readiness, readinessEndpoint } from './readiness';
+import { noteArrival } from './requestArrival';
 import { assignRequestId, requestIdOf } from './requestId';
 import { apiResponseHeaders, securityHeaders } from './securityHeaders';
 import { serveWebApp } from './serveWebApp';
@@ -129,7 +130,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   });
   await apollo.start();
 
-  app.use(assignRequestId, countHttpResponses(options.services.metrics));
+  app.use(noteArrival, assignRequestId, countHttpResponses(options.services.metrics));
   // Probes and scrapers address the instance by its bare address: no Host check for them
   // (for /metrics only with METRICS_TOKEN set).
   app.get('/healthz', (_req, res) => {

@@ -14,10 +14,11 @@ export interface DatabaseNotifications {
   /** Whether the LISTEN connection is up now (notifications are being heard). */
   isListening(): boolean;
   /**
-   * Resolves true once every notification committed before the call has reached its listener;
-   * false if that cannot be known (the connection is down or dropped meanwhile).
+   * Resolves true once every notification committed before `since` (a `performance.now()` time,
+   * at the latest the call's own) has reached its listener; false if that cannot be known (the
+   * connection is down or dropped meanwhile).
    */
-  catchUp(): Promise<boolean>;
+  catchUp(since?: number): Promise<boolean>;
   /** When (epoch ms) the connection last came back after it dropped; undefined if it never did. */
   reconnectedAt(): number | undefined;
   close(): Promise<void>;
@@ -84,8 +85,9 @@ export async function startDatabaseNotifications(
   // A listening backend that was signalled by a commit passes its notifications on before it
   // answers the next query (postgres.c processes pending notifies before ReadyForQuery), and
   // `pg` hands them to their listeners as it reads them: one round trip on this connection
-  // hears everything committed before it was sent. A round trip under way may have been sent
-  // before a caller asked, so callers arriving meanwhile share the one after it.
+  // hears everything committed before it was sent. So a caller shares the round trip under way
+  // when it was sent at or after the caller's `since` (requests that arrived together share
+  // one); else it shares the one after it.
   const roundTrip = async (): Promise<boolean> => {
     const current = client;
     if (!current) return false;
@@ -96,16 +98,20 @@ export async function startDatabaseNotifications(
       return false;
     }
   };
-  let sent: Promise<boolean> | undefined;
+  let sent: { at: number; answered: Promise<boolean> } | undefined;
   let queued: Promise<boolean> | undefined;
-  const catchUp = (): Promise<boolean> => {
+  const catchUp = (since?: number): Promise<boolean> => {
     if (!sent) {
-      sent = roundTrip().finally(() => {
+      // Taken before the query is written: the round trip goes out at this time or later.
+      const at = performance.now();
+      const answered = roundTrip().finally(() => {
         sent = undefined;
       });
-      return sent;
+      sent = { at, answered };
+      return answered;
     }
-    queued ??= sent.then(() => {
+    if (since !== undefined && since <= sent.at) return sent.answered;
+    queued ??= sent.answered.then(() => {
       queued = undefined;
       return catchUp();
     });

@@ -13,6 +13,9 @@ export async function startLockChangeFeed(
   const changes = new EventEmitter();
   changes.setMaxListeners(0);
   await notifications.listen(LOCK_CHANNEL, (payload) => {
+    // Every lock change of every process is announced here, mostly while nobody in this process
+    // listens: its parsing (a JSON object and the states of its tables) would feed no one.
+    if (changes.listenerCount('change') === 0 && changes.listenerCount('waiter') === 0) return;
     const event = parseAnnouncedEvent(payload);
     if (event) {
       changes.emit('change', event);

@@ -19,11 +19,16 @@ export interface ResolvedCredential {
  * Unknown or revoked secrets are never remembered: each is looked up again.
  */
 export interface CredentialCache {
-  /** `secret`'s principal: remembered, else `resolve`d (and then remembered). */
+  /**
+   * `secret`'s principal: remembered, else `resolve`d (and then remembered). A remembered one is
+   * served once every change committed before `since` (when the request arrived, as a
+   * `performance.now()` time; else now) has been heard.
+   */
   principalOf(
     kind: CredentialKind,
     secret: string,
     resolve: () => Promise<ResolvedCredential | null>,
+    since?: number,
   ): Promise<Principal | null>;
   /** Forgets what this process itself just changed, before the announcement comes back. */
   forget(change: CredentialChange): void;

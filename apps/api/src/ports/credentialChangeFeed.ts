@@ -16,8 +16,9 @@ export interface CredentialChangeFeed {
   /** Whether announcements are being heard now. */
   isListening(): boolean;
   /**
-   * Resolves true once every change committed before the call has been passed to subscribers;
-   * false if that cannot be known now (the LISTEN connection is down).
+   * Resolves true once every change committed before `since` (a `performance.now()` time, at the
+   * latest the call's own) has been passed to subscribers; false if that cannot be known now
+   * (the LISTEN connection is down).
    */
-  catchUp(): Promise<boolean>;
+  catchUp(since?: number): Promise<boolean>;
 }

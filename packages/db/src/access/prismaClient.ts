@@ -74,7 +74,7 @@ export function createPrismaClient(
 /** For Prisma's adapter, which takes '' for a statement to run unnamed. */
 function prismaStatementNames(): (query: { sql: string }) => string {
   const nameOf = boundedStatementNames();
-  return ({ sql }) => nameOf(sql) ?? '';
+  return ({ sql }) => nameOf(sql)?.name ?? '';
 }
 
 /**
@@ -166,20 +166,33 @@ export function isPoolClient(db: Queryable): db is PrismaClient {
   return pools.has(db as PrismaClient);
 }
 
+/** A text kept prepared: its name, and the text as first asked about. */
+export interface NamedStatement {
+  name: string;
+  /** Equal to the text asked about; the same string each time, for `pg` to compare at once. */
+  sql: string;
+}
+
 /**
  * Names for the first MAX_PREPARED_STATEMENTS texts it is asked about (`tl_` and the text's
  * hash, so the same on every path that prepares it); undefined (run unnamed, not kept) for any
  * other. Each path keeps its own: the lock path's are never taken up by other texts.
  */
-export function boundedStatementNames(): (sql: string) => string | undefined {
-  const names = new Map<string, string>();
+export function boundedStatementNames(): (sql: string) => NamedStatement | undefined {
+  // Found by length, then compared with the few texts of that length: a Map keyed by the text
+  // hashed every text asked about, kilobytes built anew for each statement of the lock path,
+  // and that hashing was the dearest part of tablelock's own code in its CPU profile.
+  const byLength = new Map<number, NamedStatement[]>();
+  let named = 0;
   return (sql) => {
-    let name = names.get(sql);
-    if (name === undefined && names.size < MAX_PREPARED_STATEMENTS) {
-      name = `tl_${createHash('sha1').update(sql).digest('base64url')}`;
-      names.set(sql, name);
-    }
-    return name;
+    const sameLength = byLength.get(sql.length);
+    const known = sameLength?.find((statement) => statement.sql === sql);
+    if (known || named >= MAX_PREPARED_STATEMENTS) return known;
+    const statement = { name: `tl_${createHash('sha1').update(sql).digest('base64url')}`, sql };
+    if (sameLength) sameLength.push(statement);
+    else byLength.set(sql.length, [statement]);
+    named++;
+    return statement;
   };
 }
 

@@ -17,11 +17,11 @@ export async function queryPrepared<Row>(db: Queryable, query: Prisma.Sql): Prom
   if (!client) return db.$queryRaw<Row[]>(query);
   // Prisma.Sql builds its text anew at each read.
   const text = query.text;
-  const name = client.prepared ? nameOf(text) : undefined;
+  const statement = client.prepared ? nameOf(text) : undefined;
   const { rows } = await client.pool.query<Row & object>({
-    text,
+    text: statement?.sql ?? text,
     values: query.values,
-    ...(name ? { name } : {}),
+    ...(statement ? { name: statement.name } : {}),
   });
   return rows;
 }

@@ -1,5 +1,6 @@
 import {
   isPoolClient,
+  noteConfirmedCommit,
   Prisma,
   type PrismaClient,
   type Queryable,
@@ -30,9 +31,10 @@ const logs = new WeakMap<PrismaClient, Log>();
  * history. On a pool client, denials that arrive while one is being written wait for it and
  * then go in together, one INSERT for all of them (group commit): when 200 clients race for a
  * table, the losers share a few statements instead of each paying a round trip of its own.
- * Inside a transaction, the denial is part of it and is written at once.
+ * Inside a transaction, the denial is part of it and is written at once. On a pool client its
+ * commit is also the answer's confirmed commit (see noteConfirmedCommit).
  */
-export function recordDeniedAttempt(db: Queryable, event: LockEventInput): Promise<void> {
+export async function recordDeniedAttempt(db: Queryable, event: LockEventInput): Promise<void> {
   if (!isPoolClient(db)) return insertEvents(db, [event]);
   let log = logs.get(db);
   if (!log) {
@@ -50,7 +52,12 @@ export function recordDeniedAttempt(db: Queryable, event: LockEventInput): Promi
     // Those arriving in the same turn of the event loop join the first write.
     setImmediate(() => void writeWaiting(db, log));
   }
-  return batch.written;
+  await batch.written;
+  // The INSERT ran alone, sent after the read the refusal was decided on, and wrote WAL: its
+  // commit waited for the synchronous standbys (a cut wait rejects as OutcomeUnknownError) and
+  // so covers every commit that read saw. The refusal's answer needs no barrier of its own
+  // (under contention, one statement less for each of the losers).
+  noteConfirmedCommit();
 }
 
 async function writeWaiting(db: PrismaClient, log: Log): Promise<void> {
