@@ -3,8 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormatters } from '../i18n/useFormatters';
+import { EffectiveAtError } from './EffectiveAtError';
 import { EffectiveAtField } from './EffectiveAtField';
-import { effectiveAtErrorText } from './effectiveAtErrorText';
 import { fromLocalInput, toLocalInput } from './localDateTime';
 import { editionsOptions } from './scheduleQueries';
 
@@ -89,11 +89,7 @@ export function ApplyOnForm(props: ApplyOnFormProps) {
         />
         {t('schedule.keepLock')}
       </label>
-      {props.error !== null && (
-        <p className="banner banner-error" role="alert" data-testid="schedule-error">
-          {effectiveAtErrorText(props.error, t, format.dateTime)}
-        </p>
-      )}
+      <EffectiveAtError error={props.error} />
       <div className="dialog-actions">
         <button type="button" className="button" onClick={props.onCancel}>
           {t('common.cancel')}

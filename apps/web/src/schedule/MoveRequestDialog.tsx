@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormatters } from '../i18n/useFormatters';
 import { Dialog } from '../ui/Dialog';
+import { EffectiveAtError } from './EffectiveAtError';
 import { EffectiveAtField } from './EffectiveAtField';
-import { effectiveAtErrorText } from './effectiveAtErrorText';
 import { fromLocalInput, toLocalInput } from './localDateTime';
 
 interface MoveRequestDialogProps {
@@ -39,11 +39,7 @@ export function MoveRequestDialog(props: MoveRequestDialogProps) {
       >
         <p>{t('schedule.takesEffect', { at: format.dateTimeSeconds(props.effectiveAt) })}</p>
         <EffectiveAtField value={when} onChange={setWhen} />
-        {props.error !== null && (
-          <p className="banner banner-error" role="alert" data-testid="schedule-error">
-            {effectiveAtErrorText(props.error, t, format.dateTime)}
-          </p>
-        )}
+        <EffectiveAtError error={props.error} />
         <div className="dialog-actions">
           <button type="button" className="button" onClick={props.onCancel}>
             {t('common.cancel')}
