@@ -144,6 +144,23 @@ describe('writeStoredRows', () => {
 
   it("leaves an import's empty cell of a column with a default to the default", async () => {
     const request = await schedule({ csv: 'id,name,qty\n41,imported,\n5,five,50\n' });
+    // The diff as the database stored it from the dry run: an update only of what changed.
+    expect(request.rows).toEqual([
+      {
+        action: 'insert',
+        key: { id: '41' },
+        version: null,
+        oldValues: null,
+        newValues: { id: '41', name: 'imported', qty: null },
+      },
+      {
+        action: 'update',
+        key: { id: '5' },
+        version: await versionOf(5),
+        oldValues: { name: 'item 5', qty: '5' },
+        newValues: { name: 'five', qty: '50' },
+      },
+    ]);
     // As grid changes, the empty cell is a NULL the column refuses: nothing is written.
     expect(await write(request.id, false)).toBeNull();
     expect(await rowsOf([5, 41])).toEqual([{ id: 5, name: 'item 5', note: null, qty: 5 }]);

@@ -11,6 +11,7 @@ import {
   applyScheduledEdition,
   createEdition,
   dryRunImport,
+  MasterDataError,
   readEditionRequests,
   saveRows,
   submitChangeRequest,
@@ -51,11 +52,15 @@ async function quantities(): Promise<{ total: number; first: number }> {
   return row ?? { total: 0, first: 0 };
 }
 
-/** A file that adds `step` to the quantity of every row: an import's dry run, submitted. */
-async function submitStockFile(editionId: string, step: number) {
+/**
+ * A file that adds `step` to the quantity of every row (of `ids`): an import's dry run,
+ * submitted.
+ */
+async function submitStockFile(editionId: string, step: number, ids = [1, ROWS]) {
   const [file] = await database.prisma.$queryRawUnsafe<{ csv: string }[]>(
     `SELECT string_agg(id || ',' || (quantity + ${step}), E'\\n' ORDER BY id) AS csv
-     FROM ${MASTER_SCHEMA}.${TABLE}`,
+     FROM ${MASTER_SCHEMA}.${TABLE} WHERE id BETWEEN $1 AND $2`,
+    ...ids,
   );
   const token = await lock('alice');
   const dryRun = await dryRunImport(database.prisma, {
@@ -67,7 +72,7 @@ async function submitStockFile(editionId: string, step: number) {
     format: 'csv',
     content: Buffer.from(`id,quantity\n${file?.csv ?? ''}\n`),
   });
-  expect(dryRun.counts.update).toBe(ROWS);
+  expect(dryRun.counts.update).toBe((ids[1] ?? 0) - (ids[0] ?? 0) + 1);
   const submitted = await submitChangeRequest(database.prisma, {
     schema: MASTER_SCHEMA,
     tableName: TABLE,
@@ -184,5 +189,18 @@ describe(`an edition of a request of ${ROWS} rows`, () => {
       orderBy: { id: 'asc' },
     });
     expect(announced.map((event) => event.type)).toEqual(['scheduled', 'change.applied']);
+  });
+
+  it('refuses a file over a row another request of the edition changes, naming both', async () => {
+    const { edition, request } = await dueEdition('recount', 2);
+    const error = await submitStockFile(edition.id, 3, [2500, 2500]).catch(
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(MasterDataError);
+    expect(error).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      details: { changeRequestId: request.id, key: '{"id":"2500"}' },
+    });
+    expect(await readEditionRequests(database.prisma, edition.id)).toHaveLength(1);
   });
 });
