@@ -1,16 +1,15 @@
 import { inTransaction, type Queryable, type TransactionClient } from '@tablelock/db';
 import { LockError, releaseTableLock } from '@tablelock/lock';
-import {
-  type ChangedRequestRow,
-  type ChangeRequestRecord,
-  changeRequestOf,
-  type ScheduleFailure,
-} from './changeRequestRecord';
+import type { ChangeRequestRecord, ScheduleFailure } from './changeRequestRecord';
 import {
   failureOfWait,
   markApplied,
   markFailed,
+  reread,
   rowsFailure,
+  type ScheduledRequest,
+  scheduledRequestColumns,
+  scheduledRequestOf,
   scheduleEditor,
   writeScheduledRequest,
 } from './scheduledWrite';
@@ -91,29 +90,33 @@ async function applyUnderLock(
   const written = await writeScheduledRequest(tx, run.schema, request, editor, token);
   // The request carries the lock taken for it now: its failure's event names that token, by
   // which changeRequestChanged finds the request and tells its author.
-  const ended = written.saved
-    ? await markApplied(tx, request, editor, token, written.counts)
-    : await markFailed(tx, { ...request, token }, rowsFailure(written.rows));
+  if (written.saved) await markApplied(tx, request, editor, token, written.counts);
+  else await markFailed(tx, { ...request, token }, rowsFailure(written.rows));
   const released = await releaseTableLock(tx, {
     tableName,
     editor,
     token,
-    reason: `change request ${run.id} ${ended.state}`,
+    reason: `change request ${run.id} ${written.saved ? 'applied' : 'failed'}`,
   });
   if ('refused' in released) throw new Error(`the lock of ${tableName} was not released`);
-  return ended;
+  return reread(tx, run.id);
 }
 
 /** The request, its row held to the end of the transaction, if it is still scheduled. */
 async function scheduledRequest(
   tx: TransactionClient,
   id: string,
-): Promise<ChangeRequestRecord | null> {
+): Promise<ScheduledRequest | null> {
   const [row] = await tx.$queryRaw<{ id: bigint }[]>`
     SELECT id FROM tablelock.change_request
     WHERE id = ${id}::bigint AND state = 'scheduled' FOR UPDATE`;
   if (!row) return null;
-  return changeRequestOf(await tx.changeRequest.findUniqueOrThrow({ where: { id: row.id } }));
+  return scheduledRequestOf(
+    await tx.changeRequest.findUniqueOrThrow({
+      where: { id: row.id },
+      select: scheduledRequestColumns,
+    }),
+  );
 }
 
 /** The wait for the table ended without it: the request fails, if it is still scheduled. */
@@ -124,6 +127,8 @@ async function failUnheld(
 ): Promise<ChangeRequestRecord | null> {
   return inTransaction(db, async (tx) => {
     const request = await scheduledRequest(tx, id);
-    return request ? markFailed(tx, request, failure) : null;
+    if (!request) return null;
+    await markFailed(tx, request, failure);
+    return reread(tx, id);
   });
 }

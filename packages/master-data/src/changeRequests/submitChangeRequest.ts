@@ -7,6 +7,7 @@ import {
   releaseTableLock,
 } from '@tablelock/lock';
 import { joinEdition } from '../editions/joinEdition';
+import { assertRowsOnceInEdition } from '../editions/rowsOnceInEdition';
 import { readImportReport } from '../import/readImportReport';
 import { MasterDataError } from '../masterDataError';
 import { type RowChanges, type RowError, validRowChanges } from '../saveRows';
@@ -14,8 +15,8 @@ import { readMasterTable } from '../tableColumns';
 import { trialSave } from '../trialSave';
 import { type ChangeRequestRecord, changeRequestOf } from './changeRequestRecord';
 import { validEffectiveAt } from './effectiveTime';
-import { importDiff } from './importDiff';
 import { requestDiff } from './requestDiff';
+import { storeImportDiff } from './storeImportDiff';
 
 export interface SubmitRequest {
   schema: string;
@@ -94,13 +95,13 @@ export async function submitChangeRequest(
     if (dryRun && dryRun.tableName !== tableName) {
       throw new MasterDataError('BAD_USER_INPUT', `That dry run is of ${dryRun.tableName}.`);
     }
-    const rows = dryRun ? await importDiff(tx, dryRun.id) : await requestDiff(tx, table, changes);
-    if (rows.length === 0) {
+    // A dry run's rows are stored from where they are (storeImportDiff), never read out here.
+    const rows = dryRun ? [] : await requestDiff(tx, table, changes);
+    const rowCount = dryRun ? dryRun.counts.create + dryRun.counts.update : rows.length;
+    if (rowCount === 0) {
       throw new MasterDataError('BAD_USER_INPUT', 'A change request needs changes.');
     }
-    const effectiveAt = request.editionId
-      ? await joinEdition(tx, request.editionId, tableName, rows, asked)
-      : asked;
+    const effectiveAt = request.editionId ? await joinEdition(tx, request.editionId, asked) : asked;
     const needsApproval = effectiveAt ? await changesNeedApproval(tx, tableName) : false;
     if (effectiveAt && needsApproval) await assertNoneWaitsForApproval(tx, tableName);
     // The lock moves to the request first: on a table that needs approval, only a pending
@@ -122,7 +123,7 @@ export async function submitChangeRequest(
         comment,
         changes: changes as object,
         rows: rows as object[],
-        rowCount: rows.length,
+        rowCount,
         keepEditing: request.keepEditing,
         importDryRunId: dryRun?.id ?? null,
         effectiveAt,
@@ -130,6 +131,10 @@ export async function submitChangeRequest(
         ...(scheduledAtOnce ? { state: 'scheduled', decidedAt: new Date() } : {}),
       },
     });
+    const rowsChanged = dryRun ? await storeImportDiff(tx, stored.id, dryRun.id) : rowCount;
+    if (request.editionId) {
+      await assertRowsOnceInEdition(tx, request.editionId, tableName, stored.id);
+    }
     if (dryRun && !effectiveAt) {
       // The dry run follows the lock: only the request's token applies it.
       await tx.$executeRaw`
@@ -148,13 +153,16 @@ export async function submitChangeRequest(
       editor: author,
       token: movedToken.toString(),
       reason: comment,
-      rowsChanged: rows.length,
+      rowsChanged,
       details: { changeRequestId: stored.id.toString() },
     });
     if (effectiveAt) {
       await leaveScheduled(tx, { ...request, effectiveAt }, stored.id.toString(), scheduledAtOnce);
     }
-    return { submitted: true, request: changeRequestOf(stored), rowErrors: [] };
+    const submitted = dryRun
+      ? await tx.changeRequest.findUniqueOrThrow({ where: { id: stored.id } })
+      : stored;
+    return { submitted: true, request: changeRequestOf(submitted), rowErrors: [] };
   });
 }
 

@@ -1,16 +1,15 @@
 import { inTransaction, type Queryable, type TransactionClient } from '@tablelock/db';
 import { LockError, releaseTableLock } from '@tablelock/lock';
-import {
-  type ChangeRequestRecord,
-  changeRequestOf,
-  type ScheduleFailure,
-} from '../changeRequests/changeRequestRecord';
+import type { ScheduleFailure } from '../changeRequests/changeRequestRecord';
 import {
   failureOfWait,
   markApplied,
   markFailed,
   rowsFailure,
+  type ScheduledRequest,
   type ScheduledWrite,
+  scheduledRequestColumns,
+  scheduledRequestOf,
   writeScheduledRequest,
 } from '../changeRequests/scheduledWrite';
 import { type EditionFailedRow, type EditionRecord, editionOf } from './editionRecord';
@@ -43,6 +42,7 @@ export async function applyScheduledEdition(
   if (!(await claim(db, run))) return null;
   const requests = await db.changeRequest.findMany({
     where: { editionId: BigInt(run.id), state: { in: ['pending', 'scheduled'] } },
+    select: { id: true, state: true, tableName: true },
     orderBy: { id: 'asc' },
   });
   const unapproved = requests.filter((request) => request.state === 'pending');
@@ -98,7 +98,7 @@ async function applyAll(
   if (!edition) return null;
   const requests = await scheduledRequests(tx, run.id);
   await tx.$executeRawUnsafe('SAVEPOINT edition_apply');
-  const writes: { request: ChangeRequestRecord; token: string; written: ScheduledWrite }[] = [];
+  const writes: { request: ScheduledRequest; token: string; written: ScheduledWrite }[] = [];
   for (const request of requests) {
     const token = tokens.get(request.tableName);
     if (token === undefined)
@@ -152,9 +152,10 @@ async function scheduledRequests(tx: TransactionClient, id: string) {
     WHERE edition_id = ${id}::bigint AND state = 'scheduled' ORDER BY id FOR UPDATE`;
   const stored = await tx.changeRequest.findMany({
     where: { id: { in: locked.map((row) => row.id) } },
+    select: scheduledRequestColumns,
     orderBy: { id: 'asc' },
   });
-  return stored.map(changeRequestOf);
+  return stored.map(scheduledRequestOf);
 }
 
 async function endEdition(
@@ -186,8 +187,9 @@ async function failEdition(
     if (!edition) return null;
     const waiting = await tx.changeRequest.findMany({
       where: { editionId: BigInt(id), state: { in: ['pending', 'scheduled'] } },
+      select: scheduledRequestColumns,
     });
-    for (const request of waiting) await markFailed(tx, changeRequestOf(request), failure);
+    for (const request of waiting) await markFailed(tx, scheduledRequestOf(request), failure);
     await endEdition(tx, id, 'failed', { ...failure, rows: [] });
     return editionOf(await tx.edition.findUniqueOrThrow({ where: { id: BigInt(id) } }));
   });
