@@ -84,7 +84,10 @@ test('value help finds a word anywhere in the label, in any case, numbers in num
   await expect(cell(alice, rowId('4'), 'supplier_id')).toHaveText('12Supplier Sakura 12');
 
   for (const id of ['7', '8']) {
-    await alice.locator(`[row-id='${rowId(id)}'] .ag-selection-checkbox input`).check();
+    const box = alice.locator(`[row-id='${rowId(id)}'] .ag-selection-checkbox input`);
+    // The rows are shown anew after the save above, and a box drawn anew under the click keeps
+    // its old state: check until it is checked.
+    await expect(async () => box.check({ timeout: 2_000 })).toPass();
   }
   await alice.getByRole('button', { name: 'Set value on 2 rows' }).click();
   const dialog = alice.getByRole('dialog');
