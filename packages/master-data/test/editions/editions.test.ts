@@ -1,6 +1,5 @@
 import {
   acquireTableLock,
-  acquireTableLocks,
   grantedOrConflict,
   releaseTableLock,
   syncTableRegistry,
@@ -8,7 +7,6 @@ import {
 import { createTestDatabase, MASTER_SCHEMA, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  applyScheduledEdition,
   createEdition,
   MasterDataError,
   moveChangeRequest,
@@ -17,6 +15,7 @@ import {
   submitChangeRequest,
   syncWriteGuards,
 } from '../../src';
+import { applyEditionNow, makeDue } from '../support/dueEditions';
 
 // Issue 44, outcome 2: an edition's requests over several tables are applied together at its
 // time, all or nothing.
@@ -90,25 +89,6 @@ async function submitRename(editionId: string, table: string, id: number, name: 
   return submitted.request;
 }
 
-async function makeDue(editionId: string) {
-  await database.prisma.$executeRaw`
-    UPDATE tablelock.edition SET effective_at = now() - interval '1 second'
-    WHERE id = ${editionId}::bigint`;
-}
-
-const run = (id: string) =>
-  applyScheduledEdition(database.prisma, {
-    schema: MASTER_SCHEMA,
-    id,
-    claimant: 'test',
-    takeTables: async (tableNames, editor) => {
-      const grants = grantedOrConflict(
-        await acquireTableLocks(database.prisma, { tableNames, editor, leaseSeconds: 600 }),
-      );
-      return new Map(grants.map((grant) => [grant.tableName, grant.fencingToken]));
-    },
-  });
-
 async function editionOf(name: string) {
   return createEdition(database.prisma, { name, effectiveAt: inAnHour(), createdBy: 'alice' });
 }
@@ -122,9 +102,9 @@ describe('editions', () => {
     expect(requests.map((request) => request.effectiveAt)).toEqual(
       TABLES.map(() => edition.effectiveAt),
     );
-    expect(await run(edition.id)).toBeNull();
-    await makeDue(edition.id);
-    expect(await run(edition.id)).toMatchObject({ state: 'applied' });
+    expect(await applyEditionNow(database.prisma, edition.id)).toBeNull();
+    await makeDue(database.prisma, edition.id);
+    expect(await applyEditionNow(database.prisma, edition.id)).toMatchObject({ state: 'applied' });
     for (const table of TABLES) expect(await nameOf(table, 1)).toBe(`${table} spring`);
     expect((await readEditionRequests(database.prisma, edition.id)).map((r) => r.state)).toEqual([
       'applied',
@@ -163,8 +143,8 @@ describe('editions', () => {
       editor: 'bob',
       token,
     });
-    await makeDue(edition.id);
-    const failed = await run(edition.id);
+    await makeDue(database.prisma, edition.id);
+    const failed = await applyEditionNow(database.prisma, edition.id);
     expect(failed).toMatchObject({
       state: 'failed',
       failure: {

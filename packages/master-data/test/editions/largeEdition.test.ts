@@ -1,6 +1,5 @@
 import {
   acquireTableLock,
-  acquireTableLocks,
   grantedOrConflict,
   releaseTableLock,
   syncTableRegistry,
@@ -8,7 +7,6 @@ import {
 import { createTestDatabase, MASTER_SCHEMA, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  applyScheduledEdition,
   createEdition,
   dryRunImport,
   MasterDataError,
@@ -17,6 +15,7 @@ import {
   submitChangeRequest,
   syncWriteGuards,
 } from '../../src';
+import { applyEditionNow, makeDue } from '../support/dueEditions';
 
 // Issue 44's Measure: an edition's rows are written set-based from the requests as stored. A
 // request of thousands of rows keeps every guarantee of one of a few: each row checked against
@@ -100,25 +99,6 @@ async function dueEdition(name: string, step: number) {
   return { edition, request };
 }
 
-async function makeDue(editionId: string) {
-  await database.prisma.$executeRaw`
-    UPDATE tablelock.edition SET effective_at = now() - interval '1 second'
-    WHERE id = ${editionId}::bigint`;
-}
-
-const run = (id: string) =>
-  applyScheduledEdition(database.prisma, {
-    schema: MASTER_SCHEMA,
-    id,
-    claimant: 'test',
-    takeTables: async (tableNames, editor) => {
-      const grants = grantedOrConflict(
-        await acquireTableLocks(database.prisma, { tableNames, editor, leaseSeconds: 600 }),
-      );
-      return new Map(grants.map((grant) => [grant.tableName, grant.fencingToken]));
-    },
-  });
-
 const sumOfOneTo = (n: number) => (n * (n + 1)) / 2;
 
 describe(`an edition of a request of ${ROWS} rows`, () => {
@@ -138,8 +118,8 @@ describe(`an edition of a request of ${ROWS} rows`, () => {
       },
     });
     await releaseTableLock(database.prisma, { tableName: TABLE, editor: 'bob', token });
-    await makeDue(edition.id);
-    const failed = await run(edition.id);
+    await makeDue(database.prisma, edition.id);
+    const failed = await applyEditionNow(database.prisma, edition.id);
     expect(failed).toMatchObject({
       state: 'failed',
       failure: {
@@ -161,8 +141,8 @@ describe(`an edition of a request of ${ROWS} rows`, () => {
   it('applies every row at its time, as kind scheduled naming the request, announced', async () => {
     const before = await quantities();
     const { edition, request } = await dueEdition('restock', 1);
-    await makeDue(edition.id);
-    expect(await run(edition.id)).toMatchObject({ state: 'applied' });
+    await makeDue(database.prisma, edition.id);
+    expect(await applyEditionNow(database.prisma, edition.id)).toMatchObject({ state: 'applied' });
     expect(await quantities()).toEqual({ total: before.total + ROWS, first: before.first + 1 });
     expect(await readEditionRequests(database.prisma, edition.id)).toMatchObject([
       { id: request.id, state: 'applied' },
