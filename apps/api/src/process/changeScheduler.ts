@@ -61,8 +61,28 @@ export function startChangeScheduler(options: ChangeSchedulerOptions): () => Pro
   let lookAgain = false;
   let stopped = false;
   const leadMs = options.warningLeadSeconds * 1000;
-  // A request is due within the lead: someone taking a table now may need telling.
-  let warning = false;
+  // While a request is due within the lead, someone taking a table may need telling: lock
+  // changes are heard then, and only then (each one heard is parsed in this process).
+  let lockWatch: { stop: () => Promise<void> } | null = null;
+  const watchLocksTaken = () => {
+    const taken = options.lockChanges.changesForWaiter();
+    const watching = (async () => {
+      for await (const event of taken) {
+        if (event === null || event.action === 'acquire' || event.action === 'take_over') wake();
+      }
+    })();
+    return {
+      async stop() {
+        await taken.return?.();
+        await watching;
+      },
+    };
+  };
+  const stopWatchingLocks = async () => {
+    const watch = lockWatch;
+    lockWatch = null;
+    await watch?.stop();
+  };
 
   const takeTables = async (tableNames: string[], editor: string) => {
     // Opened before the first look, so that no release between the look and the wait is missed.
@@ -135,8 +155,13 @@ export function startChangeScheduler(options: ChangeSchedulerOptions): () => Pro
     let sleepMs = recheckMs;
     try {
       const upcoming = await readScheduledRequests(prisma, owner, LOOK_AHEAD);
-      warning = upcoming.some((next) => next.dueInMs > 0 && next.dueInMs <= leadMs);
-      if (warning) await warn();
+      if (upcoming.some((next) => next.dueInMs > 0 && next.dueInMs <= leadMs)) {
+        // Heard from before the holders are read, so that no lock taken meanwhile is missed.
+        lockWatch ??= watchLocksTaken();
+        await warn();
+      } else {
+        await stopWatchingLocks();
+      }
       for (const next of upcoming) {
         const id = `${next.kind}:${next.id}`;
         const retry = retryAt.get(id);
@@ -183,25 +208,13 @@ export function startChangeScheduler(options: ChangeSchedulerOptions): () => Pro
   }
 
   options.scheduleChanges.onChanged(wake);
-  const lockTaken = options.lockChanges.changesForWaiter();
-  const watching = (async () => {
-    for await (const event of lockTaken) {
-      if (
-        warning &&
-        (event === null || event.action === 'acquire' || event.action === 'take_over')
-      ) {
-        wake();
-      }
-    }
-  })();
   wake();
   return async () => {
     stopped = true;
     clearTimeout(timer);
     leave.abort();
-    await lockTaken.return?.();
-    await watching;
     await looking;
+    await stopWatchingLocks();
     await Promise.allSettled([...running.values()]);
   };
 }
