@@ -1,4 +1,4 @@
-import type { Queryable } from '@tablelock/db';
+import { isPoolClient, type Queryable } from '@tablelock/db';
 import { inSpan } from '@tablelock/tracing';
 import { editBlockOf, policyBlockOf } from '../core/editBlock';
 import type { LockAnswer } from '../core/lockAnswer';
@@ -13,12 +13,15 @@ import { readLockScope } from '../sql/lockScope';
 import { notAMasterTable } from '../sql/notAMasterTable';
 import {
   canonicalScopeValues,
+  type ExpectedRow,
   insertRowScope,
+  insertRowScopeIfUnchanged,
   lockScopeRows,
   readRowScopeGround,
 } from '../sql/rowScopeSql';
 import { waitingForLocks } from '../sql/waitingForLocks';
 import type { LockGrant } from './lockGrant';
+import { inRowScopeTurn } from './rowScopeTurns';
 
 /** How many values of the row-lock column one scope may name. */
 export const MAX_SCOPE_ROWS = 1_000;
@@ -39,12 +42,11 @@ export interface AcquireRowScope {
   recordDenial?: boolean;
 }
 
-/** A refusal that rolls the transaction back, to be answered after it. */
-class Refused extends Error {
-  constructor(readonly refusal: LockRefusal) {
-    super('refused');
-  }
-}
+/** What one attempt at a scope came to: a grant, a refusal, or rows found changed or held. */
+type Attempt =
+  | { granted: LockGrant & { rows: string[] } }
+  | { refused: LockRefusal }
+  | { contended: true };
 
 /**
  * Starts editing the rows of a table whose row-lock column has one of `rows` (a row scope, see
@@ -53,6 +55,10 @@ class Refused extends Error {
  * way, when the table is edited whole or locked as a reference, a scope holds any of the values,
  * an FK target is edited, or someone waits in line first for what it wants (the whole table,
  * one of its values, or its table as their FK target).
+ *
+ * Like a whole-table acquisition it reads, decides and writes with one conditional write, in
+ * turns with this process's other changes of the table's scopes (inRowScopeTurn); only when that
+ * write finds the rows changed or held (another process) does it lock them and decide again.
  */
 export function acquireRowScope(
   db: Queryable,
@@ -64,77 +70,119 @@ export function acquireRowScope(
     async () => {
       scopeRows(request.rows);
       const actor = request.actor ?? request.editor;
-      // Read before the table's row is locked, so that scopes of one table hold it briefly; the
-      // insert checks again that the ground is what it was (see insertRowScope).
-      const { column, rows } = await scopeGroundOf(db, request);
-      try {
-        const granted = await waitingForLocks(db, [request.tableName], async (tx) => {
-          // Locked first, read after, in a statement of its own: a read in the locking statement
-          // would see the scopes as they were before it waited, not those just taken.
-          await lockScopeRows(tx, request.tableName);
-          const scope = await readLockScope(tx, request.tableName, [], false, {
-            editor: request.editor,
-            rows,
-            ...(request.waiterId ? { waiterId: request.waiterId } : {}),
-          });
-          const main = scope.get(request.tableName);
-          if (!main) throw await notAMasterTable(tx, request.tableName);
-          const fkRows = main.references
-            .filter((name) => name !== request.tableName)
-            .flatMap((name) => scope.get(name) ?? [])
-            .filter((row) => row.rules?.takesPartInLocking !== false);
-          const block =
-            policyBlockOf(main, request.rights) ??
-            editBlockOf(main, fkRows, (holder) => scope.get(holder)?.editor ?? null, rows) ??
-            queueBlockOf([main, ...fkRows]);
-          if (block) throw new Refused(block);
-          const leaseSeconds = cappedLease(request.leaseSeconds, main.rules ?? DEFAULT_TABLE_RULES);
-          const written = await insertRowScope(
-            tx,
-            {
-              tableName: request.tableName,
-              editor: request.editor,
-              rows,
-              leaseSeconds,
-              ground: { masterSchema: request.masterSchema, column },
-            },
-            fkRows.map((row) => row.tableName),
-            {
-              action: 'acquire',
-              tableName: request.tableName,
-              actor,
-              editor: request.editor,
-              details: { rows },
-            },
-          );
-          return {
-            tableName: request.tableName,
-            editor: request.editor,
-            fencingToken: written.fencing_token,
-            leaseExpiresAt: written.lease_expires_at,
-            lastActiveAt: written.last_active_at,
-            idleLimitSeconds: null,
-            lockedTables: fkRows.map((row: LockRow) => row.tableName).sort(),
-            rows,
-          };
-        });
-        return { granted };
-      } catch (error) {
-        if (!(error instanceof Refused)) throw error;
-        if (request.recordDenial === false) {
-          return { refused: error.refusal, tableName: request.tableName };
-        }
+      const ground = await scopeGroundOf(db, request);
+      let attempt: Attempt = { contended: true };
+      if (isPoolClient(db)) {
+        attempt = await inRowScopeTurn(db, request.tableName, () =>
+          attemptRowScope(db, request, ground, false),
+        );
+      }
+      if ('contended' in attempt) {
+        attempt = await waitingForLocks(db, [request.tableName], (tx) =>
+          attemptRowScope(tx, request, ground, true),
+        );
+      }
+      if ('granted' in attempt) return { granted: attempt.granted };
+      if ('contended' in attempt)
+        throw new Error('A scope attempt on locked rows is never contended.');
+      if (request.recordDenial !== false) {
         await recordDeniedAttempt(db, {
           action: 'denied',
           tableName: request.tableName,
           actor,
           editor: request.editor,
-          reason: describeLockRefusal(request.tableName, error.refusal),
+          reason: describeLockRefusal(request.tableName, attempt.refused),
         });
-        return { refused: error.refusal, tableName: request.tableName };
       }
+      return { refused: attempt.refused, tableName: request.tableName };
     },
   );
+}
+
+/**
+ * Reads the scope's registry rows, decides, and writes the scope. `lockFirst`: in the caller's
+ * transaction, having locked the rows first (locked first, read after, in a statement of its
+ * own: a read in the locking statement would see the scopes as they were before it waited, not
+ * those just taken). Else a plain read, and a conditional write on the versions read.
+ */
+async function attemptRowScope(
+  db: Queryable,
+  request: AcquireRowScope,
+  ground: { column: string; rows: string[] },
+  lockFirst: boolean,
+): Promise<Attempt> {
+  const { column, rows } = ground;
+  if (lockFirst) await lockScopeRows(db, request.tableName);
+  const scope = await readLockScope(db, request.tableName, [], false, {
+    editor: request.editor,
+    rows,
+    ...(request.waiterId ? { waiterId: request.waiterId } : {}),
+  });
+  const main = scope.get(request.tableName);
+  if (!main) throw await notAMasterTable(db, request.tableName);
+  const fkRows = main.references
+    .filter((name) => name !== request.tableName)
+    .flatMap((name) => scope.get(name) ?? [])
+    .filter((row) => row.rules?.takesPartInLocking !== false);
+  const block =
+    policyBlockOf(main, request.rights) ??
+    editBlockOf(main, fkRows, (holder) => scope.get(holder)?.editor ?? null, rows) ??
+    queueBlockOf([main, ...fkRows]);
+  if (block) return { refused: block };
+  const leaseSeconds = cappedLease(request.leaseSeconds, main.rules ?? DEFAULT_TABLE_RULES);
+  const newScope = {
+    tableName: request.tableName,
+    editor: request.editor,
+    rows,
+    leaseSeconds,
+    ground: { masterSchema: request.masterSchema, column },
+  };
+  const fkTargets = fkRows.map((row) => row.tableName);
+  const event = {
+    action: 'acquire' as const,
+    tableName: request.tableName,
+    actor: request.actor ?? request.editor,
+    editor: request.editor,
+    details: { rows },
+  };
+  const written = lockFirst
+    ? await insertRowScope(db, newScope, fkTargets, event)
+    : await insertRowScopeIfUnchanged(
+        db,
+        newScope,
+        fkTargets,
+        event,
+        rowsTouched(scope, request.tableName),
+      );
+  if (written === 'contended') return { contended: true };
+  return {
+    granted: {
+      tableName: request.tableName,
+      editor: request.editor,
+      fencingToken: written.fencing_token,
+      leaseExpiresAt: written.lease_expires_at,
+      lastActiveAt: written.last_active_at,
+      idleLimitSeconds: null,
+      lockedTables: fkRows.map((row: LockRow) => row.tableName).sort(),
+      rows,
+    },
+  };
+}
+
+/**
+ * The rows read that taking a scope of `tableName` touches, at their versions (the rows
+ * lockScopeRows locks): the table, its FK targets, and every table it holds locked.
+ */
+function rowsTouched(scope: ReadonlyMap<string, LockRow>, tableName: string): ExpectedRow[] {
+  const main = scope.get(tableName);
+  return [...scope.values()]
+    .filter(
+      (row) =>
+        row.tableName === tableName ||
+        main?.references.includes(row.tableName) ||
+        row.lockedBy.includes(tableName),
+    )
+    .map((row) => ({ tableName: row.tableName, version: row.version }));
 }
 
 /** Refuses anything but 1–MAX_SCOPE_ROWS values asked for, none empty. */

@@ -1,14 +1,16 @@
-import type { Queryable } from '@tablelock/db';
+import { isPoolClient, type Queryable } from '@tablelock/db';
 import { inSpan } from '@tablelock/tracing';
 import { LockError } from '../core/lockError';
 import { IDLE_REASON, LEASE_EXPIRED_REASON } from '../sql/idleLimitSql';
 import {
+  deleteHeldRowScope,
   deleteRowScope,
   lockLiveRowScope,
   lockScopeRows,
   readDeadRowScopes,
 } from '../sql/rowScopeSql';
 import { waitingForLocks } from '../sql/waitingForLocks';
+import { inRowScopeTurn } from './rowScopeTurns';
 
 /**
  * Finishes the holder's row scope `token` of `tableName` (docs/decisions/0021): its rows are
@@ -23,6 +25,10 @@ export function releaseRowScope(
     'tablelock.row_scope.release',
     { 'tablelock.table': request.tableName },
     async () => {
+      const ended =
+        isPoolClient(db) &&
+        (await inRowScopeTurn(db, request.tableName, () => endHeldRowScope(db, request)));
+      if (ended) return;
       await waitingForLocks(db, [request.tableName], async (tx) => {
         await lockScopeRows(tx, request.tableName);
         const scope = await lockLiveRowScope(tx, request.tableName, request.token);
@@ -33,15 +39,35 @@ export function releaseRowScope(
           );
         }
         await deleteRowScope(tx, request.tableName, request.token, {
-          action: 'release',
-          tableName: request.tableName,
-          actor: request.actor ?? request.editor,
-          editor: scope.editor,
+          ...releaseEvent(request),
           details: { rows: scope.rows },
         });
       });
     },
   );
+}
+
+/**
+ * Ends the holder's scope by one conditional write, without a transaction or a wait: false
+ * when the scope is not (or no longer) the holder's live one, or the write found the rows it
+ * touches changed or held, and nothing was written — then releaseRowScope locks the rows and
+ * decides on what it finds.
+ */
+async function endHeldRowScope(
+  db: Queryable,
+  request: { tableName: string; editor: string; token: string; actor?: string },
+): Promise<boolean> {
+  return (await deleteHeldRowScope(db, request, releaseEvent(request))) === 'ended';
+}
+
+/** The history's `release` of a scope by its holder (or an actor for it). */
+function releaseEvent(request: { tableName: string; editor: string; actor?: string }) {
+  return {
+    action: 'release' as const,
+    tableName: request.tableName,
+    actor: request.actor ?? request.editor,
+    editor: request.editor,
+  };
 }
 
 /**

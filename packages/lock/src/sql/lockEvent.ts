@@ -21,11 +21,18 @@ export const LOCK_CHANNEL = 'tablelock_lock_change';
 
 export const EVENT_COLUMNS = Prisma.sql`(action, table_name, actor, editor, token, reason, rows_changed, details)`;
 
-/** The event's values, in EVENT_COLUMNS order; `token` is an SQL expression (a write may learn it only as it runs). */
-export function eventValues(event: LockEventInput, token: Prisma.Sql): Prisma.Sql {
+/**
+ * The event's values, in EVENT_COLUMNS order; `token` is an SQL expression (a write may learn it
+ * only as it runs), and so may `details` be, in place of the event's own.
+ */
+export function eventValues(
+  event: LockEventInput,
+  token: Prisma.Sql,
+  details: Prisma.Sql = Prisma.sql`${event.details ? JSON.stringify(event.details) : null}::jsonb`,
+): Prisma.Sql {
   return Prisma.sql`${event.action}::${LOCK_ACTION_TYPE}, ${event.tableName}, ${event.actor},
     ${event.editor}, ${token}, ${event.reason ?? null}, ${event.rowsChanged ?? null}::int,
-    ${event.details ? JSON.stringify(event.details) : null}::jsonb`;
+    ${details}`;
 }
 
 /**

@@ -105,60 +105,103 @@ export async function canonicalScopeValues(
   };
 }
 
+/** A registry row as a conditional write expects to find it: at the version it was read at. */
+export interface ExpectedRow {
+  tableName: string;
+  version: number;
+}
+
 /**
- * Takes a row scope in the caller's transaction, whose rows of the table and its FK targets it
- * has locked: a new token, the table's version bumped (an acquisition planned without the scope
- * fails its conditional write), each FK target `locked` with the table among its holders, and
- * the `acquire` event recorded and announced (listeners read the tables again). `ground`, read
- * before the rows were locked, is checked again here (a policy change commits under the table's
- * row lock, so none can come after): BAD_USER_INPUT, nothing taken, if it changed meanwhile.
+ * Takes a row scope: a new token, the table's version bumped (an acquisition planned without
+ * the scope fails its conditional write), each FK target `locked` with the table among its
+ * holders, and the `acquire` event recorded and announced (listeners read the tables again).
+ * Either in the caller's transaction, whose rows of the table and its FK targets it has locked
+ * (`expected` empty), or as a conditional write on its own: only if it row-locks every
+ * `expected` row, still at the version it was read at, without waiting (skipping rows another
+ * transaction holds, as compareAndSetQuery does); else it writes nothing and answers
+ * `contended`. `ground`, read before, is checked again here (a policy change commits under the
+ * table's row lock, so none can come after): BAD_USER_INPUT, nothing taken, if it changed.
  */
 export async function insertRowScope(
   db: Queryable,
-  scope: {
-    tableName: string;
-    editor: string;
-    rows: string[];
-    leaseSeconds: number | null;
-    ground: { masterSchema: string; column: string };
-  },
+  scope: NewRowScope,
   fkTargets: string[],
   event: Omit<LockEventInput, 'token'>,
 ): Promise<RowScopeRow> {
-  const [inserted] = await queryPrepared<RowScopeRow>(
+  const inserted = await insertRowScopeIfUnchanged(db, scope, fkTargets, event, []);
+  if (inserted === 'contended') throw new Error('A write that expects no rows is never contended.');
+  return inserted;
+}
+
+/** A row scope to take, and the ground it was found on (see scopeGroundOf). */
+interface NewRowScope {
+  tableName: string;
+  editor: string;
+  rows: string[];
+  leaseSeconds: number | null;
+  ground: { masterSchema: string; column: string };
+}
+
+/** insertRowScope as a conditional write on `expected`: `contended` when it wrote nothing. */
+export async function insertRowScopeIfUnchanged(
+  db: Queryable,
+  scope: NewRowScope,
+  fkTargets: string[],
+  event: Omit<LockEventInput, 'token'>,
+  expected: ExpectedRow[],
+): Promise<RowScopeRow | 'contended'> {
+  const expectedJson = JSON.stringify(
+    expected.map((row) => ({ table_name: row.tableName, version: row.version })),
+  );
+  const [inserted] = await queryPrepared<
+    { granted: boolean } & { [column in keyof RowScopeRow]: RowScopeRow[column] | null }
+  >(
     db,
     Prisma.sql`
       WITH ground AS (${rowScopeGroundQuery(scope.ground.masterSchema, scope.tableName)}
+      ), expected AS (
+        SELECT * FROM jsonb_to_recordset(${expectedJson}::jsonb) AS e(table_name text, version int)
+      ), claimed AS (
+        SELECT t.table_name FROM ${TABLE_LOCK} AS t
+        JOIN expected AS e ON e.table_name = t.table_name AND e.version = t.version
+        ORDER BY t.table_name
+        FOR UPDATE OF t SKIP LOCKED
+      ), granted AS (
+        SELECT count(*) = ${expected.length} AS ok FROM claimed
       ), scope AS (
         INSERT INTO ${ROW_LOCK} (fencing_token, table_name, editor, rows, lease_expires_at)
         SELECT ${NEXT_FENCING_TOKEN}, ${scope.tableName}, ${scope.editor}, ${scope.rows}::text[],
                now() + make_interval(secs => ${scope.leaseSeconds}::int)
-        FROM ground
-        WHERE ground.column = ${scope.ground.column} AND ground.guarded AND NOT ground."needsApproval"
+        FROM ground, granted
+        WHERE granted.ok AND ground.column = ${scope.ground.column} AND ground.guarded
+          AND NOT ground."needsApproval"
         RETURNING *
       ), main AS (
         UPDATE ${TABLE_LOCK} SET version = version + 1, updated_at = now()
-        WHERE table_name = ${scope.tableName}
+        WHERE table_name = ${scope.tableName} AND EXISTS (SELECT 1 FROM scope)
       ), targets AS (
         UPDATE ${TABLE_LOCK}
         SET status = 'locked', editor = NULL,
             locked_by = ARRAY(SELECT DISTINCT unnest(locked_by || ${scope.tableName}::text) ORDER BY 1),
             version = version + 1, updated_at = now()
-        WHERE table_name = ANY(${fkTargets}::text[])
+        WHERE table_name = ANY(${fkTargets}::text[]) AND EXISTS (SELECT 1 FROM scope)
       ), event AS (
         INSERT INTO ${LOCK_EVENT} ${EVENT_COLUMNS}
-        SELECT ${eventValues({ ...event, token: null }, Prisma.sql`(SELECT fencing_token FROM scope)`)}
+        SELECT ${eventValues({ ...event, token: null }, Prisma.sql`scope.fencing_token`)} FROM scope
         RETURNING *
       ), announced AS (SELECT ${NOTIFY_EVENT_TABLES_CHANGED} FROM event)
-      SELECT ${SCOPE_COLUMNS}, (SELECT count(*) FROM announced) AS announced FROM scope`,
+      SELECT granted.ok AS granted, ${SCOPE_COLUMNS},
+             (SELECT count(*) FROM announced) AS announced
+      FROM granted LEFT JOIN scope ON true`,
   );
-  if (!inserted) {
+  if (!inserted?.granted) return 'contended';
+  if (inserted.fencing_token === null) {
     throw new LockError(
       'BAD_USER_INPUT',
       `${scope.tableName}'s policy or write guard changed while the row scope was being taken; nothing was taken. Try again.`,
     );
   }
-  return inserted;
+  return inserted as RowScopeRow;
 }
 
 /** Scope `token` of `tableName`, live or not, locked in the caller's transaction; null if none. */
@@ -259,11 +302,60 @@ export async function deleteRowScope(
   token: string,
   event: Omit<LockEventInput, 'token'>,
 ): Promise<boolean> {
-  const [deleted] = await db.$queryRaw<{ ended: boolean }[]>`
-    WITH scope AS (
-      DELETE FROM ${ROW_LOCK}
+  const [deleted] = await db.$queryRaw<
+    { granted: boolean; ended: boolean }[]
+  >`${deleteRowScopeQuery(tableName, token, event)}`;
+  return deleted?.ended ?? false;
+}
+
+/**
+ * Ends `editor`'s live scope `token` as deleteRowScope does, recording `event` with the scope's
+ * values, as a conditional write on its own: it reads the registry rows ending the scope touches
+ * (scopeRowsWhere) and row-locks them without waiting (skipping rows another transaction holds,
+ * as compareAndSetQuery does); only if it gets each of them at the version it read (none changed
+ * since the statement's snapshot, which every change of the table's scopes would show) does it
+ * write. `contended` when it could not, `notHeld` when the scope is not live or not the editor's:
+ * either way nothing was written.
+ */
+export async function deleteHeldRowScope(
+  db: Queryable,
+  scope: { tableName: string; token: string; editor: string },
+  event: Omit<LockEventInput, 'token' | 'details'>,
+): Promise<'ended' | 'contended' | 'notHeld'> {
+  const [deleted] = await queryPrepared<{ granted: boolean; ended: boolean }>(
+    db,
+    deleteRowScopeQuery(scope.tableName, scope.token, event, scope.editor),
+  );
+  if (!deleted?.granted) return 'contended';
+  return deleted.ended ? 'ended' : 'notHeld';
+}
+
+/** The statement of deleteRowScope and, with the `holder`, of deleteHeldRowScope. */
+function deleteRowScopeQuery(
+  tableName: string,
+  token: string,
+  event: Omit<LockEventInput, 'token'>,
+  holder?: string,
+): Prisma.Sql {
+  const granted = holder
+    ? Prisma.sql`touched AS (
+        SELECT table_name, version FROM ${TABLE_LOCK} WHERE ${scopeRowsWhere(tableName)}
+      ), claimed AS (
+        SELECT t.table_name FROM ${TABLE_LOCK} AS t
+        JOIN touched AS e ON e.table_name = t.table_name AND e.version = t.version
+        ORDER BY t.table_name
+        FOR UPDATE OF t SKIP LOCKED
+      ), granted AS (
+        SELECT count(*) = (SELECT count(*) FROM touched) AS ok FROM claimed
+      )`
+    : Prisma.sql`granted AS (SELECT true AS ok)`;
+  return Prisma.sql`
+    WITH ${granted}, scope AS (
+      DELETE FROM ${ROW_LOCK} AS row_lock
       WHERE fencing_token = ${token}::bigint AND table_name = ${tableName}
-      RETURNING fencing_token
+        AND (SELECT ok FROM granted)
+        ${holder ? Prisma.sql`AND editor = ${holder} AND ${scopeHolds('row_lock')}` : Prisma.empty}
+      RETURNING fencing_token, rows
     ), last AS (
       SELECT NOT EXISTS (SELECT 1 FROM ${ROW_LOCK} AS r
                          WHERE r.table_name = ${tableName}
@@ -281,11 +373,19 @@ export async function deleteRowScope(
       WHERE ${tableName} = ANY(locked_by) AND (SELECT last FROM last)
     ), event AS (
       INSERT INTO ${LOCK_EVENT} ${EVENT_COLUMNS}
-      SELECT ${eventValues({ ...event, token: null }, Prisma.sql`scope.fencing_token`)} FROM scope
+      SELECT ${
+        holder
+          ? eventValues(
+              { ...event, token: null },
+              Prisma.sql`scope.fencing_token`,
+              Prisma.sql`jsonb_build_object('rows', scope.rows)`,
+            )
+          : eventValues({ ...event, token: null }, Prisma.sql`scope.fencing_token`)
+      } FROM scope
       RETURNING *
     ), announced AS (SELECT ${NOTIFY_EVENT_TABLES_CHANGED} FROM event)
-    SELECT EXISTS (SELECT 1 FROM scope) AS ended, (SELECT count(*) FROM announced) AS announced`;
-  return deleted?.ended ?? false;
+    SELECT (SELECT ok FROM granted) AS granted, EXISTS (SELECT 1 FROM scope) AS ended,
+           (SELECT count(*) FROM announced) AS announced`;
 }
 
 /**
@@ -302,16 +402,23 @@ export function readDeadRowScopes(
 }
 
 /**
- * Locks the registry rows a change of `tableName`'s scopes touches, in name order (the order
- * every lock change takes rows in): the table, its FK targets, and every table it holds locked.
- * Answers their names (without the table's own when it is no master table).
+ * The registry rows a change of `tableName`'s scopes touches: the table, its FK targets, and
+ * every table it holds locked.
+ */
+function scopeRowsWhere(tableName: string): Prisma.Sql {
+  return Prisma.sql`table_name = ${tableName}
+       OR table_name IN (SELECT unnest("references") FROM ${TABLE_LOCK} WHERE table_name = ${tableName})
+       OR ${tableName} = ANY(locked_by)`;
+}
+
+/**
+ * Locks the registry rows a change of `tableName`'s scopes touches (see scopeRowsWhere), in
+ * name order (the order every lock change takes rows in). Answers their names (without the
+ * table's own when it is no master table).
  */
 export async function lockScopeRows(db: Queryable, tableName: string): Promise<string[]> {
   const locked = await db.$queryRaw<{ table_name: string }[]>`
-    SELECT table_name FROM ${TABLE_LOCK}
-    WHERE table_name = ${tableName}
-       OR table_name IN (SELECT unnest("references") FROM ${TABLE_LOCK} WHERE table_name = ${tableName})
-       OR ${tableName} = ANY(locked_by)
+    SELECT table_name FROM ${TABLE_LOCK} WHERE ${scopeRowsWhere(tableName)}
     ORDER BY table_name FOR UPDATE`;
   return locked.map((row) => row.table_name);
 }
