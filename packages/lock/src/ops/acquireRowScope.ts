@@ -227,12 +227,10 @@ export async function scopeGroundOf(
       `Changes to ${tableName} need approval: a change request holds the whole table, so it has no row scopes. Hold the whole table.`,
     );
   }
-  const canonical = await canonicalScopeValues(db, {
-    masterSchema,
-    tableName,
-    column: ground.column,
-    values: request.rows,
-  });
+  const canonical =
+    ground.type === null
+      ? { values: [], invalid: request.rows }
+      : await canonicalScopeValues(db, { type: ground.type, values: request.rows });
   if (canonical.invalid.length > 0) {
     throw new LockError(
       'BAD_USER_INPUT',
