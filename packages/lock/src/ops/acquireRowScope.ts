@@ -4,7 +4,7 @@ import { editBlockOf, policyBlockOf } from '../core/editBlock';
 import type { LockAnswer } from '../core/lockAnswer';
 import { LockError } from '../core/lockError';
 import { describeLockRefusal, type LockRefusal } from '../core/lockRefusal';
-import type { LockRow } from '../core/lockRow';
+import type { LockRow, RowScopeHolder } from '../core/lockRow';
 import { queueBlockOf } from '../core/planLockChange';
 import { cappedLease, DEFAULT_TABLE_RULES, type EditorRights } from '../core/tableRules';
 import { recordDeniedAttempt } from '../sql/deniedAttemptLog';
@@ -14,14 +14,16 @@ import { notAMasterTable } from '../sql/notAMasterTable';
 import {
   canonicalScopeValues,
   type ExpectedRow,
+  groundChanged,
   insertRowScope,
-  insertRowScopeIfUnchanged,
+  insertRowScopes,
   lockScopeRows,
+  type NewRowScope,
   readRowScopeGround,
 } from '../sql/rowScopeSql';
 import { waitingForLocks } from '../sql/waitingForLocks';
 import type { LockGrant } from './lockGrant';
-import { inRowScopeTurn } from './rowScopeTurns';
+import { inRowScopeBatch } from './rowScopeTurns';
 
 /** How many values of the row-lock column one scope may name. */
 export const MAX_SCOPE_ROWS = 1_000;
@@ -42,11 +44,15 @@ export interface AcquireRowScope {
   recordDenial?: boolean;
 }
 
-/** What one attempt at a scope came to: a grant, a refusal, or rows found changed or held. */
+/**
+ * What one attempt at a scope came to: a grant, a refusal, rows found changed or held, or an
+ * error of its own (in a turn, the others' answers stand).
+ */
 type Attempt =
   | { granted: LockGrant & { rows: string[] } }
   | { refused: LockRefusal }
-  | { contended: true };
+  | { contended: true }
+  | { failed: LockError };
 
 /**
  * Starts editing the rows of a table whose row-lock column has one of `rows` (a row scope, see
@@ -57,8 +63,9 @@ type Attempt =
  * one of its values, or its table as their FK target).
  *
  * Like a whole-table acquisition it reads, decides and writes with one conditional write, in
- * turns with this process's other changes of the table's scopes (inRowScopeTurn); only when that
- * write finds the rows changed or held (another process) does it lock them and decide again.
+ * turns with this process's other changes of the table's scopes, together with the other
+ * acquisitions of them that arrived meanwhile (inRowScopeBatch); only when that write finds the
+ * rows changed or held (another process, a save) does it lock them and decide again.
  */
 export function acquireRowScope(
   db: Queryable,
@@ -73,16 +80,18 @@ export function acquireRowScope(
       const ground = await scopeGroundOf(db, request);
       let attempt: Attempt = { contended: true };
       if (isPoolClient(db)) {
-        attempt = await inRowScopeTurn(db, request.tableName, () =>
-          attemptRowScope(db, request, ground, false),
+        attempt = await inRowScopeBatch(db, request.tableName, { request, ground }, (asked) =>
+          attemptRowScopes(db, asked),
         );
       }
       if ('contended' in attempt) {
-        attempt = await waitingForLocks(db, [request.tableName], (tx) =>
-          attemptRowScope(tx, request, ground, true),
-        );
+        attempt = await waitingForLocks(db, [request.tableName], async (tx) => {
+          await lockScopeRows(tx, request.tableName);
+          return attemptRowScope(tx, { request, ground }, true);
+        });
       }
       if ('granted' in attempt) return { granted: attempt.granted };
+      if ('failed' in attempt) throw attempt.failed;
       if ('contended' in attempt)
         throw new Error('A scope attempt on locked rows is never contended.');
       if (request.recordDenial !== false) {
@@ -99,74 +108,112 @@ export function acquireRowScope(
   );
 }
 
+/** An acquisition as a turn takes it: the request, and its ground (see scopeGroundOf). */
+interface Asked {
+  request: AcquireRowScope;
+  ground: { column: string; rows: string[] };
+}
+
+/**
+ * Acquisitions of scopes of one table gathered for one turn, answered in order. Decided on one
+ * read and written with one conditional write when nobody waits in line for the table or its
+ * FK targets (then only the scopes themselves are in each other's way); one by one, each on its
+ * own place in line, when someone does.
+ */
+async function attemptRowScopes(db: Queryable, asked: Asked[]): Promise<Attempt[]> {
+  const [first] = asked;
+  if (asked.length === 1 && first) return [await attemptRowScope(db, first, false)];
+  const tableName = first?.request.tableName ?? '';
+  const scope = await readLockScope(db, tableName, [], false, { editor: '' });
+  if ([...scope.values()].some((row) => (row.waitersAhead ?? []).length > 0)) {
+    const attempts: Attempt[] = [];
+    for (const one of asked) attempts.push(await attemptRowScope(db, one, false));
+    return attempts;
+  }
+  return takeRowScopes(db, asked, scope, false);
+}
+
 /**
  * Reads the scope's registry rows, decides, and writes the scope. `lockFirst`: in the caller's
  * transaction, having locked the rows first (locked first, read after, in a statement of its
  * own: a read in the locking statement would see the scopes as they were before it waited, not
  * those just taken). Else a plain read, and a conditional write on the versions read.
  */
-async function attemptRowScope(
-  db: Queryable,
-  request: AcquireRowScope,
-  ground: { column: string; rows: string[] },
-  lockFirst: boolean,
-): Promise<Attempt> {
-  const { column, rows } = ground;
-  if (lockFirst) await lockScopeRows(db, request.tableName);
+async function attemptRowScope(db: Queryable, asked: Asked, lockFirst: boolean): Promise<Attempt> {
+  const { request, ground } = asked;
   const scope = await readLockScope(db, request.tableName, [], false, {
     editor: request.editor,
-    rows,
+    rows: ground.rows,
     ...(request.waiterId ? { waiterId: request.waiterId } : {}),
   });
-  const main = scope.get(request.tableName);
-  if (!main) throw await notAMasterTable(db, request.tableName);
+  const [attempt] = await takeRowScopes(db, [asked], scope, lockFirst);
+  return attempt ?? { contended: true };
+}
+
+/**
+ * Decides each acquisition of `asked` (scopes of one table) on the registry rows read, in order
+ * (each in the way of those after it that overlap it), and writes the scopes granted in one
+ * statement: in the caller's transaction when it locked the rows (`lockFirst`), else as a
+ * conditional write on the versions read (all `contended` when it finds them changed or held).
+ */
+async function takeRowScopes(
+  db: Queryable,
+  asked: Asked[],
+  scope: ReadonlyMap<string, LockRow>,
+  lockFirst: boolean,
+): Promise<Attempt[]> {
+  const tableName = asked[0]?.request.tableName ?? '';
+  const main = scope.get(tableName);
+  if (!main) throw await notAMasterTable(db, tableName);
   const fkRows = main.references
-    .filter((name) => name !== request.tableName)
+    .filter((name) => name !== tableName)
     .flatMap((name) => scope.get(name) ?? [])
     .filter((row) => row.rules?.takesPartInLocking !== false);
-  const block =
-    policyBlockOf(main, request.rights) ??
-    editBlockOf(main, fkRows, (holder) => scope.get(holder)?.editor ?? null, rows) ??
-    queueBlockOf([main, ...fkRows]);
-  if (block) return { refused: block };
-  const leaseSeconds = cappedLease(request.leaseSeconds, main.rules ?? DEFAULT_TABLE_RULES);
-  const newScope = {
-    tableName: request.tableName,
-    editor: request.editor,
-    rows,
-    leaseSeconds,
-    ground: { masterSchema: request.masterSchema, column },
-  };
-  const fkTargets = fkRows.map((row) => row.tableName);
-  const event = {
-    action: 'acquire' as const,
-    tableName: request.tableName,
-    actor: request.actor ?? request.editor,
-    editor: request.editor,
-    details: { rows },
-  };
-  const written = lockFirst
-    ? await insertRowScope(db, newScope, fkTargets, event)
-    : await insertRowScopeIfUnchanged(
-        db,
-        newScope,
-        fkTargets,
-        event,
-        rowsTouched(scope, request.tableName),
-      );
-  if (written === 'contended') return { contended: true };
-  return {
-    granted: {
-      tableName: request.tableName,
+  const editorOf = (holder: string) => scope.get(holder)?.editor ?? null;
+  const taken: RowScopeHolder[] = [];
+  const decided = asked.map(({ request, ground }): { refused: LockRefusal } | NewRowScope => {
+    const withTaken = { ...main, rowScopes: [...(main.rowScopes ?? []), ...taken] };
+    const block =
+      policyBlockOf(main, request.rights) ??
+      editBlockOf(withTaken, fkRows, editorOf, ground.rows) ??
+      queueBlockOf([main, ...fkRows]);
+    if (block) return { refused: block };
+    taken.push({ editor: request.editor, rows: ground.rows });
+    return {
       editor: request.editor,
-      fencingToken: written.fencing_token,
-      leaseExpiresAt: written.lease_expires_at,
-      lastActiveAt: written.last_active_at,
-      idleLimitSeconds: null,
-      lockedTables: fkRows.map((row: LockRow) => row.tableName).sort(),
-      rows,
-    },
-  };
+      rows: ground.rows,
+      leaseSeconds: cappedLease(request.leaseSeconds, main.rules ?? DEFAULT_TABLE_RULES),
+      column: ground.column,
+      event: { actor: request.actor ?? request.editor, details: { rows: ground.rows } },
+    };
+  });
+  const toTake = decided.filter((one): one is NewRowScope => !('refused' in one));
+  if (toTake.length === 0) return decided.filter((one) => 'refused' in one);
+  const lockedTables = fkRows.map((row) => row.tableName).sort();
+  const table = { tableName, masterSchema: asked[0]?.request.masterSchema ?? '' };
+  const written = lockFirst
+    ? [await insertRowScope(db, table, toTake[0] as NewRowScope, lockedTables)]
+    : await insertRowScopes(db, table, toTake, lockedTables, rowsTouched(scope, tableName));
+  if (written === 'contended') {
+    return decided.map((one) => ('refused' in one ? one : { contended: true }));
+  }
+  return decided.map((one) => {
+    if ('refused' in one) return one;
+    const inserted = written[toTake.indexOf(one)];
+    if (!inserted) return { failed: groundChanged(tableName) };
+    return {
+      granted: {
+        tableName,
+        editor: one.editor,
+        fencingToken: inserted.fencing_token,
+        leaseExpiresAt: inserted.lease_expires_at,
+        lastActiveAt: inserted.last_active_at,
+        idleLimitSeconds: null,
+        lockedTables,
+        rows: one.rows,
+      },
+    };
+  });
 }
 
 /**

@@ -32,3 +32,55 @@ export function inRowScopeTurn<T>(
   });
   return run;
 }
+
+/** Acquisitions of a table gathered for its next turn, and where each one's answer goes. */
+interface Gathering {
+  requests: unknown[];
+  answers: { resolve(answer: unknown): void; reject(error: unknown): void }[];
+}
+
+/** Per pool client: for each table, the acquisitions gathered for its next turn. */
+const gatheringOf = new WeakMap<PrismaClient, Map<string, Gathering>>();
+
+/**
+ * Runs `request`, an acquisition of a scope of `tableName`, in the table's next turn (see
+ * inRowScopeTurn) together with every other one that arrived before that turn began: `take`
+ * answers them all, in order, in one go. Scopes of one table take turns, so while one turn runs
+ * the next gathers; at 32 editors of one table, a turn per scope left them at half the
+ * throughput of editors of a table each.
+ */
+export function inRowScopeBatch<Request, Answer>(
+  db: PrismaClient,
+  tableName: string,
+  request: Request,
+  take: (requests: Request[]) => Promise<Answer[]>,
+): Promise<Answer> {
+  let tables = gatheringOf.get(db);
+  if (!tables) {
+    tables = new Map();
+    gatheringOf.set(db, tables);
+  }
+  let gathering = tables.get(tableName);
+  if (!gathering) {
+    const gathered: Gathering = { requests: [], answers: [] };
+    tables.set(tableName, gathered);
+    const table = tables;
+    void inRowScopeTurn(db, tableName, async () => {
+      if (table.get(tableName) === gathered) table.delete(tableName);
+      try {
+        const answers = await take(gathered.requests as Request[]);
+        gathered.answers.forEach((answer, index) => {
+          answer.resolve(answers[index]);
+        });
+      } catch (error) {
+        for (const answer of gathered.answers) answer.reject(error);
+      }
+    });
+    gathering = gathered;
+  }
+  const joined = gathering;
+  return new Promise<Answer>((resolve, reject) => {
+    joined.requests.push(request);
+    joined.answers.push({ resolve: resolve as (answer: unknown) => void, reject });
+  });
+}

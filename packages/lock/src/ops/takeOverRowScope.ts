@@ -78,25 +78,19 @@ export function takeOverRowScope(
           .sort();
         const taken = await insertRowScope(
           tx,
+          { tableName: request.tableName, masterSchema: request.masterSchema },
           {
-            tableName: request.tableName,
             editor: request.editor,
             rows: held.rows,
             leaseSeconds: cappedLease(request.leaseSeconds, rules),
-            ground: {
-              masterSchema: request.masterSchema,
-              column: (await readRowLockColumn(tx, request.masterSchema, request.tableName)) ?? '',
+            column: (await readRowLockColumn(tx, request.masterSchema, request.tableName)) ?? '',
+            event: {
+              actor: request.editor,
+              reason: request.reason,
+              details: { rows: held.rows, tookOver: request.token },
             },
           },
           lockedTables,
-          {
-            action: 'acquire',
-            tableName: request.tableName,
-            actor: request.editor,
-            editor: request.editor,
-            reason: request.reason,
-            details: { rows: held.rows, tookOver: request.token },
-          },
         );
         return {
           tableName: request.tableName,

@@ -9,6 +9,7 @@ import {
   NOTIFY_EVENT_TABLES_CHANGED,
 } from './lockEvent';
 import {
+  LOCK_ACTION_TYPE,
   LOCK_EVENT,
   NEXT_FENCING_TOKEN,
   ROW_LOCK,
@@ -117,54 +118,85 @@ export interface ExpectedRow {
   version: number;
 }
 
-/**
- * Takes a row scope: a new token, the table's version bumped (an acquisition planned without
- * the scope fails its conditional write), each FK target `locked` with the table among its
- * holders, and the `acquire` event recorded and announced (listeners read the tables again).
- * Either in the caller's transaction, whose rows of the table and its FK targets it has locked
- * (`expected` empty), or as a conditional write on its own: only if it row-locks every
- * `expected` row, still at the version it was read at, without waiting (skipping rows another
- * transaction holds, as compareAndSetQuery does); else it writes nothing and answers
- * `contended`. `ground`, read before, is checked again here (a policy change commits under the
- * table's row lock, so none can come after): BAD_USER_INPUT, nothing taken, if it changed.
- */
-export async function insertRowScope(
-  db: Queryable,
-  scope: NewRowScope,
-  fkTargets: string[],
-  event: Omit<LockEventInput, 'token'>,
-): Promise<RowScopeRow> {
-  const inserted = await insertRowScopeIfUnchanged(db, scope, fkTargets, event, []);
-  if (inserted === 'contended') throw new Error('A write that expects no rows is never contended.');
-  return inserted;
-}
-
-/** A row scope to take, and the ground it was found on (see scopeGroundOf). */
-interface NewRowScope {
-  tableName: string;
+/** A row scope to take: its holder, values and lease, the column it was asked on, its event. */
+export interface NewRowScope {
   editor: string;
   rows: string[];
   leaseSeconds: number | null;
-  ground: { masterSchema: string; column: string };
+  /** The row-lock column read before (see scopeGroundOf): checked again as it is written. */
+  column: string;
+  /** The `acquire` event's who, why and details. */
+  event: Pick<LockEventInput, 'actor' | 'reason' | 'details'>;
 }
 
-/** insertRowScope as a conditional write on `expected`: `contended` when it wrote nothing. */
-export async function insertRowScopeIfUnchanged(
+/**
+ * Takes a row scope in the caller's transaction, whose rows of the table and its FK targets it
+ * has locked (see insertRowScopes). BAD_USER_INPUT, nothing taken, when its ground changed.
+ */
+export async function insertRowScope(
   db: Queryable,
+  table: { tableName: string; masterSchema: string },
   scope: NewRowScope,
   fkTargets: string[],
-  event: Omit<LockEventInput, 'token'>,
+): Promise<RowScopeRow> {
+  const written = await insertRowScopes(db, table, [scope], fkTargets, []);
+  if (written === 'contended') throw new Error('A write that expects no rows is never contended.');
+  const [inserted] = written;
+  if (!inserted) throw groundChanged(table.tableName);
+  return inserted;
+}
+
+/** The answer to a scope whose table's policy or guard changed as it was being taken. */
+export function groundChanged(tableName: string): LockError {
+  return new LockError(
+    'BAD_USER_INPUT',
+    `${tableName}'s policy or write guard changed while the row scope was being taken; nothing was taken. Try again.`,
+  );
+}
+
+/**
+ * Takes row scopes of one table, disjoint, in one statement: each a new token and its `acquire`
+ * event recorded and announced (listeners read the tables again); the table's version bumped (an
+ * acquisition planned without them fails its conditional write), each FK target `locked` with
+ * the table among its holders. `expected` empty: in the caller's transaction, whose rows of the
+ * table and its FK targets it has locked. Else a conditional write on its own: only if it
+ * row-locks every `expected` row, still at the version it was read at, without waiting
+ * (skipping rows another transaction holds, as compareAndSetQuery does); else it writes nothing
+ * and answers `contended`. The ground each was asked on is checked again here (a policy change
+ * commits under the table's row lock, so none can come after): a scope whose ground changed is
+ * not taken (null in its place).
+ */
+export async function insertRowScopes(
+  db: Queryable,
+  table: { tableName: string; masterSchema: string },
+  scopes: NewRowScope[],
+  fkTargets: string[],
   expected: ExpectedRow[],
-): Promise<RowScopeRow | 'contended'> {
+): Promise<(RowScopeRow | null)[] | 'contended'> {
+  const { tableName } = table;
   const expectedJson = JSON.stringify(
     expected.map((row) => ({ table_name: row.tableName, version: row.version })),
   );
-  const [inserted] = await queryPrepared<
-    { granted: boolean } & { [column in keyof RowScopeRow]: RowScopeRow[column] | null }
+  const askedJson = JSON.stringify(
+    scopes.map((scope, index) => ({
+      n: index,
+      editor: scope.editor,
+      rows: scope.rows,
+      lease_seconds: scope.leaseSeconds,
+      column_name: scope.column,
+      actor: scope.event.actor,
+      reason: scope.event.reason ?? null,
+      details: scope.event.details ?? null,
+    })),
+  );
+  const written = await queryPrepared<
+    { granted: boolean; n: number | null } & {
+      [column in keyof RowScopeRow]: RowScopeRow[column] | null;
+    }
   >(
     db,
     Prisma.sql`
-      WITH ground AS (${rowScopeGroundQuery(scope.ground.masterSchema, scope.tableName)}
+      WITH ground AS (${rowScopeGroundQuery(table.masterSchema, tableName)}
       ), expected AS (
         SELECT * FROM jsonb_to_recordset(${expectedJson}::jsonb) AS e(table_name text, version int)
       ), claimed AS (
@@ -174,40 +206,46 @@ export async function insertRowScopeIfUnchanged(
         FOR UPDATE OF t SKIP LOCKED
       ), granted AS (
         SELECT count(*) = ${expected.length} AS ok FROM claimed
+      ), asked AS (
+        SELECT * FROM jsonb_to_recordset(${askedJson}::jsonb)
+          AS a(n int, editor text, rows text[], lease_seconds int, column_name text, actor text,
+               reason text, details jsonb)
       ), scope AS (
         INSERT INTO ${ROW_LOCK} (fencing_token, table_name, editor, rows, lease_expires_at)
-        SELECT ${NEXT_FENCING_TOKEN}, ${scope.tableName}, ${scope.editor}, ${scope.rows}::text[],
-               now() + make_interval(secs => ${scope.leaseSeconds}::int)
-        FROM ground, granted
-        WHERE granted.ok AND ground.column = ${scope.ground.column} AND ground.guarded
+        SELECT ${NEXT_FENCING_TOKEN}, ${tableName}, a.editor, a.rows,
+               now() + make_interval(secs => a.lease_seconds)
+        FROM asked AS a, ground, granted
+        WHERE granted.ok AND ground.column = a.column_name AND ground.guarded
           AND NOT ground."needsApproval"
+        ORDER BY a.n
         RETURNING *
       ), main AS (
         UPDATE ${TABLE_LOCK} SET version = version + 1, updated_at = now()
-        WHERE table_name = ${scope.tableName} AND EXISTS (SELECT 1 FROM scope)
+        WHERE table_name = ${tableName} AND EXISTS (SELECT 1 FROM scope)
       ), targets AS (
         UPDATE ${TABLE_LOCK}
         SET status = 'locked', editor = NULL,
-            locked_by = ARRAY(SELECT DISTINCT unnest(locked_by || ${scope.tableName}::text) ORDER BY 1),
+            locked_by = ARRAY(SELECT DISTINCT unnest(locked_by || ${tableName}::text) ORDER BY 1),
             version = version + 1, updated_at = now()
         WHERE table_name = ANY(${fkTargets}::text[]) AND EXISTS (SELECT 1 FROM scope)
       ), event AS (
         INSERT INTO ${LOCK_EVENT} ${EVENT_COLUMNS}
-        SELECT ${eventValues({ ...event, token: null }, Prisma.sql`scope.fencing_token`)} FROM scope
+        SELECT 'acquire'::${LOCK_ACTION_TYPE}, ${tableName}, a.actor, a.editor, scope.fencing_token,
+               a.reason, NULL::int, a.details
+        FROM scope JOIN asked AS a ON a.rows = scope.rows
+        ORDER BY a.n
         RETURNING *
       ), announced AS (SELECT ${NOTIFY_EVENT_TABLES_CHANGED} FROM event)
-      SELECT granted.ok AS granted, ${SCOPE_COLUMNS},
-             (SELECT count(*) FROM announced) AS announced
-      FROM granted LEFT JOIN scope ON true`,
+      SELECT granted.ok AS granted, a.n, scope.table_name, scope.editor, scope.rows,
+             scope.fencing_token::text AS fencing_token, scope.lease_expires_at,
+             scope.last_active_at, (SELECT count(*) FROM announced) AS announced
+      FROM granted LEFT JOIN (scope JOIN asked AS a ON a.rows = scope.rows) ON true`,
   );
-  if (!inserted?.granted) return 'contended';
-  if (inserted.fencing_token === null) {
-    throw new LockError(
-      'BAD_USER_INPUT',
-      `${scope.tableName}'s policy or write guard changed while the row scope was being taken; nothing was taken. Try again.`,
-    );
-  }
-  return inserted as RowScopeRow;
+  if (!written[0]?.granted) return 'contended';
+  return scopes.map((_, index) => {
+    const row = written.find((inserted) => inserted.n === index);
+    return row ? (row as RowScopeRow) : null;
+  });
 }
 
 /** Scope `token` of `tableName`, live or not, locked in the caller's transaction; null if none. */
