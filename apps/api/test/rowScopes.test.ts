@@ -1,4 +1,9 @@
-import { acquireRowScope, expireRowScopes, lockInvariantViolations } from '@tablelock/lock';
+import {
+  acquireRowScope,
+  expireRowScopes,
+  lockInvariantViolations,
+  releaseRowScope,
+} from '@tablelock/lock';
 import { MASTER_SCHEMA, poll, resetLockRegistry } from '@tablelock/test-support';
 import pg from 'pg';
 import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
@@ -547,6 +552,49 @@ describe('row scopes under racing editors', () => {
       if (whole?.ok) expect(held).toEqual([]);
       expect(lockInvariantViolations(await registryWithScopes())).toEqual([]);
       expect(grantedScopes.length + (whole?.ok ? 1 : 0)).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('row scopes ending together', () => {
+  it('frees the FK targets when every scope of the table ends at once, over parallel releases', async () => {
+    const editors = Array.from({ length: 16 }, (_, i) => `leaver-${i}`);
+    for (let round = 0; round < 6; round++) {
+      await startAfresh();
+      const scopes = await Promise.all(
+        editors.map(async (editor, i) => {
+          const answer = await acquireRowScope(signedIn.database.prisma, {
+            tableName: 'products',
+            rows: [String(i + 1)],
+            editor,
+            leaseSeconds: 600,
+            masterSchema: 'master',
+          });
+          if (!('granted' in answer)) throw new Error(`${editor} was refused`);
+          return { editor, token: answer.granted.fencingToken };
+        }),
+      );
+      await Promise.all(
+        scopes.map(({ editor, token }) =>
+          releaseRowScope(signedIn.database.prisma, { tableName: 'products', editor, token }),
+        ),
+      );
+      expect(await signedIn.database.prisma.rowLock.findMany()).toEqual([]);
+      for (const target of ['categories', 'currencies', 'suppliers']) {
+        expect(await lockOf(target)).toMatchObject({ status: 'normal', lockedBy: [] });
+      }
+      expect(lockInvariantViolations(await registryWithScopes())).toEqual([]);
+      const released = await signedIn.database.prisma.lockEvent.findMany({
+        where: {
+          tableName: 'products',
+          action: 'release',
+          token: { in: scopes.map(({ token }) => BigInt(token)) },
+        },
+        select: { editor: true, token: true },
+      });
+      expect(released.map((event) => [event.editor, event.token?.toString()]).sort()).toEqual(
+        scopes.map(({ editor, token }) => [editor, token]).sort(),
+      );
     }
   });
 });

@@ -80,8 +80,12 @@ export function acquireRowScope(
       const ground = await scopeGroundOf(db, request);
       let attempt: Attempt = { contended: true };
       if (isPoolClient(db)) {
-        attempt = await inRowScopeBatch(db, request.tableName, { request, ground }, (asked) =>
-          attemptRowScopes(db, asked),
+        attempt = await inRowScopeBatch(
+          db,
+          request.tableName,
+          'acquire',
+          { request, ground },
+          (asked) => attemptRowScopes(db, asked),
         );
       }
       if ('contended' in attempt) {

@@ -3,14 +3,14 @@ import { inSpan } from '@tablelock/tracing';
 import { LockError } from '../core/lockError';
 import { IDLE_REASON, LEASE_EXPIRED_REASON } from '../sql/idleLimitSql';
 import {
-  deleteHeldRowScope,
+  deleteHeldRowScopes,
   deleteRowScope,
   lockLiveRowScope,
   lockScopeRows,
   readDeadRowScopes,
 } from '../sql/rowScopeSql';
 import { waitingForLocks } from '../sql/waitingForLocks';
-import { inRowScopeTurn } from './rowScopeTurns';
+import { inRowScopeBatch } from './rowScopeTurns';
 
 /**
  * Finishes the holder's row scope `token` of `tableName` (docs/decisions/0021): its rows are
@@ -27,7 +27,9 @@ export function releaseRowScope(
     async () => {
       const ended =
         isPoolClient(db) &&
-        (await inRowScopeTurn(db, request.tableName, () => endHeldRowScope(db, request)));
+        (await inRowScopeBatch(db, request.tableName, 'release', request, (requests) =>
+          endHeldRowScopes(db, request.tableName, requests),
+        ));
       if (ended) return;
       await waitingForLocks(db, [request.tableName], async (tx) => {
         await lockScopeRows(tx, request.tableName);
@@ -48,16 +50,26 @@ export function releaseRowScope(
 }
 
 /**
- * Ends the holder's scope by one conditional write, without a transaction or a wait: false
- * when the scope is not (or no longer) the holder's live one, or the write found the rows it
- * touches changed or held, and nothing was written — then releaseRowScope locks the rows and
- * decides on what it finds.
+ * Ends holders' scopes of one table gathered for one turn by one conditional write, without a
+ * transaction or a wait: for each, false when the scope is not (or no longer) the holder's live
+ * one, or the write found the rows it touches changed or held, and nothing was written for it —
+ * then releaseRowScope locks the rows and decides on what it finds.
  */
-async function endHeldRowScope(
+async function endHeldRowScopes(
   db: Queryable,
-  request: { tableName: string; editor: string; token: string; actor?: string },
-): Promise<boolean> {
-  return (await deleteHeldRowScope(db, request, releaseEvent(request))) === 'ended';
+  tableName: string,
+  requests: { editor: string; token: string; actor?: string }[],
+): Promise<boolean[]> {
+  const ended = await deleteHeldRowScopes(
+    db,
+    tableName,
+    requests.map((request) => ({
+      token: request.token,
+      editor: request.editor,
+      actor: request.actor ?? request.editor,
+    })),
+  );
+  return requests.map((_, index) => ended !== 'contended' && ended[index] === 'ended');
 }
 
 /** The history's `release` of a scope by its holder (or an actor for it). */

@@ -10,7 +10,7 @@ const lastOf = new WeakMap<PrismaClient, Map<string, Promise<void>>>();
  * wait for the rows instead; one at a time, each reads what the one before it wrote. Correctness
  * does not rest on it: other processes race as before, and the conditional write decides.
  */
-export function inRowScopeTurn<T>(
+function inRowScopeTurn<T>(
   db: PrismaClient,
   tableName: string,
   change: () => Promise<T>,
@@ -33,40 +33,42 @@ export function inRowScopeTurn<T>(
   return run;
 }
 
-/** Acquisitions of a table gathered for its next turn, and where each one's answer goes. */
+/** Changes of a table's scopes gathered for its next turn, and where each one's answer goes. */
 interface Gathering {
   requests: unknown[];
   answers: { resolve(answer: unknown): void; reject(error: unknown): void }[];
 }
 
-/** Per pool client: for each table, the acquisitions gathered for its next turn. */
+/** Per pool client: for each table and kind of change, those gathered for its next turn. */
 const gatheringOf = new WeakMap<PrismaClient, Map<string, Gathering>>();
 
 /**
- * Runs `request`, an acquisition of a scope of `tableName`, in the table's next turn (see
- * inRowScopeTurn) together with every other one that arrived before that turn began: `take`
- * answers them all, in order, in one go. Scopes of one table take turns, so while one turn runs
- * the next gathers; at 32 editors of one table, a turn per scope left them at half the
- * throughput of editors of a table each.
+ * Runs `request`, a change of a scope of `tableName` (an acquisition, a release: `kind`), in the
+ * table's next turn (see inRowScopeTurn) together with every other one of its kind that arrived
+ * before that turn began: `take` answers them all, in order, in one go. Scopes of one table take
+ * turns, so while one turn runs the next gathers; at 32 editors of one table, a turn per change
+ * left them at half the throughput of editors of a table each.
  */
 export function inRowScopeBatch<Request, Answer>(
   db: PrismaClient,
   tableName: string,
+  kind: 'acquire' | 'release',
   request: Request,
   take: (requests: Request[]) => Promise<Answer[]>,
 ): Promise<Answer> {
+  const key = `${kind} ${tableName}`;
   let tables = gatheringOf.get(db);
   if (!tables) {
     tables = new Map();
     gatheringOf.set(db, tables);
   }
-  let gathering = tables.get(tableName);
+  let gathering = tables.get(key);
   if (!gathering) {
     const gathered: Gathering = { requests: [], answers: [] };
-    tables.set(tableName, gathered);
+    tables.set(key, gathered);
     const table = tables;
     void inRowScopeTurn(db, tableName, async () => {
-      if (table.get(tableName) === gathered) table.delete(tableName);
+      if (table.get(key) === gathered) table.delete(key);
       try {
         const answers = await take(gathered.requests as Request[]);
         gathered.answers.forEach((answer, index) => {
