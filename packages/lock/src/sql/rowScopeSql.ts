@@ -347,42 +347,33 @@ export async function deleteRowScope(
   event: Omit<LockEventInput, 'token'>,
 ): Promise<boolean> {
   const [deleted] = await db.$queryRaw<
-    { granted: boolean; ended: boolean }[]
+    { ended: boolean }[]
   >`${deleteRowScopeQuery(tableName, token, event)}`;
   return deleted?.ended ?? false;
 }
 
-/**
- * Ends `editor`'s live scope `token` as deleteRowScope does, recording `event` with the scope's
- * values, as a conditional write on its own: it reads the registry rows ending the scope touches
- * (scopeRowsWhere) and row-locks them without waiting (skipping rows another transaction holds,
- * as compareAndSetQuery does); only if it gets each of them at the version it read (none changed
- * since the statement's snapshot, which every change of the table's scopes would show) does it
- * write. `contended` when it could not, `notHeld` when the scope is not live or not the editor's:
- * either way nothing was written.
- */
-export async function deleteHeldRowScope(
-  db: Queryable,
-  scope: { tableName: string; token: string; editor: string },
-  event: Omit<LockEventInput, 'token' | 'details'>,
-): Promise<'ended' | 'contended' | 'notHeld'> {
-  const [deleted] = await queryPrepared<{ granted: boolean; ended: boolean }>(
-    db,
-    deleteRowScopeQuery(scope.tableName, scope.token, event, scope.editor),
-  );
-  if (!deleted?.granted) return 'contended';
-  return deleted.ended ? 'ended' : 'notHeld';
-}
+/** Of scopes asked to end by their holders: per scope, whether it ended; or `contended`. */
+export type HeldScopesEnded = ('ended' | 'notHeld')[] | 'contended';
 
-/** The statement of deleteRowScope and, with the `holder`, of deleteHeldRowScope. */
-function deleteRowScopeQuery(
+/**
+ * Ends live scopes of `tableName`, each its `editor`'s, as deleteRowScope does, each recorded as
+ * `release` by its `actor` with the scope's values, in one conditional write on its own: it reads
+ * the registry rows ending a scope touches (scopeRowsWhere) and row-locks them without waiting
+ * (skipping rows another transaction holds, as compareAndSetQuery does); only if it gets each of
+ * them at the version it read (none changed since the statement's snapshot, which every change
+ * of the table's scopes would show) does it write. `contended` when it could not, and nothing
+ * was written; else, per scope, `notHeld` when it was not live or not the editor's.
+ */
+export async function deleteHeldRowScopes(
+  db: Queryable,
   tableName: string,
-  token: string,
-  event: Omit<LockEventInput, 'token'>,
-  holder?: string,
-): Prisma.Sql {
-  const granted = holder
-    ? Prisma.sql`touched AS (
+  scopes: { token: string; editor: string; actor: string }[],
+): Promise<HeldScopesEnded> {
+  const askedJson = JSON.stringify(scopes.map((scope, index) => ({ n: index, ...scope })));
+  const [deleted] = await queryPrepared<{ granted: boolean; ended: number[] }>(
+    db,
+    Prisma.sql`
+      WITH touched AS (
         SELECT table_name, version FROM ${TABLE_LOCK} WHERE ${scopeRowsWhere(tableName)}
       ), claimed AS (
         SELECT t.table_name FROM ${TABLE_LOCK} AS t
@@ -391,20 +382,60 @@ function deleteRowScopeQuery(
         FOR UPDATE OF t SKIP LOCKED
       ), granted AS (
         SELECT count(*) = (SELECT count(*) FROM touched) AS ok FROM claimed
-      )`
-    : Prisma.sql`granted AS (SELECT true AS ok)`;
+      ), asked AS (
+        SELECT * FROM jsonb_to_recordset(${askedJson}::jsonb)
+          AS a(n int, token bigint, editor text, actor text)
+      ), scope AS (
+        DELETE FROM ${ROW_LOCK} AS row_lock USING asked AS a
+        WHERE row_lock.fencing_token = a.token AND row_lock.table_name = ${tableName}
+          AND row_lock.editor = a.editor AND ${scopeHolds('row_lock')}
+          AND (SELECT ok FROM granted)
+        RETURNING row_lock.fencing_token, row_lock.rows, row_lock.editor, a.n, a.actor
+      ), ${scopesEndedWrites(tableName)}, event AS (
+        INSERT INTO ${LOCK_EVENT} ${EVENT_COLUMNS}
+        SELECT 'release'::${LOCK_ACTION_TYPE}, ${tableName}, scope.actor, scope.editor,
+               scope.fencing_token, NULL, NULL::int, jsonb_build_object('rows', scope.rows)
+        FROM scope ORDER BY scope.n
+        RETURNING *
+      ), announced AS (SELECT ${NOTIFY_EVENT_TABLES_CHANGED} FROM event)
+      SELECT (SELECT ok FROM granted) AS granted,
+             (SELECT coalesce(array_agg(n), '{}') FROM scope) AS ended,
+             (SELECT count(*) FROM announced) AS announced`,
+  );
+  if (!deleted?.granted) return 'contended';
+  return scopes.map((_, index) => (deleted.ended.includes(index) ? 'ended' : 'notHeld'));
+}
+
+/** The statement of deleteRowScope. */
+function deleteRowScopeQuery(
+  tableName: string,
+  token: string,
+  event: Omit<LockEventInput, 'token'>,
+): Prisma.Sql {
   return Prisma.sql`
-    WITH ${granted}, scope AS (
-      DELETE FROM ${ROW_LOCK} AS row_lock
+    WITH scope AS (
+      DELETE FROM ${ROW_LOCK}
       WHERE fencing_token = ${token}::bigint AND table_name = ${tableName}
-        AND (SELECT ok FROM granted)
-        ${holder ? Prisma.sql`AND editor = ${holder} AND ${scopeHolds('row_lock')}` : Prisma.empty}
-      RETURNING fencing_token, rows
-    ), last AS (
+      RETURNING fencing_token
+    ), ${scopesEndedWrites(tableName)}, event AS (
+      INSERT INTO ${LOCK_EVENT} ${EVENT_COLUMNS}
+      SELECT ${eventValues({ ...event, token: null }, Prisma.sql`scope.fencing_token`)} FROM scope
+      RETURNING *
+    ), announced AS (SELECT ${NOTIFY_EVENT_TABLES_CHANGED} FROM event)
+    SELECT EXISTS (SELECT 1 FROM scope) AS ended, (SELECT count(*) FROM announced) AS announced`;
+}
+
+/**
+ * What ending the scopes of a CTE `scope` (deleted rows of `tableName`) writes besides: the
+ * table's version bumped, and when none of its scopes is left, the table taken out of each FK
+ * target's holders (a target none holds is `normal` again).
+ */
+function scopesEndedWrites(tableName: string): Prisma.Sql {
+  return Prisma.sql`last AS (
       SELECT NOT EXISTS (SELECT 1 FROM ${ROW_LOCK} AS r
                          WHERE r.table_name = ${tableName}
                            AND r.fencing_token NOT IN (SELECT fencing_token FROM scope)) AS last
-      FROM scope
+      WHERE EXISTS (SELECT 1 FROM scope)
     ), main AS (
       UPDATE ${TABLE_LOCK} SET version = version + 1, updated_at = now()
       WHERE table_name = ${tableName} AND EXISTS (SELECT 1 FROM scope)
@@ -415,21 +446,7 @@ function deleteRowScopeQuery(
                         THEN 'normal' ELSE status END,
           version = version + 1, updated_at = now()
       WHERE ${tableName} = ANY(locked_by) AND (SELECT last FROM last)
-    ), event AS (
-      INSERT INTO ${LOCK_EVENT} ${EVENT_COLUMNS}
-      SELECT ${
-        holder
-          ? eventValues(
-              { ...event, token: null },
-              Prisma.sql`scope.fencing_token`,
-              Prisma.sql`jsonb_build_object('rows', scope.rows)`,
-            )
-          : eventValues({ ...event, token: null }, Prisma.sql`scope.fencing_token`)
-      } FROM scope
-      RETURNING *
-    ), announced AS (SELECT ${NOTIFY_EVENT_TABLES_CHANGED} FROM event)
-    SELECT (SELECT ok FROM granted) AS granted, EXISTS (SELECT 1 FROM scope) AS ended,
-           (SELECT count(*) FROM announced) AS announced`;
+    )`;
 }
 
 /**
