@@ -58,14 +58,7 @@ export function compareAndSetQuery(
   return Prisma.sql`
     WITH expected AS (
       SELECT * FROM jsonb_to_recordset(${expectedJson}::jsonb) AS e(table_name text, version int)
-    ), claimed AS (
-      SELECT t.table_name FROM ${TABLE_LOCK} AS t
-      JOIN expected AS e ON e.table_name = t.table_name AND e.version = t.version
-      ORDER BY t.table_name
-      FOR UPDATE OF t SKIP LOCKED
-    ), granted AS (
-      SELECT count(*) = ${expected.length} AS ok FROM claimed
-    ), written AS (
+    ), ${claimedAtVersions(Prisma.sql`expected`, Prisma.sql`${expected.length}`)}, written AS (
       UPDATE ${TABLE_LOCK} AS t
       SET status = u.status, editor = u.editor, locked_by = u.locked_by,
           fencing_token = CASE WHEN u.status <> 'editing' THEN NULL
@@ -114,6 +107,24 @@ export function compareAndSetQuery(
            (SELECT coalesce(jsonb_object_agg(t.table_name, t.status), '{}')
             FROM ${TABLE_LOCK} AS t JOIN expected AS e ON e.table_name = t.table_name
            ) AS statuses`;
+}
+
+/**
+ * The CTEs `claimed` and `granted` of a conditional write: row-locks, in name order and without
+ * waiting (skipping rows another transaction holds, so it cannot deadlock), every registry row
+ * of the relation `expected` (table_name, version) still at its version; `granted.ok` when it got
+ * all `count` of them. A row changed since the statement's snapshot is followed to its newest
+ * version when locked, and then fails the version test: granted, the snapshot is current.
+ */
+export function claimedAtVersions(expected: Prisma.Sql, count: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`claimed AS (
+      SELECT t.table_name FROM ${TABLE_LOCK} AS t
+      JOIN ${expected} AS e ON e.table_name = t.table_name AND e.version = t.version
+      ORDER BY t.table_name
+      FOR UPDATE OF t SKIP LOCKED
+    ), granted AS (
+      SELECT count(*) = ${count} AS ok FROM claimed
+    )`;
 }
 
 /**

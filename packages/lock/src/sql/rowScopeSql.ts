@@ -1,5 +1,6 @@
 import { Prisma, type Queryable, queryPrepared } from '@tablelock/db';
 import { LockError } from '../core/lockError';
+import { claimedAtVersions } from './compareAndSet';
 import { GUARD_TRIGGERS } from './guardTriggers';
 import { scopeHolds } from './idleLimitSql';
 import {
@@ -199,14 +200,7 @@ export async function insertRowScopes(
       WITH ground AS (${rowScopeGroundQuery(table.masterSchema, tableName)}
       ), expected AS (
         SELECT * FROM jsonb_to_recordset(${expectedJson}::jsonb) AS e(table_name text, version int)
-      ), claimed AS (
-        SELECT t.table_name FROM ${TABLE_LOCK} AS t
-        JOIN expected AS e ON e.table_name = t.table_name AND e.version = t.version
-        ORDER BY t.table_name
-        FOR UPDATE OF t SKIP LOCKED
-      ), granted AS (
-        SELECT count(*) = ${expected.length} AS ok FROM claimed
-      ), asked AS (
+      ), ${claimedAtVersions(Prisma.sql`expected`, Prisma.sql`${expected.length}`)}, asked AS (
         SELECT * FROM jsonb_to_recordset(${askedJson}::jsonb)
           AS a(n int, editor text, rows text[], lease_seconds int, column_name text, actor text,
                reason text, details jsonb)
@@ -375,14 +369,7 @@ export async function deleteHeldRowScopes(
     Prisma.sql`
       WITH touched AS (
         SELECT table_name, version FROM ${TABLE_LOCK} WHERE ${scopeRowsWhere(tableName)}
-      ), claimed AS (
-        SELECT t.table_name FROM ${TABLE_LOCK} AS t
-        JOIN touched AS e ON e.table_name = t.table_name AND e.version = t.version
-        ORDER BY t.table_name
-        FOR UPDATE OF t SKIP LOCKED
-      ), granted AS (
-        SELECT count(*) = (SELECT count(*) FROM touched) AS ok FROM claimed
-      ), asked AS (
+      ), ${claimedAtVersions(Prisma.sql`touched`, Prisma.sql`(SELECT count(*) FROM touched)`)}, asked AS (
         SELECT * FROM jsonb_to_recordset(${askedJson}::jsonb)
           AS a(n int, token bigint, editor text, actor text)
       ), scope AS (
