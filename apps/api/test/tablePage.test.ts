@@ -175,6 +175,37 @@ describe('tablesNamed', () => {
     );
   });
 
+  it('reads the tables a table references with it, in their lock states, as tablesNamed has them', async () => {
+    const withReferences = graphql(`
+      query TableWithReferencedTables($names: [String!]!) {
+        tablesNamed(names: $names) {
+          name
+          references
+          referencedTables {
+            ...EveryTableField
+          }
+        }
+      }
+    `);
+    const grant = await acquireTableLockAs(signedIn.alice, 'products');
+    try {
+      const response = await execute(signedIn.bob, withReferences, { names: ['products'] });
+      const [products] = response.data?.tablesNamed ?? [];
+      expect(products?.references).toEqual(['categories', 'currencies', 'suppliers']);
+      const named = await execute(signedIn.bob, tablesNamedQuery, {
+        names: products?.references ?? [],
+      });
+      expect(products?.referencedTables).toEqual(named.data?.tablesNamed);
+      expect(products?.referencedTables.map((table) => [table.name, table.status])).toEqual([
+        ['categories', 'locked'],
+        ['currencies', 'locked'],
+        ['suppliers', 'locked'],
+      ]);
+    } finally {
+      await releaseTableLockAs(signedIn.alice, 'products', grant.token);
+    }
+  });
+
   it('refuses more than 500 names with BAD_USER_INPUT', async () => {
     const names = Array.from({ length: 501 }, (_, i) => manyTableName(i));
     expect(refusal(await execute(signedIn.bob, tablesNamedQuery, { names })).code).toBe(

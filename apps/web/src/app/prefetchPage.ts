@@ -23,13 +23,18 @@ export function prefetchSession(queryClient: QueryClient): null {
 }
 
 export function prefetchTablePage(queryClient: QueryClient, table: string, url: URL): null {
+  const viewId = url.searchParams.get('view');
+  // Unsorted and unfiltered, its first rows are known before the grid is: read them too, and
+  // first. The browser opens at most six connections to the server, and the page's code and
+  // its other reads set out at the same moment: read last, the rows (the slowest answer) waited
+  // for a free connection, up to half a second on a busy machine.
+  if (viewId === null && !url.searchParams.has('sort')) {
+    void queryClient.prefetchQuery(firstRowsOptions(table));
+  }
   void queryClient.prefetchQuery(tableWithReferencesOptions(table));
   void queryClient.prefetchQuery(tableColumnsOptions(table));
   void queryClient.prefetchQuery(gridLayoutOptions(table));
   void queryClient.prefetchQuery(savedViewsOptions(table));
-  const viewId = url.searchParams.get('view');
   if (viewId !== null) void queryClient.prefetchQuery(savedViewOptions(viewId));
-  // Unsorted and unfiltered, its first rows are known before the grid is: read them too.
-  else if (!url.searchParams.has('sort')) void queryClient.prefetchQuery(firstRowsOptions(table));
   return null;
 }

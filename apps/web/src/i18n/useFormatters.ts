@@ -1,4 +1,3 @@
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from './i18n';
 import { intlLocale } from './intlLocale';
@@ -95,9 +94,21 @@ function createFormatters(locale: string): Formatters {
   };
 }
 
+// Making Intl's formatters is slow (tens of ms for a page whose every component asked for its
+// own set, on the table page's first render); they hold nothing of a caller, so one set per locale.
+const formattersByLocale = new Map<string, Formatters>();
+
+function formattersFor(locale: string): Formatters {
+  let formatters = formattersByLocale.get(locale);
+  if (!formatters) {
+    formatters = createFormatters(locale);
+    formattersByLocale.set(locale, formatters);
+  }
+  return formatters;
+}
+
 /** Locale-aware formatters for the current language. */
 export function useFormatters(): Formatters {
   const { i18n } = useTranslation();
-  const language = currentLanguage(i18n.resolvedLanguage);
-  return useMemo(() => createFormatters(intlLocale(language)), [language]);
+  return formattersFor(intlLocale(currentLanguage(i18n.resolvedLanguage)));
 }

@@ -78,3 +78,14 @@ export const tablesNamedQuery = graphql(`
     }
   }
 `);
+
+export const tableWithReferencesQuery = graphql(`
+  query TableWithReferences($name: String!) {
+    tablesNamed(names: [$name]) {
+      ...TableInfoFields
+      referencedTables {
+        ...TableInfoFields
+      }
+    }
+  }
+`);

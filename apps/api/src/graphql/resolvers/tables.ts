@@ -71,6 +71,7 @@ export const TableInfo: TableInfoResolvers = {
     if (!principal) return false;
     return mayTakeOver(info, { name: principal.name, rights: editorRights(principal) });
   },
+  referencedTables: (info, _args, context) => readTablesNamed(context.prisma, info.references),
   rowLockColumn: (info, _args, context) =>
     readRowLockColumn(context.prisma, context.masterSchema, info.name),
   editBlock: (info, _args, { principal }) =>
