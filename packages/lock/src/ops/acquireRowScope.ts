@@ -12,7 +12,6 @@ import { isRegisteredTable } from '../sql/isRegisteredTable';
 import { readLockScope } from '../sql/lockScope';
 import { notAMasterTable } from '../sql/notAMasterTable';
 import {
-  canonicalScopeValues,
   type ExpectedRow,
   groundChanged,
   insertRowScope,
@@ -258,7 +257,7 @@ export async function scopeGroundOf(
   request: Pick<AcquireRowScope, 'tableName' | 'masterSchema' | 'rows'>,
 ): Promise<{ column: string; rows: string[] }> {
   const { tableName, masterSchema } = request;
-  const ground = await readRowScopeGround(db, masterSchema, tableName);
+  const ground = await readRowScopeGround(db, masterSchema, tableName, request.rows);
   if (ground.column === null) {
     if (!(await isRegisteredTable(db, tableName))) throw await notAMasterTable(db, tableName);
     throw new LockError(
@@ -278,15 +277,11 @@ export async function scopeGroundOf(
       `Changes to ${tableName} need approval: a change request holds the whole table, so it has no row scopes. Hold the whole table.`,
     );
   }
-  const canonical =
-    ground.type === null
-      ? { values: [], invalid: request.rows }
-      : await canonicalScopeValues(db, { type: ground.type, values: request.rows });
-  if (canonical.invalid.length > 0) {
+  if (ground.invalid.length > 0) {
     throw new LockError(
       'BAD_USER_INPUT',
-      `rows names values of ${tableName}.${ground.column}; ${canonical.invalid.slice(0, 5).join(', ')} ${canonical.invalid.length === 1 ? 'is' : 'are'} not.`,
+      `rows names values of ${tableName}.${ground.column}; ${ground.invalid.slice(0, 5).join(', ')} ${ground.invalid.length === 1 ? 'is' : 'are'} not.`,
     );
   }
-  return { column: ground.column, rows: canonical.values };
+  return { column: ground.column, rows: ground.values };
 }

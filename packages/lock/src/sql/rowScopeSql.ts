@@ -50,67 +50,60 @@ export async function readRowLockColumn(
 /** What a row scope of a table rests on: the column it names, and the guard keeping saves inside. */
 export interface RowScopeGround {
   column: string | null;
-  /** The column's type as the catalog names it (format_type), for reading values as it does. */
-  type: string | null;
   /** All four of the write guard's triggers are on the table (RECORD or ENFORCE). */
   guarded: boolean;
   /** Its changes need approval: change requests, which hold the whole table. */
   needsApproval: boolean;
 }
 
-/** Reads what row scopes of `tableName` rest on (see RowScopeGround). */
+/**
+ * What row scopes of `tableName` rest on (see RowScopeGround), and `values` as the write guard
+ * sees them (`column::text`), in order, once each: "011" of an integer column is "11", so that
+ * two scopes naming one row in two spellings overlap. `invalid`: those that are no value of the
+ * column's type (all, when it has no row-lock column).
+ */
 export async function readRowScopeGround(
   db: Queryable,
   masterSchema: string,
   tableName: string,
-): Promise<RowScopeGround> {
-  const [row] = await queryPrepared<RowScopeGround>(
+  values: string[],
+): Promise<RowScopeGround & { values: string[]; invalid: string[] }> {
+  const [row] = await queryPrepared<
+    RowScopeGround & { read: { given: string; value: string | null }[] | null }
+  >(
     db,
-    rowScopeGroundQuery(masterSchema, tableName),
+    Prisma.sql`
+      SELECT ground.*,
+             (SELECT jsonb_agg(jsonb_build_object('given', v.given, 'value', v.value))
+              FROM tablelock.row_scope_values(
+                     (SELECT format_type(a.atttypid, a.atttypmod) FROM pg_attribute AS a
+                      WHERE a.attrelid = to_regclass(format('%I.%I', ${masterSchema}::text, ${tableName}::text))
+                        AND a.attname = ground.column AND NOT a.attisdropped),
+                     ${values}::text[]) AS v
+              WHERE ground.column IS NOT NULL) AS read
+      FROM (${rowScopeGroundQuery(masterSchema, tableName)}) AS ground`,
   );
-  return row ?? { column: null, type: null, guarded: false, needsApproval: false };
+  const read = row?.read ?? values.map((given) => ({ given, value: null }));
+  return {
+    column: row?.column ?? null,
+    guarded: row?.guarded ?? false,
+    needsApproval: row?.needsApproval ?? false,
+    values: [...new Set(read.flatMap(({ value }) => (value === null ? [] : [value])))].sort(),
+    invalid: read.filter(({ value }) => value === null).map(({ given }) => given),
+  };
 }
 
 /** The query of a table's RowScopeGround: one row. */
 function rowScopeGroundQuery(masterSchema: string, tableName: string): Prisma.Sql {
   return Prisma.sql`
-    SELECT target.column,
-           (SELECT format_type(a.atttypid, a.atttypmod) FROM pg_attribute AS a
-            WHERE a.attrelid = target.relid AND a.attname = target.column
-              AND NOT a.attisdropped) AS type,
+    SELECT tablelock.row_lock_column(target.relid, ${tableName}) AS column,
            (SELECT count(*) = 4 FROM pg_trigger AS t
             WHERE t.tgrelid = target.relid AND t.tgenabled <> 'D'
               AND t.tgname = ANY (${[...GUARD_TRIGGERS]}::text[])) AS guarded,
            coalesce((SELECT p.changes_need_approval FROM ${TABLE_POLICY} AS p
                      WHERE p.table_name = ${tableName}), false) AS "needsApproval"
-    FROM (SELECT relid, tablelock.row_lock_column(relid, ${tableName}) AS column
-          FROM (SELECT to_regclass(format('%I.%I', ${masterSchema}::text, ${tableName}::text)) AS relid)
-            AS found) AS target`;
-}
-
-/**
- * `values` as the write guard sees them (`column::text`) for a column of `type` (from the
- * catalog, see RowScopeGround), in order, once each: "011" of an integer column is "11", so that
- * two scopes naming one row in two spellings overlap. `invalid`: those that are no value of the
- * type.
- */
-export async function canonicalScopeValues(
-  db: Queryable,
-  scope: { type: string; values: string[] },
-): Promise<{ values: string[]; invalid: string[] }> {
-  // The type's name comes from the catalog, not from the caller.
-  const typeName = Prisma.raw(scope.type);
-  const read = await queryPrepared<{ given: string; value: string | null }>(
-    db,
-    Prisma.sql`
-      SELECT given, CASE WHEN pg_input_is_valid(given, ${scope.type})
-                         THEN (given::${typeName})::text END AS value
-      FROM unnest(${scope.values}::text[]) AS given`,
-  );
-  return {
-    values: [...new Set(read.flatMap(({ value }) => (value === null ? [] : [value])))].sort(),
-    invalid: read.filter(({ value }) => value === null).map(({ given }) => given),
-  };
+    FROM (SELECT to_regclass(format('%I.%I', ${masterSchema}::text, ${tableName}::text)) AS relid)
+      AS target`;
 }
 
 /** A registry row as a conditional write expects to find it: at the version it was read at. */
