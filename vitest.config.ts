@@ -53,6 +53,8 @@ const FAILOVER = [
   'apps/api/test/reconnectingWaiter.test.ts',
   'apps/api/test/failoverHarness.test.ts',
   'apps/api/test/lostJoin.test.ts',
+  // Kills the primary around scheduled requests' times (two API processes applying them).
+  'apps/api/test/scheduledChangeFailover.test.ts',
   // The client conformance kit: each file starts an API it kills, restarts and cuts off, and a
   // client runner beside it. Beside the parallel files they starved those of CPU (a webhook
   // give-up and a browser dialog missed their bounds); here, one at a time, they do not.

@@ -22,13 +22,15 @@ import { isProbe, type LiveSocket, openLiveSocket, probeUntil } from './support/
 import { scheduleRename } from './support/scheduledRename';
 
 // Issue 44: SCHEDULE_WARNING_LEAD_SECONDS before a scheduled change request's time, whoever
-// holds its table (whole, or a row scope) hears once, on the lock channel the editor listens
-// to, that they should release it by then; then the request applies once they have.
+// holds its table (whole, or a row scope), or takes it in that time, hears once, on the lock
+// channel the editor listens to, that they should release it by then; then the request applies
+// once they have.
 let database: TestDatabase;
 const processes: ApiProcess[] = [];
 let socket: LiveSocket;
 
-const LEAD_SECONDS = 2;
+/** Long enough for a holder to be told, release, and another to take the table, in the window. */
+const LEAD_SECONDS = 4;
 
 const LOCK_CHANGED = `subscription { lockChanged { action table actor editor token reason } }`;
 
@@ -116,6 +118,45 @@ describe('the warning before a scheduled change', () => {
     expect((await untilDone(request.id)).state).toBe('applied');
     // Two schedulers looked; one told alice, once.
     expect(await warningsOf(request.id)).toHaveLength(1);
+  }, 60_000);
+
+  it('tells one who takes the table inside the warning window, after its earlier holder was told', async () => {
+    const request = await scheduleRename(database.prisma, {
+      table: 'warehouses',
+      author: 'bob',
+      id: 3,
+      name: 'later',
+      seconds: LEAD_SECONDS + 6,
+    });
+    const hold = async (editor: string) =>
+      grantedOrConflict(
+        await acquireTableLock(database.prisma, {
+          tableName: 'warehouses',
+          editor,
+          leaseSeconds: 600,
+        }),
+      ).fencingToken;
+    const release = (editor: string, token: string) =>
+      releaseTableLock(database.prisma, { tableName: 'warehouses', editor, token });
+    const bobs = await hold('bob');
+    await poll('bob told', 30_000, async () =>
+      (await warningsOf(request.id)).length > 0 ? true : undefined,
+    );
+    await release('bob', bobs);
+
+    // Inside the window now: the warning went out before alice held anything.
+    const alices = await hold('alice');
+    const told = await poll('alice told', 30_000, async () => {
+      const warnings = await warningsOf(request.id);
+      return warnings.find((warning) => warning.editor === 'alice');
+    });
+    expect(told).toMatchObject({ token: BigInt(alices) });
+    await release('alice', alices);
+    expect((await untilDone(request.id)).state).toBe('applied');
+    expect((await warningsOf(request.id)).map((warning) => warning.editor)).toEqual([
+      'bob',
+      'alice',
+    ]);
   }, 60_000);
 
   it('tells the holder of a row scope, whatever its rows', async () => {

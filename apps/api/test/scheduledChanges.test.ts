@@ -108,7 +108,10 @@ async function traces(id: string) {
   const announced = await prisma.outboxEvent.count({
     where: { type: 'change.applied', lockEventId: { in: applied.map((event) => event.id) } },
   });
-  return { changeSets, applied, announced };
+  const denied = await prisma.lockEvent.count({
+    where: { action: 'denied', editor: `schedule:${id}` },
+  });
+  return { changeSets, applied, announced, denied };
 }
 
 async function nameOf(id: number): Promise<string | undefined> {
@@ -125,10 +128,12 @@ describe('scheduled change requests across API processes', () => {
     const done = await untilDone(id, 30_000);
     expect(done.state).toBe('applied');
     expect(await nameOf(1)).toBe('Tokyo central (new)');
-    const { changeSets, applied, announced } = await traces(id);
+    const { changeSets, applied, announced, denied } = await traces(id);
     expect(changeSets).toMatchObject([{ kind: 'scheduled', rowsUpdated: 1 }]);
     expect(applied).toHaveLength(1);
     expect(announced).toBe(1);
+    // The scheduler's own steps are no denied attempts in the audit history.
+    expect(denied).toBe(0);
     const effectiveAt = done.effectiveAt?.getTime() ?? 0;
     const appliedAt = done.appliedAt?.getTime() ?? 0;
     expect(appliedAt).toBeGreaterThanOrEqual(effectiveAt);

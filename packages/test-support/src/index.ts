@@ -12,6 +12,7 @@ export { createOtherDatabaseLogin, type OtherDatabaseLogin } from './otherDataba
 export { poll } from './poll';
 export { type PostgresServer, postgresServer } from './postgresServer';
 export { buildPreviousRelease, type PreviousRelease } from './previousRelease';
+export { openProcessConnection } from './processConnection';
 export { type ReplicaSet, type ReplicaSetOptions, startReplicaSet } from './replicaSet';
 export { type ReplicatedDatabase, startReplicatedDatabase } from './replicatedDatabase';
 export { resetLockRegistry } from './resetLockRegistry';

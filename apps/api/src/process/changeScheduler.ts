@@ -1,4 +1,4 @@
-import type { PrismaClient } from '@tablelock/db';
+import { isOutcomeUnknown, type PrismaClient } from '@tablelock/db';
 import { type UnfinishedLeaves, waitForTableLocks } from '@tablelock/lock';
 import {
   applyScheduledEdition,
@@ -10,6 +10,7 @@ import {
 import type { Logger } from 'pino';
 import type { LockChangeFeed } from '../ports/lockChangeFeed';
 import type { ScheduleChanges } from '../ports/scheduleChanges';
+import { isDatabaseUnreachable } from './databaseUnreachable';
 import { reportRoundFailure } from './reportRoundFailure';
 
 export interface ChangeSchedulerOptions {
@@ -35,6 +36,12 @@ export interface ChangeSchedulerOptions {
 const LOOK_AHEAD = 50;
 /** The lease of the lock a request is applied under: ends it if this process dies meanwhile. */
 const APPLY_LEASE_SECONDS = 300;
+/**
+ * How soon a run cut off by the database is tried again: a look meanwhile (woken when the
+ * database is back) finds the database still away, or runs it; not at once, which a database
+ * that answers the look and drops the run would make a busy loop.
+ */
+const AFTER_CUT_OFF_MS = 1_000;
 
 /**
  * Applies scheduled change requests and editions at their time (applyScheduledRequest,
@@ -52,8 +59,8 @@ const APPLY_LEASE_SECONDS = 300;
 export function startChangeScheduler(options: ChangeSchedulerOptions): () => Promise<void> {
   const { prisma, logger, owner, recheckMs = 30_000 } = options;
   const running = new Map<string, Promise<void>>();
-  // Requests whose run failed other than by their own outcome (the database away, say): tried
-  // again after `recheckMs`, not at once.
+  // Requests whose run failed other than by their own outcome: tried again after `recheckMs`,
+  // not at once, or AFTER_CUT_OFF_MS when the database cut the run off.
   const retryAt = new Map<string, number>();
   const leave = new AbortController();
   let timer: NodeJS.Timeout | undefined;
@@ -128,7 +135,10 @@ export function startChangeScheduler(options: ChangeSchedulerOptions): () => Pro
         else logger.warn({ ...facts, failure: ended.failure }, 'scheduled change failed');
       })
       .catch((error: unknown) => {
-        retryAt.set(id, Date.now() + recheckMs);
+        // A run the database cut off (an outage, a failover) goes on as soon as it is back: the
+        // look that finds it back runs it again. Any other failure waits for the recheck.
+        const cutOff = isDatabaseUnreachable(error) || isOutcomeUnknown(error);
+        retryAt.set(id, Date.now() + (cutOff ? AFTER_CUT_OFF_MS : recheckMs));
         if (stopped) return;
         reportRoundFailure(error, {
           logger,

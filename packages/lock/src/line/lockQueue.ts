@@ -103,12 +103,14 @@ export async function joinLockQueue(db: Queryable, request: JoinLockQueue): Prom
     return { waiter: await insertWaiter(db, request, tables), adopted: false };
   } catch (error) {
     if (postgresErrorCode(error) !== UNIQUE_VIOLATION) throw error;
-    if ((await removeGoneWaiters(db)) > 0) {
-      try {
-        return { waiter: await insertWaiter(db, request, tables), adopted: false };
-      } catch (again) {
-        if (postgresErrorCode(again) !== UNIQUE_VIOLATION) throw again;
-      }
+    // Tried again even when this removal found none gone: a join beside this one may have
+    // removed the same gone waiter first (after a failover, every place of a process not yet
+    // back is gone at once), and counting what this one removed would refuse a free place.
+    await removeGoneWaiters(db);
+    try {
+      return { waiter: await insertWaiter(db, request, tables), adopted: false };
+    } catch (again) {
+      if (postgresErrorCode(again) !== UNIQUE_VIOLATION) throw again;
     }
     throw new LockError(
       'ALREADY_IN_LINE',

@@ -54,13 +54,19 @@ export async function applyScheduledRequest(
     if (!(error instanceof LockError)) throw error;
     return failUnheld(db, run.id, failureOfWait(claimed.tableName, error));
   }
+  let ended: ChangeRequestRecord | null = null;
   try {
-    return await inTransaction(db, (tx) => applyUnderLock(tx, run, editor, token), {
+    ended = await inTransaction(db, (tx) => applyUnderLock(tx, run, editor, token), {
       timeout: 120_000,
     });
+    return ended;
   } finally {
-    // Released with the application's commit; this only ends a lock left by a failed one.
-    await releaseTableLock(db, { tableName: claimed.tableName, editor, token }).catch(() => {});
+    // An application that ended the request released the lock in its commit; a release now
+    // would be refused, and recorded as a denied attempt. Only a request found no longer
+    // scheduled, or a transaction that failed, leaves the lock to release here.
+    if (ended === null) {
+      await releaseTableLock(db, { tableName: claimed.tableName, editor, token }).catch(() => {});
+    }
   }
 }
 

@@ -63,14 +63,20 @@ export async function applyScheduledEdition(
     if (!(error instanceof LockError)) throw error;
     return failEdition(db, run.id, failureOfWait(tableNames.join(', '), error));
   }
+  let ended: EditionRecord | null = null;
   try {
-    return await inTransaction(db, (tx) => applyAll(tx, run, editor, tokens), {
+    ended = await inTransaction(db, (tx) => applyAll(tx, run, editor, tokens), {
       timeout: 300_000,
     });
+    return ended;
   } finally {
-    // Released with the application's commit; this only ends locks left by a failed one.
-    for (const [tableName, token] of tokens) {
-      await releaseTableLock(db, { tableName, editor, token }).catch(() => {});
+    // An application that ended the edition released the locks in its commit; releases now
+    // would be refused, and recorded as denied attempts. Only an edition found no longer
+    // scheduled, or a transaction that failed, leaves the locks to release here.
+    if (ended === null) {
+      for (const [tableName, token] of tokens) {
+        await releaseTableLock(db, { tableName, editor, token }).catch(() => {});
+      }
     }
   }
 }

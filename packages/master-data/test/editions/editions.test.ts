@@ -8,6 +8,7 @@ import { createTestDatabase, MASTER_SCHEMA, type TestDatabase } from '@tablelock
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createEdition,
+  editionEditor,
   MasterDataError,
   moveChangeRequest,
   readEditionRequests,
@@ -117,6 +118,11 @@ describe('editions', () => {
     expect(sets.map((set) => set.kind)).toEqual(['scheduled', 'scheduled', 'scheduled']);
     // One transaction: the change sets share its start time.
     expect(new Set(sets.map((set) => set.at.getTime())).size).toBe(1);
+    // Its locks end with its commit: no release after it, refused and recorded as denied.
+    const denied = await database.prisma.lockEvent.count({
+      where: { action: 'denied', editor: editionEditor(edition.id) },
+    });
+    expect(denied).toBe(0);
   });
 
   it('with one row changed meanwhile, applies nothing and fails, naming the row', async () => {
