@@ -7,12 +7,12 @@ import { describeLockRefusal, type LockRefusal } from '../core/lockRefusal';
 import type { LockRow, RowScopeHolder } from '../core/lockRow';
 import { queueBlockOf } from '../core/planLockChange';
 import { cappedLease, DEFAULT_TABLE_RULES, type EditorRights } from '../core/tableRules';
+import type { ExpectedRow } from '../sql/compareAndSet';
 import { recordDeniedAttempt } from '../sql/deniedAttemptLog';
 import { isRegisteredTable } from '../sql/isRegisteredTable';
 import { readLockScope } from '../sql/lockScope';
 import { notAMasterTable } from '../sql/notAMasterTable';
 import {
-  type ExpectedRow,
   groundChanged,
   insertRowScope,
   insertRowScopes,

@@ -38,9 +38,6 @@ export function compareAndSetQuery(
   changes: LockRowChange[],
   event: LockEventInput | null,
 ): Prisma.Sql {
-  const expectedJson = JSON.stringify(
-    expected.map((row) => ({ table_name: row.tableName, version: row.version })),
-  );
   const changesJson = JSON.stringify(
     changes.map(({ row, grant, leaseSeconds, active }) => ({
       table_name: row.tableName,
@@ -56,9 +53,7 @@ export function compareAndSetQuery(
   const mainTable = event?.tableName ?? changes[0]?.row.tableName ?? '';
   const previousToken = expected.find((row) => row.tableName === mainTable)?.fencingToken;
   return Prisma.sql`
-    WITH expected AS (
-      SELECT * FROM jsonb_to_recordset(${expectedJson}::jsonb) AS e(table_name text, version int)
-    ), ${claimedAtVersions(Prisma.sql`expected`, Prisma.sql`${expected.length}`)}, written AS (
+    WITH ${expectedRows(expected)}, ${claimedAtVersions(Prisma.sql`expected`, Prisma.sql`${expected.length}`)}, written AS (
       UPDATE ${TABLE_LOCK} AS t
       SET status = u.status, editor = u.editor, locked_by = u.locked_by,
           fencing_token = CASE WHEN u.status <> 'editing' THEN NULL
@@ -107,6 +102,22 @@ export function compareAndSetQuery(
            (SELECT coalesce(jsonb_object_agg(t.table_name, t.status), '{}')
             FROM ${TABLE_LOCK} AS t JOIN expected AS e ON e.table_name = t.table_name
            ) AS statuses`;
+}
+
+/** A registry row as a conditional write expects to find it: at the version it was read at. */
+export interface ExpectedRow {
+  tableName: string;
+  version: number;
+}
+
+/** The CTE `expected` of a conditional write: `rows` (table_name, version), one JSON parameter. */
+export function expectedRows(rows: readonly ExpectedRow[]): Prisma.Sql {
+  const json = JSON.stringify(
+    rows.map((row) => ({ table_name: row.tableName, version: row.version })),
+  );
+  return Prisma.sql`expected AS (
+      SELECT * FROM jsonb_to_recordset(${json}::jsonb) AS e(table_name text, version int)
+    )`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Prisma, type Queryable, queryPrepared } from '@tablelock/db';
 import { LockError } from '../core/lockError';
-import { claimedAtVersions } from './compareAndSet';
+import { claimedAtVersions, type ExpectedRow, expectedRows } from './compareAndSet';
 import { GUARD_TRIGGERS } from './guardTriggers';
 import { scopeHolds } from './idleLimitSql';
 import {
@@ -73,12 +73,12 @@ export async function readRowScopeGround(
   >(
     db,
     Prisma.sql`
-      SELECT ground.*,
+      SELECT ground.column, ground.guarded, ground."needsApproval",
              (SELECT jsonb_agg(jsonb_build_object('given', v.given, 'value', v.value))
               FROM tablelock.row_scope_values(
                      (SELECT format_type(a.atttypid, a.atttypmod) FROM pg_attribute AS a
-                      WHERE a.attrelid = to_regclass(format('%I.%I', ${masterSchema}::text, ${tableName}::text))
-                        AND a.attname = ground.column AND NOT a.attisdropped),
+                      WHERE a.attrelid = ground.relid AND a.attname = ground.column
+                        AND NOT a.attisdropped),
                      ${values}::text[]) AS v
               WHERE ground.column IS NOT NULL) AS read
       FROM (${rowScopeGroundQuery(masterSchema, tableName)}) AS ground`,
@@ -93,10 +93,10 @@ export async function readRowScopeGround(
   };
 }
 
-/** The query of a table's RowScopeGround: one row. */
+/** The query of a table's RowScopeGround (and `relid`, the table's regclass): one row. */
 function rowScopeGroundQuery(masterSchema: string, tableName: string): Prisma.Sql {
   return Prisma.sql`
-    SELECT tablelock.row_lock_column(target.relid, ${tableName}) AS column,
+    SELECT target.relid, tablelock.row_lock_column(target.relid, ${tableName}) AS column,
            (SELECT count(*) = 4 FROM pg_trigger AS t
             WHERE t.tgrelid = target.relid AND t.tgenabled <> 'D'
               AND t.tgname = ANY (${[...GUARD_TRIGGERS]}::text[])) AS guarded,
@@ -104,12 +104,6 @@ function rowScopeGroundQuery(masterSchema: string, tableName: string): Prisma.Sq
                      WHERE p.table_name = ${tableName}), false) AS "needsApproval"
     FROM (SELECT to_regclass(format('%I.%I', ${masterSchema}::text, ${tableName}::text)) AS relid)
       AS target`;
-}
-
-/** A registry row as a conditional write expects to find it: at the version it was read at. */
-export interface ExpectedRow {
-  tableName: string;
-  version: number;
 }
 
 /** A row scope to take: its holder, values and lease, the column it was asked on, its event. */
@@ -168,9 +162,6 @@ export async function insertRowScopes(
   expected: ExpectedRow[],
 ): Promise<(RowScopeRow | null)[] | 'contended'> {
   const { tableName } = table;
-  const expectedJson = JSON.stringify(
-    expected.map((row) => ({ table_name: row.tableName, version: row.version })),
-  );
   const askedJson = JSON.stringify(
     scopes.map((scope, index) => ({
       n: index,
@@ -191,9 +182,7 @@ export async function insertRowScopes(
     db,
     Prisma.sql`
       WITH ground AS (${rowScopeGroundQuery(table.masterSchema, tableName)}
-      ), expected AS (
-        SELECT * FROM jsonb_to_recordset(${expectedJson}::jsonb) AS e(table_name text, version int)
-      ), ${claimedAtVersions(Prisma.sql`expected`, Prisma.sql`${expected.length}`)}, asked AS (
+      ), ${expectedRows(expected)}, ${claimedAtVersions(Prisma.sql`expected`, Prisma.sql`${expected.length}`)}, asked AS (
         SELECT * FROM jsonb_to_recordset(${askedJson}::jsonb)
           AS a(n int, editor text, rows text[], lease_seconds int, column_name text, actor text,
                reason text, details jsonb)
