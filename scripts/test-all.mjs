@@ -1,6 +1,6 @@
 // `pnpm test:all`, what `npm test` runs once the workspace is built: the type check and lint, the
-// `parallel` Vitest files, the browser tests and the Python client's unit tests side by side; then the `timing` and `failover`
-// files side by side, on a machine the first phase no longer uses. Every run goes to its end
+// `parallel` Vitest files, the browser tests and the Python client's unit tests side by side; then the `timing`, `failover`
+// and `conformance` files side by side, on a machine the first phase no longer uses. Every run goes to its end
 // whatever the others do, so each prints its own summary: `pnpm run` with a regex stopped the
 // other runs at the first failure, and a newcomer saw a red suite with no reason. The second
 // phase runs after a failed first one too: its files start databases and servers of their own,
@@ -27,6 +27,7 @@ const PHASES = [
   [
     { script: 'test:timing', vitest: 'vitest-timing.json' },
     { script: 'test:failover', vitest: 'vitest-failover.json' },
+    { script: 'test:conformance', vitest: 'vitest-conformance.json' },
   ],
 ];
 

@@ -1,3 +1,4 @@
+import { MAX_LEASE_SECONDS } from '@tablelock/lock';
 import { createTestDatabase, resetLockRegistry, type TestDatabase } from '@tablelock/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphql } from './generated';
@@ -33,8 +34,9 @@ beforeAll(async () => {
   [alice, bob] = await Promise.all([api.loginAs('alice'), api.loginAs('bob')]);
   await resetLockRegistry(database.prisma);
   // products locks categories, currencies and suppliers; price_lists locks currencies too.
-  await acquireTableLockAs(alice, 'products');
-  await acquireTableLockAs(bob, 'price_lists');
+  // Held for the whole file: not past a lease however slow the machine.
+  await acquireTableLockAs(alice, 'products', { lease: MAX_LEASE_SECONDS });
+  await acquireTableLockAs(bob, 'price_lists', { lease: MAX_LEASE_SECONDS });
 });
 afterAll(async () => {
   await api.stop();

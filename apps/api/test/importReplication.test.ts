@@ -1,3 +1,4 @@
+import { MAX_LEASE_SECONDS } from '@tablelock/lock';
 import { poll } from '@tablelock/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireTableLockMutation } from './support/lockOperations';
@@ -15,7 +16,11 @@ beforeAll(async () => {
   guarded = await startReplicatedTestApi({ requireSyncReplica: true });
   unguarded = await startTestApi(guarded.database);
   nightly = guarded.batch;
-  const granted = await execute(nightly, acquireTableLockMutation, { table: 'regions' });
+  // Held for the whole file, which under the suite's load came near the default lease (60 s).
+  const granted = await execute(nightly, acquireTableLockMutation, {
+    table: 'regions',
+    lease: MAX_LEASE_SECONDS,
+  });
   token = granted.data?.acquireTableLock.token ?? '';
 });
 

@@ -1,3 +1,4 @@
+import { MAX_LEASE_SECONDS } from '@tablelock/lock';
 import { createTestDatabase, type TestDatabase } from '@tablelock/test-support';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +16,8 @@ beforeAll(async () => {
   database = await createTestDatabase();
   api = await startTestApi(database);
   alice = await api.loginAs('alice');
-  token = (await acquireTableLockAs(alice, 'categories')).token;
+  // Held for the whole file, which under the suite's load outlasted the default lease (60 s).
+  token = (await acquireTableLockAs(alice, 'categories', { lease: MAX_LEASE_SECONDS })).token;
 });
 afterAll(async () => {
   await api.stop();
