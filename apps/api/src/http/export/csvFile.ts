@@ -23,7 +23,7 @@ export const csvRecords = (records: (string | null)[][]): string => stringify(re
 export const csvFile: RowFileFormat = {
   extension: 'csv',
   contentType: 'text/csv; charset=utf-8',
-  start(out, table) {
+  async start(out, table) {
     out.write(UTF8_BOM + csvRecords([table.columns.map((column) => column.name)]));
     return {
       write(rows: RowValues[]) {

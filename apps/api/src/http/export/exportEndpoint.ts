@@ -94,21 +94,21 @@ async function sendFile(
   onStart: () => void,
 ): Promise<number> {
   let file: RowFile | undefined;
-  const open = () => {
+  const open = async () => {
     if (!file) {
       sendHeaders(response, fileName, format);
       onStart();
-      file = format.start(response, rowExport.table);
+      file = await format.start(response, rowExport.table);
     }
     return file;
   };
   let rows = 0;
   await rowExport.forEachBatch(async (batch) => {
-    open().write(batch);
+    (await open()).write(batch);
     rows += batch.length;
     await drained(response, stallMs);
   });
-  await open().end();
+  await (await open()).end();
   return rows;
 }
 

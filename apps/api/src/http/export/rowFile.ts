@@ -12,6 +12,9 @@ export interface RowFile {
 export interface RowFileFormat {
   extension: string;
   contentType: string;
-  /** Starts the file, with a header row of the column names. */
-  start(out: Writable, table: MasterTable): RowFile;
+  /**
+   * Starts the file, with a header row of the column names. Asynchronous so that a format may
+   * load its library with its first file rather than with the process.
+   */
+  start(out: Writable, table: MasterTable): Promise<RowFile>;
 }

@@ -5,7 +5,6 @@ import {
   SENTENCE_LANGUAGES,
   sentenceLanguage,
 } from '@tablelock/master-data';
-import ExcelJS from 'exceljs';
 import type { Request, RequestHandler } from 'express';
 import { authorizeFileRequest } from '../../auth/authorizeFileRequest';
 import type { ApiServices } from '../../context';
@@ -16,6 +15,8 @@ import { requestIdOf } from '../requestId';
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 async function errorsWorkbook(records: (string | null)[][]): Promise<Buffer> {
+  // Loaded with the first errors file, not at every start of the API (see xlsxFile.ts).
+  const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.Workbook();
   workbook.addWorksheet('errors').addRows(records);
   return Buffer.from(await workbook.xlsx.writeBuffer());
