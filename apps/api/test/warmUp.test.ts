@@ -27,7 +27,7 @@ afterAll(async () => {
   await database.close();
 });
 
-it("a start with WARM_UP answers every one of the table page's reads on the registry's first table before it listens", async () => {
+it("a start with WARM_UP answers every one of the table page's reads on the registry's first table before it listens, and counts none as a client's", async () => {
   const lines: { msg: string; table?: string; answered?: number; of?: number }[] = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
   const api = await startTestApi(database, { warmUp: true, logger });
@@ -37,6 +37,12 @@ it("a start with WARM_UP answers every one of the table page's reads on the regi
       answered: 8,
       of: 8,
     });
+    const metrics = await (await fetch(`${api.url}/metrics`)).text();
+    expect(metrics).not.toMatch(/tablelock_graphql_request_duration_seconds_count\{[^}]*"rows"/);
+    await api.anonymous.graphql('{ me { name } }');
+    expect(await (await fetch(`${api.url}/metrics`)).text()).toMatch(
+      /tablelock_graphql_request_duration_seconds_count\{[^}]*"me"\} 1\b/,
+    );
   } finally {
     await api.stop();
   }
