@@ -203,6 +203,12 @@ const environment = z.object({
    * except a break-glass admin's (made with `npm run cli -- create-break-glass-admin`).
    */
   PASSWORD_LOGIN: z.stringbool().default(true),
+  /**
+   * Before the server listens, run the table page's first reads once (a few hundred ms of CPU),
+   * so that the first person to open a table after a start does not wait for a cold process.
+   * The test harness turns it off for the hundreds of short-lived APIs it starts.
+   */
+  WARM_UP: z.stringbool().default(true),
   /** The OpenID provider (its discovery document is read at start); unset: no single sign-on. */
   OIDC_ISSUER: z.string().url().optional(),
   OIDC_CLIENT_ID: z.string().min(1).optional(),

@@ -44,6 +44,8 @@ export async function startApiProcess(
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      // The suite starts hundreds of these, each read by a test at once (issue 39).
+      WARM_UP: 'false',
       ...settings,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

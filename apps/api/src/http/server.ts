@@ -23,6 +23,7 @@ import { requestErrors } from '../graphql/plugins/requestErrors';
 import { requireAuthentication } from '../graphql/plugins/requireAuthentication';
 import { requireSyncReplica } from '../graphql/plugins/requireSyncReplica';
 import { schema } from '../graphql/schema';
+import { warmUpTablePage } from '../graphql/warmUpTablePage';
 import { startSubscriptionServer } from '../live/subscriptionServer';
 import { isDatabaseUnreachable, serviceUnavailableError } from '../process/databaseUnreachable';
 import { refuseBadBody } from './badBody';
@@ -67,6 +68,8 @@ export interface ApiServerOptions {
   keepAliveSeconds?: number;
   /** The lease the web app's pages ask for (WEB_LEASE_SECONDS); unset, their own. */
   webLeaseSeconds?: number;
+  /** Run the table page's first reads once before listening (WARM_UP, warmUpTablePage). */
+  warmUp?: boolean;
 }
 
 const MAX_BODY = '100kb';
@@ -129,6 +132,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     stringifyResult: (result) => JSON.stringify(result),
   });
   await apollo.start();
+  if (options.warmUp) await warmUpTablePage(apollo, options.services);
 
   app.use(noteArrival, assignRequestId, countHttpResponses(options.services.metrics));
   // Probes and scrapers address the instance by its bare address: no Host check for them

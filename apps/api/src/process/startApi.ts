@@ -99,6 +99,7 @@ export async function startApi(
     drainMs: config.SHUTDOWN_DRAIN_SECONDS * 1000,
     keepAliveSeconds: config.HTTP_KEEP_ALIVE_SECONDS,
     webLeaseSeconds: config.WEB_LEASE_SECONDS,
+    warmUp: config.WARM_UP,
     ...(config.METRICS_TOKEN ? { metricsToken: config.METRICS_TOKEN } : {}),
   });
   return {

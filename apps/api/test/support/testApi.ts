@@ -105,6 +105,8 @@ export async function startTestApi(
     requireSyncReplica?: boolean;
     /** HISTORY_RETENTION_DAYS; the history is kept for ever by default. */
     historyRetentionDays?: number;
+    /** WARM_UP: the table page's reads once before listening; off by default, as in the suite. */
+    warmUp?: boolean;
   } = {},
 ): Promise<TestApi> {
   const logger = options.logger ?? pino({ level: 'silent' });
@@ -139,6 +141,7 @@ export async function startTestApi(
     ...(options.keepAliveSeconds ? { keepAliveSeconds: options.keepAliveSeconds } : {}),
     ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
     exportLimits: { ...DEFAULT_EXPORT_LIMITS, ...options.exportLimits },
+    warmUp: options.warmUp ?? false,
   });
   const client = (name: string | null, headers: Record<string, string>): TestClient => ({
     name,

@@ -23,11 +23,13 @@ interface FormattedResult {
 /**
  * Times every GraphQL operation over HTTP by its first root field (a name from the schema, so
  * the label's values are bounded whatever clients send), and counts lock operations by result
- * and fencing refusals from the answers as sent.
+ * and fencing refusals from the answers as sent. Operations the process runs itself (the start's
+ * warm-up, through executeOperation) have no HTTP request and are not clients': not counted.
  */
 export function metricsPlugin(metrics: ApiMetrics): ApolloServerPlugin<ApiContext> {
   return {
-    async requestDidStart() {
+    async requestDidStart({ request }) {
+      if (!request.http) return;
       const started = process.hrtime.bigint();
       let rootFields: { key: string; name: string }[] = [];
       return {
