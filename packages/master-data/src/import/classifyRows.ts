@@ -7,20 +7,15 @@ import { columnRef } from '../sqlFragments';
 import { type MasterTable, requireColumn, type TableColumn } from '../tableColumns';
 import { readCheckConstraints, readUniqueRules } from '../tableRules';
 
-// jsonb_build_object takes at most 100 arguments (50 pairs): wide files are built in parts.
-const PAIRS_PER_OBJECT = 40;
-
-/** `{name: value, …}` as one jsonb expression, for any number of pairs. */
+/**
+ * `{name: value, …}` as one jsonb expression, for any number of pairs of text values. Built
+ * from two text arrays rather than with jsonb_build_object, which looks up each value's type
+ * and output function in the catalog, every value of every row.
+ */
 function jsonObject(pairs: [string, Prisma.Sql][]): Prisma.Sql {
   if (pairs.length === 0) return Prisma.sql`'{}'::jsonb`;
-  const parts: Prisma.Sql[] = [];
-  for (let start = 0; start < pairs.length; start += PAIRS_PER_OBJECT) {
-    const chunk = pairs
-      .slice(start, start + PAIRS_PER_OBJECT)
-      .map(([name, value]) => Prisma.sql`${name}::text, ${value}`);
-    parts.push(Prisma.sql`jsonb_build_object(${Prisma.join(chunk)})`);
-  }
-  return Prisma.join(parts, ' || ');
+  return Prisma.sql`jsonb_object(${pairs.map(([name]) => name)}::text[],
+    ARRAY[${Prisma.join(pairs.map(([, value]) => value))}]::text[])`;
 }
 
 /** An error a row may have: when it has it, and it as a one-element jsonb array (else `[]`). */
