@@ -7,7 +7,7 @@ import { type Spread, spreadOf } from './spread';
 const TICKS_PER_SECOND = 100;
 
 /** CPU time (user + system) process `pid` has used so far, in ms; from /proc (Linux). */
-async function cpuMsOf(pid: number): Promise<number> {
+export async function cpuMsOf(pid: number): Promise<number> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
   // The fields after the command name (which may hold spaces): state, ppid, …, utime, stime.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

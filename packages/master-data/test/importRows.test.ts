@@ -24,6 +24,14 @@ beforeAll(async () => {
   database = await createTestDatabase();
   await database.prisma.$executeRawUnsafe('CREATE TABLE master.keyless_import (code text)');
   await database.prisma.tableLock.create({ data: { tableName: 'keyless_import' } });
+  await database.prisma.$executeRawUnsafe(
+    `CREATE TABLE master.ranges_import (
+       id integer PRIMARY KEY, label text, low integer NOT NULL, high integer, CHECK (low <= high))`,
+  );
+  await database.prisma.$executeRawUnsafe(
+    `INSERT INTO master.ranges_import VALUES (1, 'a', 1, 5), (2, NULL, 3, NULL)`,
+  );
+  await database.prisma.tableLock.create({ data: { tableName: 'ranges_import' } });
 });
 afterAll(() => database.close());
 beforeEach(async () => {
@@ -236,6 +244,29 @@ describe('import dry run', () => {
     await expect(dryRun(csv('id,name', '1,Food'), { holder: 'bob' })).rejects.toMatchObject({
       code: 'LOCK_LOST',
     });
+  });
+
+  it('checks a rule over a column the file lacks with the row now, and keeps emptied values as null', async () => {
+    token = await lock('ranges_import');
+    const report = await dryRun(csv('id,label,high', '1,a,0', '2,b,4', '3,c,9'), {
+      tableName: 'ranges_import',
+    });
+    const [below, filled, created] = await rowsOf(report.id);
+    expect(below).toMatchObject({ outcome: 'error', changed: ['high'], previous: { high: '5' } });
+    expect(below?.errors.map(({ code, column }) => ({ code, column }))).toEqual([
+      { code: 'CHECK', column: null },
+    ]);
+    expect(filled).toMatchObject({
+      outcome: 'update',
+      changed: ['label', 'high'],
+      previous: { label: null, high: null },
+      values: { id: '2', label: 'b', high: '4' },
+      errors: [],
+    });
+    expect(created?.outcome).toBe('error');
+    expect(created?.errors.map(({ code, message }) => ({ code, message }))).toEqual([
+      { code: 'NOT_NULL', message: 'low may not be empty, and the file has no such column.' },
+    ]);
   });
 
   it('keeps the erroneous rows for the errors file', async () => {

@@ -7,25 +7,26 @@ import { columnRef } from '../sqlFragments';
 import { type MasterTable, requireColumn, type TableColumn } from '../tableColumns';
 import { readCheckConstraints, readUniqueRules } from '../tableRules';
 
-// jsonb_build_object takes at most 100 arguments (50 pairs): wide files are built in parts.
-const PAIRS_PER_OBJECT = 40;
-
-/** `{name: value, …}` as one jsonb expression, for any number of pairs. */
+/**
+ * `{name: value, …}` as one jsonb expression, for any number of pairs of text values. Built
+ * from two text arrays rather than with jsonb_build_object, which looks up each value's type
+ * and output function in the catalog, every value of every row.
+ */
 function jsonObject(pairs: [string, Prisma.Sql][]): Prisma.Sql {
   if (pairs.length === 0) return Prisma.sql`'{}'::jsonb`;
-  const parts: Prisma.Sql[] = [];
-  for (let start = 0; start < pairs.length; start += PAIRS_PER_OBJECT) {
-    const chunk = pairs
-      .slice(start, start + PAIRS_PER_OBJECT)
-      .map(([name, value]) => Prisma.sql`${name}::text, ${value}`);
-    parts.push(Prisma.sql`jsonb_build_object(${Prisma.join(chunk)})`);
-  }
-  return Prisma.join(parts, ' || ');
+  return Prisma.sql`jsonb_object(${pairs.map(([name]) => name)}::text[],
+    ARRAY[${Prisma.join(pairs.map(([, value]) => value))}]::text[])`;
+}
+
+/** An error a row may have: when it has it, and it as a one-element jsonb array (else `[]`). */
+interface RowErrorCheck {
+  when: Prisma.Sql;
+  error: Prisma.Sql;
 }
 
 /**
- * A one-element jsonb array holding the error when `condition` holds, else `[]`; its details
- * (RowErrorDetails: kind and facts) are `{kind, column}` and the pairs given.
+ * The error when `condition` holds; its details (RowErrorDetails: kind and facts) are
+ * `{kind, column}` and the pairs given.
  */
 const errorWhen = (
   condition: Prisma.Sql,
@@ -34,7 +35,9 @@ const errorWhen = (
   message: Prisma.Sql,
   kind: RowErrorKind,
   facts: [string, Prisma.Sql][] = [],
-) => Prisma.sql`CASE WHEN ${condition} THEN jsonb_build_array(jsonb_build_object(
+): RowErrorCheck => ({
+  when: condition,
+  error: Prisma.sql`CASE WHEN ${condition} THEN jsonb_build_array(jsonb_build_object(
     'column', ${column}::text, 'code', ${code}::text, 'message', ${message},
     'details', jsonb_strip_nulls(jsonb_build_object('kind', ${kind}::text, 'column', ${column}::text
       ${Prisma.join(
@@ -43,7 +46,21 @@ const errorWhen = (
           ...facts.map(([name, value]) => Prisma.sql`${name}::text, (${value})::text`),
         ],
         ', ',
-      )})))) ELSE '[]'::jsonb END`;
+      )})))) ELSE '[]'::jsonb END`,
+});
+
+/**
+ * A row's errors, in the order of `checks`. Most rows have none: their arrays are put together
+ * (a jsonb `||` for each check, each building a new value) only for a row that has one.
+ */
+const rowErrors = (checks: RowErrorCheck[]) =>
+  Prisma.sql`CASE WHEN ${Prisma.join(
+    checks.map(({ when }) => Prisma.sql`(${when})`),
+    ' OR ',
+  )} THEN ${Prisma.join(
+    checks.map(({ error }) => error),
+    ' || ',
+  )} ELSE '[]'::jsonb END`;
 const fact = (value: string | undefined): Prisma.Sql => Prisma.sql`${value ?? null}::text`;
 
 const raw = (name: string) => Prisma.raw(name);
@@ -93,11 +110,18 @@ export async function classifyStagedRows(
   const cells = columns.map(
     ({ index, cell }) => Prisma.sql`staged.cells->>${Prisma.raw(String(index))} AS ${cell}`,
   );
-  const checks = columns.flatMap(({ column, cell, normal, bad }) => [
-    Prisma.sql`CASE WHEN ${cell} IS NOT NULL AND pg_input_is_valid(${cell}, ${column.dataType})
-      THEN (${cell}::${typeOf(column)})::text END AS ${normal}`,
-    Prisma.sql`(${cell} IS NOT NULL AND NOT pg_input_is_valid(${cell}, ${column.dataType})) AS ${bad}`,
-  ]);
+  // Any text reads as text, as it is: a text column's cells are not read again.
+  const checks = columns.map(({ column, cell, normal }) =>
+    column.dataType === 'text'
+      ? Prisma.sql`${cell} AS ${normal}`
+      : Prisma.sql`CASE WHEN ${cell} IS NOT NULL AND pg_input_is_valid(${cell}, ${column.dataType})
+        THEN (${cell}::${typeOf(column)})::text END AS ${normal}`,
+  );
+  // A value that is there but has no normal form did not read as its column's type: told by
+  // the normal form rather than by reading the value a second time.
+  const badValues = columns.map(
+    ({ cell, normal, bad }) => Prisma.sql`(${cell} IS NOT NULL AND ${normal} IS NULL) AS ${bad}`,
+  );
   const hasKey = Prisma.join(
     key.map(({ normal }) => Prisma.sql`${normal} IS NOT NULL`),
     ' AND ',
@@ -121,10 +145,13 @@ export async function classifyStagedRows(
   const checkRules = (await readCheckConstraints(tx, table)).filter((rule) =>
     rule.columns.some((name) => byName.has(name)),
   );
-  const checkJoins = checkRules.map((rule, k) => checkJoin(table, rule.expression, k, inFile));
+  const checkJoins = checkRules.map((rule, k) => checkJoin(table, rule, k, inFile));
 
   const scopeCheck = scope && outOfScopeCheck(table, scope, inFile);
-  const errors: Prisma.Sql[] = [
+  const missingColumns = table.columns.filter(
+    (column) => !column.nullable && !column.hasDefault && !byName.has(column.name),
+  );
+  const errors: RowErrorCheck[] = [
     ...(scopeCheck ? [scopeCheck.error] : []),
     ...columns.map(({ column, cell, bad }) =>
       errorWhen(
@@ -208,24 +235,37 @@ export async function classifyStagedRows(
           'NOT_NULL',
         ),
       ),
-    Prisma.sql`CASE WHEN found THEN '[]'::jsonb ELSE ${JSON.stringify(
-      table.columns
-        .filter((column) => !column.nullable && !column.hasDefault && !byName.has(column.name))
-        .map((column) => ({
-          column: column.name,
-          details: { kind: 'NOT_NULL', column: column.name },
-          code: 'NOT_NULL',
-          message: `${column.name} may not be empty, and the file has no such column.`,
-        })),
-    )}::jsonb END`,
+    // A new row needs the NOT NULL columns without a default that the file does not have.
+    ...(missingColumns.length > 0
+      ? [
+          {
+            when: Prisma.sql`NOT found`,
+            error: Prisma.sql`CASE WHEN found THEN '[]'::jsonb ELSE ${JSON.stringify(
+              missingColumns.map((column) => ({
+                column: column.name,
+                details: { kind: 'NOT_NULL', column: column.name },
+                code: 'NOT_NULL',
+                message: `${column.name} may not be empty, and the file has no such column.`,
+              })),
+            )}::jsonb END`,
+          },
+        ]
+      : []),
   ];
-  const changed = Prisma.sql`array_remove(ARRAY[${Prisma.join(
-    columns.map(
-      ({ column, normal, bad, now }) =>
-        Prisma.sql`CASE WHEN found AND NOT ${bad} AND ${normal} IS DISTINCT FROM ${now}
-          THEN ${column.name}::text END`,
-    ),
-  )}]::text[], NULL)`;
+  const changes = columns.map(({ column, normal, bad, now }) => ({
+    name: column.name,
+    changes: Prisma.sql`(found AND NOT ${bad} AND ${normal} IS DISTINCT FROM ${now})`,
+  }));
+  const namesWhere = (when: (changes: Prisma.Sql) => Prisma.Sql) =>
+    Prisma.sql`array_remove(ARRAY[${Prisma.join(
+      changes.map(
+        ({ name, changes }) => Prisma.sql`CASE WHEN ${when(changes)} THEN ${name}::text END`,
+      ),
+    )}]::text[], NULL)`;
+  const changed = namesWhere((changes) => changes);
+  // The values now of the cells that change: the row's values now without the others (rather
+  // than picked from them one by one, a subquery for each row).
+  const unchanged = namesWhere((changes) => Prisma.sql`NOT ${changes}`);
 
   // The classification sorts and hashes the whole file (repeated keys and unique values, the
   // file's own rows as reference targets): in the default 4 MB these spill to disk, at
@@ -240,7 +280,7 @@ export async function classifyStagedRows(
     ), checked AS (
       SELECT file.*, ${Prisma.join(checks)} FROM file
     ), keyed AS (
-      SELECT checked.*, (${hasKey}) AS has_key,
+      SELECT checked.*, ${Prisma.join(badValues)}, (${hasKey}) AS has_key,
              first_value(line) OVER (PARTITION BY (${hasKey}), ${keyNormals} ORDER BY line) AS first_line
              ${uniques.length > 0 ? Prisma.sql`, ${Prisma.join(uniques.map((unique) => unique.firstLine))}` : Prisma.empty}
       FROM checked
@@ -268,22 +308,22 @@ export async function classifyStagedRows(
       SELECT line, version, found,
              CASE WHEN has_key THEN ${jsonObject(key.map(({ column, normal }) => [column.name, normal]))} END AS key,
              ${jsonObject(columns.map(({ column, cell }) => [column.name, cell]))} AS "values",
-             ${jsonObject(columns.map(({ column, now }) => [column.name, now]))} AS now_values,
+             CASE WHEN cardinality(computed.changed) > 0
+               THEN (${jsonObject(columns.map(({ column, now }) => [column.name, now]))}) - computed.unchanged
+             END AS previous,
              computed.changed, computed.errors
       FROM matched
-      -- OFFSET 0 keeps the planner from copying these two long expressions into every place
-      -- below that reads them: computed once per row instead of a dozen times.
-      CROSS JOIN LATERAL (SELECT ${changed} AS changed, ${Prisma.join(errors, ' || ')} AS errors
+      -- OFFSET 0 keeps the planner from copying these long expressions into every place below
+      -- that reads them: computed once per row instead of a dozen times.
+      CROSS JOIN LATERAL (SELECT ${changed} AS changed, ${unchanged} AS unchanged,
+                                 ${rowErrors(errors)} AS errors
                           OFFSET 0) AS computed
     )
     SELECT ${dryRunId}::uuid, line,
            CASE WHEN jsonb_array_length(errors) > 0 THEN 'error'
                 WHEN found AND cardinality(changed) > 0 THEN 'update'
                 WHEN found THEN 'unchanged' ELSE 'create' END,
-           key, version, "values", changed,
-           CASE WHEN cardinality(changed) > 0 THEN
-             (SELECT jsonb_object_agg(name, now_values -> name) FROM unnest(changed) AS name) END,
-           errors
+           key, version, "values", changed, previous, errors
     FROM classified`;
 }
 
@@ -494,16 +534,18 @@ function uniqueChecks(
 /**
  * Whether the row as it would be written keeps a CHECK rule: the rule, as Postgres holds it,
  * evaluated over the file's values and, for columns the file lacks, the row's values now.
- * A rule that is NULL holds, as in Postgres.
+ * A rule that is NULL holds, as in Postgres. Only the columns the rule reads are given to it:
+ * each is read as its type again, for every row.
  */
 function checkJoin(
   table: MasterTable,
-  expression: string,
+  rule: { columns: string[]; expression: string },
   k: number,
   inFile: (name: string) => FileColumn | undefined,
 ) {
-  const candidate = table.columns.map((column) => {
-    const given = inFile(column.name);
+  const candidate = rule.columns.map((name) => {
+    const column = requireColumn(table, name);
+    const given = inFile(name);
     const value = given
       ? Prisma.sql`keyed.${given.normal}::${typeOf(column)}`
       : Prisma.sql`import_target.${columnRef(column)}`;
@@ -513,7 +555,7 @@ function checkJoin(
   // The rule's SQL comes from the catalog (pg_get_expr), written by whoever made the table.
   return {
     from: Prisma.sql`CROSS JOIN LATERAL (
-      SELECT coalesce((${Prisma.raw(expression)}), true) AS ok
+      SELECT coalesce((${Prisma.raw(rule.expression)}), true) AS ok
       FROM (SELECT ${Prisma.join(candidate)}) AS candidate) AS ${verdict}`,
     ok: Prisma.sql`${verdict}.ok AS ${raw(`check${k}_ok`)}`,
   };
