@@ -1,10 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
 import type { GridApi } from 'ag-grid-community';
 import { useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { TableColumnsQuery } from '../generated/graphql';
 import { inLine } from '../queue/queueWait';
 import { useWaitForTable } from '../queue/useWaitForTable';
-import { latestOwnRequestOptions } from '../requests/changeRequestQueries';
 import { roleAtLeast } from '../session/roles';
 import type { SessionUser } from '../session/useSession';
 import { holdsTable } from '../tables/holdsTable';
@@ -26,7 +24,8 @@ import { GridFooter } from './GridFooter';
 import type { RowView } from './grid/createRowDatasource';
 import { RowGrid } from './grid/RowGrid';
 import { SessionActions } from './lock/SessionActions';
-import { useArrival } from './lock/useArrival';
+import { useArrivalDialog } from './lock/useArrivalDialog';
+import { useAwaitingApproval } from './lock/useAwaitingApproval';
 import { useConnectionLoss } from './lock/useConnectionLoss';
 import { useEditSession } from './lock/useEditSession';
 import { useTableLock } from './lock/useTableLock';
@@ -73,7 +72,6 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
   const mayEdit = roleAtLeast(user.role, 'editor') && page.editable;
   const holds = holdsTable(info, user.name);
   const scope = useMemo(() => rowScopeOf(info, user.name), [info, user.name]);
-  const block = info.editBlock;
   // Someone else's editing the take-over rule lets the user take over (admins: anyone's; with
   // the idle rule, an editor once its holder is idle). Not a table that is only FK-locked.
   const mayTakeOver = mayEdit && !holds && info.canTakeOver;
@@ -90,7 +88,6 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
   const connectionLoss = useConnectionLoss(lock, session.kind === 'editing');
   const actions = useEditActions({ info, user: user.name, pending, lock, edit, grid: gridApi });
   const editing = session.kind === 'editing' || session.kind === 'lost';
-  const lockLost = session.kind === 'lost';
   const draft = useDraft({ table: info.name, user: user.name, pending, grid: gridApi });
   // Cells open for typing once an earlier draft is restored or discarded, not over it.
   // Another time than now: read-only rows, until "Back to today" (or the user starts editing).
@@ -100,30 +97,18 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
   const needsApproval = info.policy.changesNeedApproval;
   const saveOrSubmit = needsApproval ? actions.askToSubmit : actions.save;
   useSaveShortcut(editing, saveOrSubmit);
-  // The lock waits with the user's change request: neither start nor take it over from here.
-  // Not one that takes effect on a date: that holds no lock while it waits (decision 0023).
-  const ownRequest = useQuery({
-    ...latestOwnRequestOptions(info.name, user.name),
-    enabled: roleAtLeast(user.role, 'editor'),
-  }).data;
-  const awaitingApproval = ownRequest?.state === 'pending' && !ownRequest.effectiveAt;
+  const awaitingApproval = useAwaitingApproval(info.name, user);
   const mayStart = mayEdit && session.kind === 'viewing' && !awaitingApproval;
   const queue = useWaitForTable(info.name);
 
-  // Arriving through the tables page's Edit or the admin page's Take over opens its dialog, as
-  // if its button here had been pressed: the dialog gives the focus back to that button. Not
-  // before the page shows its buttons (the views load first), or there is no button to return to.
-  const arrivalKnown = views.ready && session.kind !== 'opening' && session.kind !== 'resuming';
-  useArrival(arrivalKnown, (request) => {
-    if (session.kind !== 'viewing') return;
-    if (request === 'start' && mayEdit && !block) {
-      startButton.current?.focus();
-      actions.openDialog('start');
-    }
-    if (request === 'takeOver' && mayTakeOver) {
-      takeOverButton.current?.focus();
-      actions.openDialog('takeOver');
-    }
+  useArrivalDialog({
+    known: views.ready && session.kind !== 'opening' && session.kind !== 'resuming',
+    viewing: session.kind === 'viewing',
+    mayStart: mayEdit && !info.editBlock,
+    mayTakeOver,
+    startButton,
+    takeOverButton,
+    openDialog: actions.openDialog,
   });
 
   if (!views.ready) return <LoadingState />;
@@ -145,17 +130,17 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         <div className="page-actions">
           <SessionActions
             mode={editing ? 'edit' : mayStart ? 'start' : null}
-            block={block}
+            block={info.editBlock}
             mayTakeOver={mayTakeOver}
             inLine={inLine(queue.wait)}
-            lockLost={lockLost}
+            lockLost={session.kind === 'lost'}
             needsApproval={needsApproval}
             busy={actions.busy}
             unsaved={counts.total}
             invalid={invalid}
             onStart={() => actions.openDialog('start')}
             onStartRows={scope ? () => actions.openDialog('rows') : null}
-            rowsOpen={onlyScopesInTheWay(block)}
+            rowsOpen={onlyScopesInTheWay(info.editBlock)}
             onNotify={queue.join}
             onTakeOver={() => actions.openDialog('takeOver')}
             startButton={startButton}
@@ -181,9 +166,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
         connectionLoss={connectionLoss}
         tableEditable={page.editable}
       />
-      {asOf !== null && (
-        <AsOfBanner table={info.name} asOf={asOf} onBackToToday={() => setAsOf(null)} />
-      )}
+      <AsOfBanner table={info.name} asOf={asOf} onBackToToday={() => setAsOf(null)} />
 
       {/* Before the edit toolbar: from the grid, Shift+Tab reaches the toolbar's actions first. */}
       <GridViewBar
@@ -205,7 +188,7 @@ export function TableEditor({ info, tables, tablesFresh, page, user }: TableEdit
           columns={page.columns}
           pending={pending}
           grid={gridApi}
-          lockLost={lockLost}
+          lockLost={session.kind === 'lost'}
           selected={selected}
           counts={counts}
           invalid={invalid}

@@ -4,8 +4,8 @@ import { userTimeZone } from './asOfTime';
 
 interface AsOfBannerProps {
   table: string;
-  /** The time shown (ISO). */
-  asOf: string;
+  /** The time shown (ISO); null: now, and no banner. */
+  asOf: string | null;
   onBackToToday: () => void;
 }
 
@@ -13,6 +13,7 @@ interface AsOfBannerProps {
 export function AsOfBanner({ table, asOf, onBackToToday }: AsOfBannerProps) {
   const { t } = useTranslation();
   const format = useFormatters();
+  if (asOf === null) return null;
   const time = `${format.dateTime(asOf)} (${userTimeZone()})`;
   const future = new Date(asOf).getTime() > Date.now();
   return (
