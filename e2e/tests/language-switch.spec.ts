@@ -1,6 +1,6 @@
 import { expectAccessible } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
-import { cell, openTable, rowId } from '../support/tablePage';
+import { cell, expectLive, openTable, rowId } from '../support/tablePage';
 
 test('the app switches to Japanese, with dates and numbers in Japanese style', async ({
   signIn,
@@ -31,6 +31,9 @@ test('the app switches to Japanese, with dates and numbers in Japanese style', a
 
 test('a notice on screen follows a language switch', async ({ openTableAs, snap }) => {
   const alice = await openTableAs('alice', 'regions');
+  // The live connection up first: its coming up ends every "could not be reached" notice (the
+  // server is back), and under load it came up after the failure below, taking its notice.
+  await expectLive(alice);
   // The start of editing cannot reach the server: an error notice, which stays until dismissed.
   await alice.route('**/graphql', async (route) => {
     if (route.request().postData()?.includes('AcquireTableLock')) await route.abort();
