@@ -13,6 +13,7 @@ import {
   TableWithReferencesDocument,
 } from '../../../web/src/generated/graphql';
 import type { ApiContext, ApiServices } from '../context';
+import { settledWithin } from '../process/settledWithin';
 
 /**
  * Who the warm-up reads as, a person as on the page: no user has this id (the nil UUID) or
@@ -94,19 +95,13 @@ export async function warmUpTablePage(
     logger.info({ table: first.tableName, answered, of: answers.length }, 'warmed up');
     return answered;
   };
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<number>((resolve) => {
-    timer = setTimeout(() => {
-      logger.warn(`warm-up not done within ${WARM_UP_LIMIT_MS} ms; starting without it`);
-      resolve(0);
-    }, WARM_UP_LIMIT_MS);
-  });
   try {
-    return await Promise.race([warmUp(), limit]);
+    const settled = await settledWithin(WARM_UP_LIMIT_MS, warmUp);
+    if (settled.done) return settled.value;
+    logger.warn(`warm-up not done within ${WARM_UP_LIMIT_MS} ms; starting without it`);
+    return 0;
   } catch (error) {
     logger.warn({ err: error }, 'warm-up failed; starting without it');
     return 0;
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -1,7 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-
-const TIMED_OUT = Symbol('timed out');
+import { settledWithin } from './settledWithin';
 
 /**
  * Runs one shutdown step and waits for it at most `ms`: a step that fails or hangs is logged
@@ -14,9 +12,8 @@ export async function stopWithin(
   logger: Logger,
 ): Promise<void> {
   try {
-    // The timer must not itself keep the process alive.
-    const outcome = await Promise.race([run(), sleep(ms, TIMED_OUT, { ref: false })]);
-    if (outcome === TIMED_OUT) logger.warn({ step, ms }, 'shutdown step timed out; going on');
+    const settled = await settledWithin(ms, async () => run());
+    if (!settled.done) logger.warn({ step, ms }, 'shutdown step timed out; going on');
   } catch (error) {
     logger.warn({ err: error, step }, 'shutdown step failed; going on');
   }
