@@ -22,6 +22,13 @@ const HTTP =
 /**
  * Where a process's time went, by step of a request: each sample's own function (self time)
  * is put in one step by the package or part of Node it belongs to.
+ *
+ * V8 takes its samples on a wall-clock timer, and a thread waiting for a core has its sample
+ * taken when it runs again: on a machine whose cores are all busy, that is mostly on return
+ * from a socket write, which woke the process that reads it (Postgres, a client) and gave it
+ * the core. So "socket writes" holds that wait too: on the 2-core machine the writes' own
+ * system calls took about 9 µs each (strace), a few percent of the API's CPU time, where this
+ * step showed 30-47% of its samples. `perf record -e cpu-clock` counts CPU time only.
  */
 export function profileSteps(profile: CpuProfile): ProfileStep[] {
   const stepOf = new Map(profile.nodes.map((node) => [node.id, stepOfFrame(node.callFrame)]));
@@ -42,7 +49,8 @@ export function profileSteps(profile: CpuProfile): ProfileStep[] {
 function stepOfFrame({ functionName, url }: { functionName: string; url: string }): string | null {
   if (functionName === '(idle)') return null;
   if (functionName === '(garbage collector)') return 'garbage collection';
-  if (!url && SOCKET_WRITES.test(functionName)) return 'socket writes (to Postgres and clients)';
+  if (!url && SOCKET_WRITES.test(functionName))
+    return 'socket writes (to Postgres and clients), and waiting for a core after them';
   const pkg = /node_modules\/\.pnpm\/[^/]+\/node_modules\/((@[^/]+\/)?[^/]+)/.exec(url)?.[1];
   if (pkg?.startsWith('@prisma/')) return 'Prisma Client';
   if (pkg && PG_DRIVER.test(pkg)) return 'pg driver';
