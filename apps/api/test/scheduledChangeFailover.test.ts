@@ -121,7 +121,8 @@ async function traces(request: Scheduled) {
 /** Applied once: one change set of kind `scheduled`, one event, one entry in the row's history. */
 async function expectAppliedOnce(request: Scheduled) {
   const done = await untilDone(request.id);
-  expect(done.state).toBe('applied');
+  // The failure, if any, is what tells why: it is in the comparison.
+  expect({ state: done.state, failure: done.failure }).toEqual({ state: 'applied', failure: null });
   expect(done.appliedAt?.getTime()).toBeGreaterThanOrEqual(request.effectiveAt.getTime());
   expect(await traces(request)).toEqual({
     changeSets: [{ kind: 'scheduled', rowsUpdated: 1 }],
