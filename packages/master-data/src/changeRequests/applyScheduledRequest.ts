@@ -1,6 +1,7 @@
 import { inTransaction, type Queryable, type TransactionClient } from '@tablelock/db';
 import { LockError, releaseTableLock } from '@tablelock/lock';
 import type { ChangeRequestRecord, ScheduleFailure } from './changeRequestRecord';
+import { releaseLeftoverLocks } from './releaseLeftoverLocks';
 import {
   failureOfWait,
   markApplied,
@@ -47,6 +48,7 @@ export async function applyScheduledRequest(
   const claimed = await claim(db, run);
   if (!claimed) return null;
   const editor = scheduleEditor(run.id);
+  await releaseLeftoverLocks(db, editor, `change request ${run.id}`);
   let token: string;
   try {
     token = await run.takeTable(claimed.tableName, editor);

@@ -1,6 +1,7 @@
 import { inTransaction, type Queryable, type TransactionClient } from '@tablelock/db';
 import { LockError, releaseTableLock } from '@tablelock/lock';
 import type { ScheduleFailure } from '../changeRequests/changeRequestRecord';
+import { releaseLeftoverLocks } from '../changeRequests/releaseLeftoverLocks';
 import {
   failureOfWait,
   markApplied,
@@ -56,6 +57,7 @@ export async function applyScheduledEdition(
   }
   const tableNames = [...new Set(requests.map((request) => request.tableName))].sort();
   const editor = editionEditor(run.id);
+  await releaseLeftoverLocks(db, editor, `edition ${run.id}`);
   let tokens = new Map<string, string>();
   try {
     if (tableNames.length > 0) tokens = await run.takeTables(tableNames, editor);

@@ -10,6 +10,7 @@ import {
   readChangeRequests,
   readRequestByToken,
   saveRows,
+  scheduleEditor,
   submitChangeRequest,
 } from '../../src';
 import { TABLE, TARGET, useGuardTestbed } from '../guard/guardTestbed';
@@ -190,6 +191,20 @@ describe('a scheduled change request', () => {
       { kind: 'scheduled', changeRequestId: BigInt(request.id), rowsUpdated: 1 },
     ]);
     // The scheduler's lock ended with the transaction that applied it.
+    expect(await bed.lock(TABLE, 'bob')).toMatch(/^\d+$/);
+  });
+
+  it('is applied by the run after one that took its table and was cut off before releasing it (a failover)', async () => {
+    const { request } = await schedulePrice('2.00', inSeconds(3600));
+    await makeDue(request.id);
+    // What such a run leaves: the table held by the request's own editor, its release lost.
+    await takeAtOnce(TABLE, scheduleEditor(request.id));
+    const applied = await run(request.id);
+    expect({ state: applied?.state, failure: applied?.failure }).toEqual({
+      state: 'applied',
+      failure: null,
+    });
+    expect(await priceOf(1)).toBe('2.00');
     expect(await bed.lock(TABLE, 'bob')).toMatch(/^\d+$/);
   });
 

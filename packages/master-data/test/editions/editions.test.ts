@@ -125,6 +125,25 @@ describe('editions', () => {
     expect(denied).toBe(0);
   });
 
+  it('is applied by the run after one that took its tables and was cut off before releasing them (a failover)', async () => {
+    const edition = await editionOf('leftover');
+    for (const table of TABLES) {
+      await database.prisma.$executeRawUnsafe(
+        `INSERT INTO ${MASTER_SCHEMA}.${table} VALUES (3, 'three')`,
+      );
+      await submitRename(edition.id, table, 3, `${table} leftover`);
+    }
+    await makeDue(database.prisma, edition.id);
+    // What such a run leaves: one of its tables held by the edition's own editor.
+    await lock(TABLES[1] as string, editionEditor(edition.id));
+    const applied = await applyEditionNow(database.prisma, edition.id);
+    expect({ state: applied?.state, failure: applied?.failure }).toEqual({
+      state: 'applied',
+      failure: null,
+    });
+    for (const table of TABLES) expect(await nameOf(table, 3)).toBe(`${table} leftover`);
+  });
+
   it('with one row changed meanwhile, applies nothing and fails, naming the row', async () => {
     const edition = await editionOf('summer range');
     for (const table of TABLES) await submitRename(edition.id, table, 2, `${table} summer`);
