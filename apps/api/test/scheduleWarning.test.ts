@@ -68,6 +68,12 @@ function untilDone(id: string) {
   });
 }
 
+/** Applied; the failure, if any, is in the comparison: it is what tells why. */
+async function expectApplied(id: string) {
+  const done = await untilDone(id);
+  expect({ state: done.state, failure: done.failure }).toEqual({ state: 'applied', failure: null });
+}
+
 const warningsOf = (id: string) =>
   database.prisma.lockEvent.findMany({
     where: { action: 'request_due_soon', details: { path: ['changeRequestId'], equals: id } },
@@ -115,7 +121,7 @@ describe('the warning before a scheduled change', () => {
       editor: 'alice',
       token: alice,
     });
-    expect((await untilDone(request.id)).state).toBe('applied');
+    await expectApplied(request.id);
     // Two schedulers looked; one told alice, once.
     expect(await warningsOf(request.id)).toHaveLength(1);
   }, 60_000);
@@ -152,7 +158,7 @@ describe('the warning before a scheduled change', () => {
     });
     expect(told).toMatchObject({ token: BigInt(alices) });
     await release('alice', alices);
-    expect((await untilDone(request.id)).state).toBe('applied');
+    await expectApplied(request.id);
     expect((await warningsOf(request.id)).map((warning) => warning.editor)).toEqual([
       'bob',
       'alice',
@@ -186,7 +192,7 @@ describe('the warning before a scheduled change', () => {
       editor: 'alice',
       token: scope.fencingToken,
     });
-    expect((await untilDone(request.id)).state).toBe('applied');
+    await expectApplied(request.id);
     expect(await warningsOf(request.id)).toHaveLength(1);
   }, 60_000);
 });
