@@ -4,6 +4,8 @@ import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getDMMF } from '@prisma/get-dmmf';
+import { poll } from '@tablelock/test-support';
+import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import {
   applyMigrations,
@@ -97,6 +99,54 @@ describe('applyMigrations', () => {
     const [first, second] = await Promise.all([applyMigrations(url), applyMigrations(url)]);
     expect([...first, ...second].sort()).toEqual(names);
     expect((await migrationRows(prisma)).map((row) => row.migration_name)).toEqual(names);
+  });
+
+  it('applies a migration again when Postgres chose it as the victim of a deadlock with the running app', async () => {
+    const { url } = await freshDatabase('migrate_deadlock');
+    const directory = await mkdtemp(join(tmpdir(), 'tablelock-migrations-'));
+    const write = async (name: string, sql: string) => {
+      await mkdir(join(directory, name));
+      await writeFile(join(directory, name, 'migration.sql'), sql);
+    };
+    try {
+      await write('20000101000000_tables', 'CREATE TABLE a (id int); CREATE TABLE b (id int);');
+      await applyMigrations(url, directory);
+      await write(
+        '20000101000001_columns',
+        'ALTER TABLE a ADD COLUMN x int; ALTER TABLE b ADD COLUMN y int;',
+      );
+      // The app, as during a rolling upgrade: it reads b, then a, in one transaction.
+      const app = new pg.Client({ connectionString: url });
+      await app.connect();
+      try {
+        await app.query('BEGIN');
+        await app.query('SELECT count(*) FROM b');
+        const migrating = applyMigrations(url, directory);
+        // The migration holds a and waits for b: the app's read of a closes the circle, and the
+        // migration, waiting longest, is the one Postgres cancels.
+        await poll('the migration waiting for b', 30_000, async () => {
+          const { rows } = await app.query<{ waiting: boolean }>(
+            `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE relation = 'b'::regclass AND NOT granted) AS waiting`,
+          );
+          return rows[0]?.waiting ? true : undefined;
+        });
+        await app.query('SELECT count(*) FROM a');
+        await app.query('COMMIT');
+        expect(await migrating).toEqual(['20000101000001_columns']);
+      } finally {
+        await app.end();
+      }
+      const check = new pg.Client({ connectionString: url });
+      await check.connect();
+      const { rows } = await check.query<{ name: string }>(
+        `SELECT table_name || '.' || column_name AS name FROM information_schema.columns
+         WHERE column_name IN ('x', 'y') ORDER BY 1`,
+      );
+      await check.end();
+      expect(rows.map((row) => row.name)).toEqual(['a.x', 'b.y']);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 
   it('throws when an applied migration file was changed, before applying any newer one', async () => {

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { postgresErrorCode } from '../access/postgresErrorCode';
 import { createPrismaClient, type Queryable, type TransactionClient } from '../access/prismaClient';
 import { dbPackageDir } from './dbPackageDir';
 
@@ -27,14 +28,34 @@ export async function applyMigrations(
   try {
     const applied: string[] = [];
     for (const migration of migrations) {
-      const ran = await prisma.$transaction((tx) => applyMigration(tx, migration), {
-        timeout: 10 * 60_000,
-      });
+      const ran = await againIfDeadlocked(() =>
+        prisma.$transaction((tx) => applyMigration(tx, migration), { timeout: 10 * 60_000 }),
+      );
       if (ran) applied.push(migration.name);
     }
     return applied;
   } finally {
     await prisma.$disconnect();
+  }
+}
+
+/** How often a migration is tried when each try is a deadlock's victim. */
+const DEADLOCK_TRIES = 5;
+const DEADLOCK_DETECTED = '40P01';
+
+/**
+ * Runs a migration's transaction, again when Postgres chose it as a deadlock's victim (40P01):
+ * the app keeps serving while a new release migrates (a rolling upgrade), and its transactions
+ * may take the same tables' locks in another order. The victim's transaction was rolled back
+ * whole, so trying it again is safe; by then the other transaction has the locks it waited for.
+ */
+async function againIfDeadlocked<T>(run: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (postgresErrorCode(error) !== DEADLOCK_DETECTED || tries >= DEADLOCK_TRIES) throw error;
+    }
   }
 }
 
