@@ -1,3 +1,4 @@
+export { againIfRolledBack } from './access/againIfRolledBack';
 export { isOutcomeUnknown, OutcomeUnknownError } from './access/commitOutcome';
 export { createDatabase } from './access/createDatabase';
 export { withDatabase } from './access/databaseUrl';

@@ -102,7 +102,7 @@ describe('applyMigrations', () => {
   });
 
   it('applies a migration again when Postgres chose it as the victim of a deadlock with the running app', async () => {
-    const { url } = await freshDatabase('migrate_deadlock');
+    const { url, prisma } = await freshDatabase('migrate_deadlock');
     const directory = await mkdtemp(join(tmpdir(), 'tablelock-migrations-'));
     const write = async (name: string, sql: string) => {
       await mkdir(join(directory, name));
@@ -136,13 +136,9 @@ describe('applyMigrations', () => {
       } finally {
         await app.end();
       }
-      const check = new pg.Client({ connectionString: url });
-      await check.connect();
-      const { rows } = await check.query<{ name: string }>(
-        `SELECT table_name || '.' || column_name AS name FROM information_schema.columns
-         WHERE column_name IN ('x', 'y') ORDER BY 1`,
-      );
-      await check.end();
+      const rows = await prisma.$queryRaw<{ name: string }[]>`
+        SELECT table_name || '.' || column_name AS name FROM information_schema.columns
+        WHERE column_name IN ('x', 'y') ORDER BY 1`;
       expect(rows.map((row) => row.name)).toEqual(['a.x', 'b.y']);
     } finally {
       await rm(directory, { recursive: true, force: true });

@@ -1,8 +1,8 @@
 import { setTimeout } from 'node:timers/promises';
 import {
+  againIfRolledBack,
   databaseClient,
   type PrismaClient,
-  postgresErrorCode,
   quoteIdentifier,
 } from '@tablelock/db';
 import { type SecurityAudit, withSecurityEvents } from '@tablelock/identity';
@@ -54,7 +54,6 @@ type Outcome =
 
 /** A build that deadlocks or loses a serialization race is tried again at once, so often. */
 const BUILD_ATTEMPTS = 3;
-const TRANSIENT_CODES = new Set(['40P01', '40001']);
 /** The first key of the advisory locks that serialise builds per table ("tlsi"). */
 const SORT_INDEX_LOCK_SPACE = 0x746c7369;
 
@@ -141,23 +140,19 @@ export function createSortIndexes(options: SortIndexOptions): SortIndexes {
 
   async function build(table: string, column: string, requester: SecurityAudit) {
     const built = await withTableLock(table, async (client): Promise<Outcome> => {
-      for (let attempt = 1; ; attempt++) {
-        // Planned again under the lock: an index built meanwhile counts, here and in the cap.
+      const plan = await againIfRolledBack(BUILD_ATTEMPTS, async () => {
+        // Planned again under the lock, and at each try: an index built meanwhile counts, here
+        // and in the cap.
         const plan = await planSortIndex(prisma, masterSchema, table, column, { maxPerTable });
-        if (plan.action === 'none') return settle(plan, table, column);
+        if (plan.action === 'none') return plan;
         logger.info({ table, column, index: plan.index }, 'building a sort index');
-        try {
-          for (const statement of plan.statements) await client.query(statement);
-        } catch (error) {
-          if (attempt < BUILD_ATTEMPTS && TRANSIENT_CODES.has(postgresErrorCode(error) ?? '')) {
-            continue;
-          }
-          throw error;
-        }
-        await recordBuild(prisma, { index: plan.index, table, column }, requester);
-        logger.info({ table, column, index: plan.index }, 'sort index built');
-        return { kind: 'tracked', index: plan.index, touchedAt: Date.now() };
-      }
+        for (const statement of plan.statements) await client.query(statement);
+        return plan;
+      });
+      if (plan.action === 'none') return settle(plan, table, column);
+      await recordBuild(prisma, { index: plan.index, table, column }, requester);
+      logger.info({ table, column, index: plan.index }, 'sort index built');
+      return { kind: 'tracked', index: plan.index, touchedAt: Date.now() };
     });
     return built ?? retryNextSort();
   }

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { postgresErrorCode } from '../access/postgresErrorCode';
+import { againIfRolledBack } from '../access/againIfRolledBack';
 import { createPrismaClient, type Queryable, type TransactionClient } from '../access/prismaClient';
 import { dbPackageDir } from './dbPackageDir';
 
@@ -28,7 +28,7 @@ export async function applyMigrations(
   try {
     const applied: string[] = [];
     for (const migration of migrations) {
-      const ran = await againIfDeadlocked(() =>
+      const ran = await againIfRolledBack(MIGRATION_TRIES, () =>
         prisma.$transaction((tx) => applyMigration(tx, migration), { timeout: 10 * 60_000 }),
       );
       if (ran) applied.push(migration.name);
@@ -39,25 +39,12 @@ export async function applyMigrations(
   }
 }
 
-/** How often a migration is tried when each try is a deadlock's victim. */
-const DEADLOCK_TRIES = 5;
-const DEADLOCK_DETECTED = '40P01';
-
 /**
- * Runs a migration's transaction, again when Postgres chose it as a deadlock's victim (40P01):
- * the app keeps serving while a new release migrates (a rolling upgrade), and its transactions
- * may take the same tables' locks in another order. The victim's transaction was rolled back
- * whole, so trying it again is safe; by then the other transaction has the locks it waited for.
+ * How often a migration is tried: the app keeps serving while a new release migrates (a rolling
+ * upgrade), and its transactions may take the same tables' locks in another order, which makes
+ * the migration a deadlock's victim.
  */
-async function againIfDeadlocked<T>(run: () => Promise<T>): Promise<T> {
-  for (let tries = 1; ; tries++) {
-    try {
-      return await run();
-    } catch (error) {
-      if (postgresErrorCode(error) !== DEADLOCK_DETECTED || tries >= DEADLOCK_TRIES) throw error;
-    }
-  }
-}
+const MIGRATION_TRIES = 5;
 
 /**
  * The migrations in `directory` that the database has not finished applying: none on a
