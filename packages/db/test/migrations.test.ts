@@ -241,21 +241,22 @@ function expectedColumn(
 }
 
 /**
- * The `Unsupported("<type>")` fields of each model by its database name: the DMMF leaves them
- * out, so they are read from the schema's text.
+ * The `Unsupported("<type>")` and `Unsupported("<schema>.<type>")` fields of each model by its
+ * database name: the DMMF leaves them out, so they are read from the schema's text.
  */
 function unsupportedColumns(datamodel: string): Map<string, ColumnRow[]> {
   const byTable = new Map<string, ColumnRow[]>();
   for (const [, name = '', body = ''] of datamodel.matchAll(/^model (\w+) \{([\s\S]*?)^\}/gm)) {
     const table = /@@map\("([^"]+)"\)/.exec(body)?.[1] ?? name;
-    const fields = body.matchAll(/^\s+(\w+)\s+Unsupported\("(\w+)"\)(\?)?(.*)$/gm);
-    for (const [, field = '', type = '', optional, rest = ''] of fields) {
+    const fields = body.matchAll(/^\s+(\w+)\s+Unsupported\("(?:(\w+)\.)?(\w+)"\)(\?)?(.*)$/gm);
+    for (const [, field = '', typeSchema, type = '', optional, rest = ''] of fields) {
       const column = /@map\("([^"]+)"\)/.exec(rest)?.[1] ?? field;
       const row = {
         column_name: column,
         is_nullable: optional ? 'YES' : 'NO',
-        data_type: type,
-        udt_schema: 'pg_catalog',
+        // A type of our own (named with its schema) is USER-DEFINED to information_schema.
+        data_type: typeSchema ? 'USER-DEFINED' : type,
+        udt_schema: typeSchema ?? 'pg_catalog',
         udt_name: type,
       };
       byTable.set(table, [...(byTable.get(table) ?? []), row]);

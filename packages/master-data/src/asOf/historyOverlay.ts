@@ -18,7 +18,7 @@ export function historyOverlay(table: MasterTable, asOf: Date): RowOverlay {
              CASE WHEN jsonb_typeof(rc.old_values) = 'object'
                   THEN rc.old_values ELSE '{}'::jsonb END AS old_values
       FROM tablelock.change_set AS cs
-      JOIN tablelock.row_change AS rc ON rc.change_set_id = cs.id
+      JOIN tablelock.recorded_row_change AS rc ON rc.change_set_id = cs.id
       WHERE cs.table_name = ${table.name} AND cs.at > ${asOf} AND rc.table_name = ${table.name}),
     history_row AS (
       SELECT row_key, (array_agg(operation ORDER BY id))[1] <> 'insert' AS present,

@@ -4,7 +4,7 @@ import type { Queryable } from '@tablelock/db';
 export interface HistoryGauges {
   /** Unlocked writes (change sets of writes without the lock's token) kept in the history. */
   unlockedWrites: number;
-  /** Disk the history takes: change sets and row changes, with their indexes. */
+  /** Disk the history takes: change sets and row changes (both forms), with their indexes. */
   historyBytes: number;
 }
 
@@ -13,6 +13,7 @@ export async function readHistoryGauges(db: Queryable): Promise<HistoryGauges> {
     SELECT (SELECT count(*) FROM tablelock.change_set WHERE kind = 'unlocked_write')::int
              AS "unlockedWrites",
            (pg_total_relation_size('tablelock.change_set')
-            + pg_total_relation_size('tablelock.row_change'))::float8 AS "historyBytes"`;
+            + pg_total_relation_size('tablelock.row_change')
+            + pg_total_relation_size('tablelock.row_change_batch'))::float8 AS "historyBytes"`;
   return row ?? { unlockedWrites: 0, historyBytes: 0 };
 }

@@ -37,10 +37,9 @@ export async function readChangeRows(
   const after = page.after ? decodeHistoryCursor(page.after, scope) : null;
   const rows = await db.$queryRaw<RowChangeRow[]>`
     SELECT ${CHANGE_SET_COLUMNS}, ${ROW_CHANGE_COLUMNS}
-    FROM tablelock.row_change AS rc
-    JOIN tablelock.change_set AS cs ON cs.id = rc.change_set_id
-    WHERE rc.change_set_id = ${change.id}::bigint
-      ${after ? Prisma.sql`AND rc.id > ${after}::bigint` : Prisma.empty}
+    FROM tablelock.row_changes_of_change_set(${change.id}::bigint, ${after ?? '0'}::bigint,
+                                             ${first + 1}::int) AS rc
+    JOIN tablelock.change_set AS cs ON cs.id = ${change.id}::bigint
     ORDER BY rc.id
     LIMIT ${first + 1}`;
   return pageOf(rows, first, scope);
@@ -72,10 +71,9 @@ export async function readRowHistory(
   }
   const rows = await db.$queryRaw<RowChangeRow[]>`
     SELECT ${CHANGE_SET_COLUMNS}, ${ROW_CHANGE_COLUMNS}
-    FROM tablelock.row_change AS rc
+    FROM tablelock.row_changes_of_row(${tableName}, ${JSON.stringify(rowKey)}::jsonb) AS rc
     JOIN tablelock.change_set AS cs ON cs.id = rc.change_set_id
-    WHERE rc.table_name = ${tableName} AND rc.row_key = ${JSON.stringify(rowKey)}::jsonb
-      ${after ? Prisma.sql`AND rc.id < ${after}::bigint` : Prisma.empty}
+    ${after ? Prisma.sql`WHERE rc.id < ${after}::bigint` : Prisma.empty}
     ORDER BY rc.id DESC
     LIMIT ${first + 1}`;
   return pageOf(rows, first, scope);

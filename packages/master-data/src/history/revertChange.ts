@@ -153,8 +153,8 @@ async function readRecordedChanges(
     { id: string; key: unknown; operation: RowOperation; oldValues: unknown; newValues: unknown }[]
   >`
     SELECT id::text, row_key AS key, operation, old_values AS "oldValues", new_values AS "newValues"
-    FROM tablelock.row_change
-    WHERE change_set_id = ${changeId}::bigint AND table_name = ${tableName}
+    FROM tablelock.row_changes_of_change_set(${changeId}::bigint, 0, ${MAX_REVERT_ROWS + 1}::int)
+    WHERE table_name = ${tableName}
     ORDER BY id
     LIMIT ${MAX_REVERT_ROWS + 1}`;
   if (rows.length > MAX_REVERT_ROWS) {
@@ -185,8 +185,8 @@ async function lockCurrentRows(
   const rows = await tx.$queryRaw<{ key: unknown }[]>`
     SELECT ${columnsAsJson(table.primaryKey)} AS key
     FROM ${Prisma.raw(table.qualifiedName)} AS t
-    WHERE EXISTS (SELECT 1 FROM tablelock.row_change AS rc
-                  WHERE rc.change_set_id = ${changeId}::bigint AND ${Prisma.join(matches, ' AND ')})
+    WHERE EXISTS (SELECT 1 FROM tablelock.row_keys_of_change_set(${changeId}::bigint) AS rc
+                  WHERE ${Prisma.join(matches, ' AND ')})
     FOR UPDATE OF t`;
   return new Set(rows.map((row) => rowKeyId(historyValues(row.key) ?? {})));
 }
@@ -199,15 +199,14 @@ async function readLaterChanges(
 ): Promise<Map<string, ChangeSetRecord>> {
   const rows = await tx.$queryRaw<(ChangeSetRow & { rowKey: unknown })[]>`
     WITH own AS (
-      SELECT row_key, max(id) AS last FROM tablelock.row_change
-      WHERE change_set_id = ${changeId}::bigint GROUP BY row_key
+      SELECT row_key, max(id) AS last FROM tablelock.row_keys_of_change_set(${changeId}::bigint)
+      GROUP BY row_key
     )
     SELECT DISTINCT ON (rc.row_key) rc.row_key AS "rowKey", ${CHANGE_SET_COLUMNS}
     FROM own
-    JOIN tablelock.row_change AS rc
-      ON rc.table_name = ${tableName} AND rc.row_key = own.row_key AND rc.id > own.last
+    CROSS JOIN LATERAL tablelock.row_changes_of_row(${tableName}, own.row_key) AS rc
     JOIN tablelock.change_set AS cs ON cs.id = rc.change_set_id
-    WHERE rc.change_set_id <> ${changeId}::bigint
+    WHERE rc.id > own.last AND rc.change_set_id <> ${changeId}::bigint
     ORDER BY rc.row_key, rc.id`;
   return new Map(
     rows.map(({ rowKey, ...change }) => [

@@ -330,8 +330,7 @@ async function messageOf(
   const after = place.row_after ?? 0n;
   const rows = await db.$queryRaw<RowChangeRow[]>`
     SELECT id, row_key AS key, operation, old_values AS "oldValues", new_values AS "newValues"
-    FROM tablelock.row_change
-    WHERE change_set_id = ${BigInt(changeSetId)} AND id > ${after}
+    FROM tablelock.row_changes_of_change_set(${BigInt(changeSetId)}, ${after}, ${rowBatch + 1}::int)
     ORDER BY id LIMIT ${rowBatch + 1}`;
   const batch = rows.slice(0, rowBatch);
   const more = rows.length > rowBatch;
