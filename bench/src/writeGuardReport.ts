@@ -1,5 +1,5 @@
 import { formatSpread } from './report';
-import type { WriteGuardCostResult } from './scenarios/writeGuardCost';
+import { BATCH_FROM_ROWS, CAPTURES, type WriteGuardCostResult } from './scenarios/writeGuardCost';
 
 /** The write guard's cost as report lines: seconds per guard, and RECORD over OFF. */
 export function formatWriteGuardCost(result: WriteGuardCostResult): string[] {
@@ -7,10 +7,11 @@ export function formatWriteGuardCost(result: WriteGuardCostResult): string[] {
     `${formatSpread(spread, (value) => value.toFixed(2))} s`;
   return [
     `write guard (${result.rounds} rounds; RECORD over OFF target ≤ 1.5 for the import apply, ≤ 1.2 for the grid save):`,
-    ...(['OFF', 'RECORD', 'ENFORCE'] as const).map(
+    ...CAPTURES.map(
       (guard) =>
-        `  ${guard.padEnd(7)} import apply of ${result.importRows.toLocaleString('en-US')} rows ${seconds(result.importApplySeconds[guard])}, grid save of ${result.saveRows.toLocaleString('en-US')} rows ${seconds(result.gridSaveSeconds[guard])}`,
+        `  ${guard.padEnd(14)} import apply of ${result.importRows.toLocaleString('en-US')} rows ${seconds(result.importApplySeconds[guard])}, grid save of ${result.saveRows.toLocaleString('en-US')} rows ${seconds(result.gridSaveSeconds[guard])}`,
     ),
     `  RECORD/OFF: import apply ${formatSpread(result.recordOverOff.importApply)}×, grid save ${formatSpread(result.recordOverOff.gridSave)}×`,
+    `  RECORD_BATCHES/OFF (statements of ${BATCH_FROM_ROWS.toLocaleString('en-US')} rows or more in batches, decision 0022): import apply ${formatSpread(result.batchesOverOff.importApply)}×, grid save ${formatSpread(result.batchesOverOff.gridSave)}×`,
   ];
 }

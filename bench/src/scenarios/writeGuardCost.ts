@@ -13,24 +13,39 @@ import { MASTER_SCHEMA } from '../benchDatabase';
 import { type Spread, spreadOf } from '../spread';
 import { withoutTriggers } from '../withoutTriggers';
 
+/**
+ * What is measured: each guard with the history as migrated (one row change per row), and
+ * RECORD with statements of at least BATCH_FROM_ROWS rows recorded in batches (decision 0022),
+ * the form a later release turns on.
+ */
+export const CAPTURES = [...WRITE_GUARDS, 'RECORD_BATCHES'] as const;
+export type Capture = (typeof CAPTURES)[number];
+export const BATCH_FROM_ROWS = 1_000;
+
+const guardOf = (capture: Capture): WriteGuard =>
+  capture === 'RECORD_BATCHES' ? 'RECORD' : capture;
+
 export interface WriteGuardCostResult {
   importRows: number;
   saveRows: number;
   rounds: number;
-  /** Seconds per guard: an import's apply, and a grid save. */
-  importApplySeconds: Record<WriteGuard, Spread>;
-  gridSaveSeconds: Record<WriteGuard, Spread>;
+  /** Seconds per capture: an import's apply, and a grid save. */
+  importApplySeconds: Record<Capture, Spread>;
+  gridSaveSeconds: Record<Capture, Spread>;
   /** RECORD's time over OFF's, round by round (targets: import apply ≤ 1.5, grid save ≤ 1.2). */
   recordOverOff: { importApply: Spread; gridSave: Spread };
+  /** The same for RECORD in batches. */
+  batchesOverOff: { importApply: Spread; gridSave: Spread };
 }
 
-const tableOf = (guard: WriteGuard) => `guard_bench_${guard.toLowerCase()}`;
+const tableOf = (capture: Capture) => `guard_bench_${capture.toLowerCase()}`;
 
 /**
  * What the write guard costs tablelock's own writes: an import's apply of `importRows` new rows
- * and a grid save of `saveRows` updated rows, into a table of its own per guard (OFF, RECORD,
- * ENFORCE). The guards take turns in each round, so that load on the machine falls on all
- * alike. Through the master-data package, not the API: the guard's cost is the database's.
+ * and a grid save of `saveRows` updated rows, into a table of its own per capture (OFF, RECORD,
+ * ENFORCE, RECORD in batches). The captures take turns in each round, so that load on the
+ * machine falls on all alike. Through the master-data package, not the API: the guard's cost is
+ * the database's.
  */
 export async function measureWriteGuardCost(
   databaseUrl: string,
@@ -39,62 +54,73 @@ export async function measureWriteGuardCost(
   const prisma = createPrismaClient(databaseUrl, { poolSize: 2 });
   try {
     const tokens = await prepareTables(prisma);
-    const importTimes = new Map<WriteGuard, number[]>(WRITE_GUARDS.map((g) => [g, []]));
-    const saveTimes = new Map<WriteGuard, number[]>(WRITE_GUARDS.map((g) => [g, []]));
+    const importTimes = new Map<Capture, number[]>(CAPTURES.map((c) => [c, []]));
+    const saveTimes = new Map<Capture, number[]>(CAPTURES.map((c) => [c, []]));
     for (let round = 0; round < sizes.rounds; round += 1) {
-      const order = WRITE_GUARDS.map((_, i) => WRITE_GUARDS[(i + round) % WRITE_GUARDS.length]);
-      for (const guard of order) {
-        if (!guard) continue;
-        const token = tokens.get(guard) ?? '';
-        await emptyTable(prisma, guard);
-        const imported = await timeImport(prisma, guard, token, sizes.importRows);
-        importTimes.get(guard)?.push(imported);
-        const saved = await timeSave(prisma, guard, token, sizes.saveRows);
-        saveTimes.get(guard)?.push(saved);
-        console.log(`  ${guard}: import ${imported.toFixed(2)} s, save ${saved.toFixed(2)} s`);
+      const order = CAPTURES.map((_, i) => CAPTURES[(i + round) % CAPTURES.length]);
+      for (const capture of order) {
+        if (!capture) continue;
+        const token = tokens.get(capture) ?? '';
+        await emptyTable(prisma, capture);
+        await prisma.historyCapture.update({
+          where: { id: true },
+          data: { batchFromRows: capture === 'RECORD_BATCHES' ? BATCH_FROM_ROWS : null },
+        });
+        const imported = await timeImport(prisma, capture, token, sizes.importRows);
+        importTimes.get(capture)?.push(imported);
+        const saved = await timeSave(prisma, capture, token, sizes.saveRows);
+        saveTimes.get(capture)?.push(saved);
+        console.log(`  ${capture}: import ${imported.toFixed(2)} s, save ${saved.toFixed(2)} s`);
       }
     }
-    const spreads = (times: Map<WriteGuard, number[]>) =>
-      Object.fromEntries(WRITE_GUARDS.map((g) => [g, spreadOf(times.get(g) ?? [])])) as Record<
-        WriteGuard,
+    await prisma.historyCapture.update({ where: { id: true }, data: { batchFromRows: null } });
+    const spreads = (times: Map<Capture, number[]>) =>
+      Object.fromEntries(CAPTURES.map((c) => [c, spreadOf(times.get(c) ?? [])])) as Record<
+        Capture,
         Spread
       >;
-    const ratio = (times: Map<WriteGuard, number[]>) => {
+    const ratio = (times: Map<Capture, number[]>, capture: Capture) => {
       const off = times.get('OFF') ?? [];
-      return spreadOf((times.get('RECORD') ?? []).map((record, i) => record / (off[i] ?? 1)));
+      return spreadOf((times.get(capture) ?? []).map((record, i) => record / (off[i] ?? 1)));
     };
+    const overOff = (capture: Capture) => ({
+      importApply: ratio(importTimes, capture),
+      gridSave: ratio(saveTimes, capture),
+    });
     return {
       ...sizes,
       importApplySeconds: spreads(importTimes),
       gridSaveSeconds: spreads(saveTimes),
-      recordOverOff: { importApply: ratio(importTimes), gridSave: ratio(saveTimes) },
+      recordOverOff: overOff('RECORD'),
+      batchesOverOff: overOff('RECORD_BATCHES'),
     };
   } finally {
     await prisma.$disconnect();
   }
 }
 
-/** One table per guard, its guard installed and its lock taken by the bench's editor. */
-async function prepareTables(prisma: PrismaClient): Promise<Map<WriteGuard, string>> {
-  const tokens = new Map<WriteGuard, string>();
-  for (const guard of WRITE_GUARDS) {
-    await prisma.$executeRawUnsafe(`CREATE TABLE IF NOT EXISTS ${MASTER_SCHEMA}.${tableOf(guard)}
+/** One table per capture, its guard installed and its lock taken by the bench's editor. */
+async function prepareTables(prisma: PrismaClient): Promise<Map<Capture, string>> {
+  const tokens = new Map<Capture, string>();
+  for (const capture of CAPTURES) {
+    await prisma.$executeRawUnsafe(`CREATE TABLE IF NOT EXISTS ${MASTER_SCHEMA}.${tableOf(capture)}
       (id integer PRIMARY KEY, name text NOT NULL, amount numeric(12, 2), day date)`);
   }
   await syncTableRegistry(prisma, MASTER_SCHEMA);
-  for (const guard of WRITE_GUARDS) {
-    const tableName = tableOf(guard);
+  for (const capture of CAPTURES) {
+    const tableName = tableOf(capture);
+    const writeGuard = guardOf(capture);
     await prisma.tablePolicy.upsert({
       where: { tableName },
-      create: { tableName, writeGuard: guard },
-      update: { writeGuard: guard },
+      create: { tableName, writeGuard },
+      update: { writeGuard },
     });
     const answer = await acquireTableLock(prisma, {
       tableName,
       editor: 'bench',
       leaseSeconds: 3600,
     });
-    tokens.set(guard, grantedOrConflict(answer).fencingToken);
+    tokens.set(capture, grantedOrConflict(answer).fencingToken);
   }
   await syncWriteGuards(prisma, MASTER_SCHEMA, 'RECORD');
   return tokens;
@@ -104,18 +130,20 @@ async function prepareTables(prisma: PrismaClient): Promise<Map<WriteGuard, stri
  * Empties the table (untimed) and the history, with their triggers off for the transaction:
  * recording 100,000 deletes is not what is measured.
  */
-async function emptyTable(prisma: PrismaClient, guard: WriteGuard) {
-  const table = `${MASTER_SCHEMA}.${tableOf(guard)}`;
+async function emptyTable(prisma: PrismaClient, capture: Capture) {
+  const table = `${MASTER_SCHEMA}.${tableOf(capture)}`;
   await prisma.$transaction(async (tx) => {
     const run = (sql: string) => tx.$queryRawUnsafe<unknown[]>(sql);
     await withoutTriggers(run, [table, 'tablelock.change_set'], async () => {
       await tx.$executeRawUnsafe(`TRUNCATE ${table}`);
-      await tx.$executeRawUnsafe('TRUNCATE tablelock.row_change, tablelock.change_set');
+      await tx.$executeRawUnsafe(
+        'TRUNCATE tablelock.row_change, tablelock.row_change_batch, tablelock.change_set',
+      );
     });
   });
 }
 
-async function timeImport(prisma: PrismaClient, guard: WriteGuard, token: string, rows: number) {
+async function timeImport(prisma: PrismaClient, capture: Capture, token: string, rows: number) {
   const lines = Array.from(
     { length: rows },
     (_, i) =>
@@ -123,7 +151,7 @@ async function timeImport(prisma: PrismaClient, guard: WriteGuard, token: string
   );
   const report = await dryRunImport(prisma, {
     schema: MASTER_SCHEMA,
-    tableName: tableOf(guard),
+    tableName: tableOf(capture),
     holder: 'bench',
     token,
     fileName: 'guard.csv',
@@ -135,15 +163,15 @@ async function timeImport(prisma: PrismaClient, guard: WriteGuard, token: string
   return (performance.now() - started) / 1000;
 }
 
-async function timeSave(prisma: PrismaClient, guard: WriteGuard, token: string, rows: number) {
+async function timeSave(prisma: PrismaClient, capture: Capture, token: string, rows: number) {
   const current = await prisma.$queryRawUnsafe<{ id: string; version: string }[]>(
-    `SELECT id::text AS id, xmin::text AS version FROM ${MASTER_SCHEMA}.${tableOf(guard)}
+    `SELECT id::text AS id, xmin::text AS version FROM ${MASTER_SCHEMA}.${tableOf(capture)}
      ORDER BY id LIMIT ${rows}`,
   );
   const started = performance.now();
   await saveRows(prisma, {
     schema: MASTER_SCHEMA,
-    tableName: tableOf(guard),
+    tableName: tableOf(capture),
     holder: 'bench',
     token,
     changes: {

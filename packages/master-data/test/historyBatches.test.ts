@@ -28,7 +28,7 @@ import { type HistorySession, randomHistoryWrites } from './support/randomHistor
 // statement's rows among themselves (the statement's order, or its keys' order).
 const TABLE = 'batch_items';
 const TARGET = `${MASTER_SCHEMA}.${TABLE}`;
-/** A statement of more rows than a batch holds (1,000), so that it is cut into three. */
+/** A statement of more rows than a batch holds (1,000): put in four buckets of about 625. */
 const MANY = 2_500;
 const EVERY_THIRD = Math.floor(MANY / 3);
 
@@ -44,8 +44,7 @@ beforeAll(async () => {
     `CREATE TABLE ${TARGET} (id integer PRIMARY KEY, name text NOT NULL, price numeric, day date)`,
   );
   await syncTableRegistry(prisma, MASTER_SCHEMA);
-  await prisma.tablePolicy.create({ data: { tableName: TABLE, writeGuard: 'RECORD' } });
-  await syncWriteGuards(prisma, MASTER_SCHEMA, 'OFF');
+  await recordHistoryOf([TABLE]);
   client = new pg.Client({ connectionString: database.url, application_name: 'batch-test' });
   await client.connect();
   Object.assign(session, { database, client });
@@ -54,6 +53,18 @@ afterAll(async () => {
   await client?.end();
   await database.close();
 });
+
+/**
+ * Installs the RECORD guard on these tables (and OFF on the others). The guards stay installed
+ * when startOver takes the policies away with the rest of the lock registry.
+ */
+async function recordHistoryOf(tableNames: string[]): Promise<void> {
+  await database.prisma.tablePolicy.deleteMany();
+  await database.prisma.tablePolicy.createMany({
+    data: tableNames.map((tableName) => ({ tableName, writeGuard: 'RECORD' as const })),
+  });
+  await syncWriteGuards(database.prisma, MASTER_SCHEMA, 'OFF');
+}
 
 /** An empty table and history, recorded in the given form; alice's token on the table. */
 async function startOver(form: 'rows' | 'batches'): Promise<string> {
@@ -139,6 +150,47 @@ describe('the compact form of the row history', () => {
     expect(batches).toBeGreaterThan(15);
   });
 
+  it('finds rows of a two-column text key by any value, quotes, commas and braces too', async () => {
+    const PAIRS = 'batch_pairs';
+    const { prisma } = database;
+    // The key's columns in another order than the table's, and names of other lengths: the key
+    // as text follows jsonb's order of the names (code, then region).
+    await prisma.$executeRawUnsafe(
+      `CREATE TABLE ${MASTER_SCHEMA}.${PAIRS} (region text, note text, code text, PRIMARY KEY (region, code))`,
+    );
+    await syncTableRegistry(prisma, MASTER_SCHEMA);
+    await recordHistoryOf([TABLE, PAIRS]);
+    const values = ['a,b', '{x}', 'quote"d', 'back\\slash', 'NULL', ' spaced ', '東京', '', 'a'];
+    const keys = values.flatMap((region) => values.map((code) => ({ region, code })));
+    const play = async (form: 'rows' | 'batches') => {
+      await client.query(`TRUNCATE ${MASTER_SCHEMA}.${PAIRS}`);
+      await startOver(form);
+      const token = grantedOrConflict(
+        await acquireTableLock(prisma, { tableName: PAIRS, editor: 'alice', leaseSeconds: 600 }),
+      ).fencingToken;
+      await client.query('BEGIN');
+      await client.query('SELECT tablelock.use_lock($1, $2)', [PAIRS, token]);
+      await client.query(
+        `INSERT INTO ${MASTER_SCHEMA}.${PAIRS} (region, code, note)
+         SELECT k ->> 'region', k ->> 'code', 'first' FROM jsonb_array_elements($1::jsonb) AS k`,
+        [JSON.stringify(keys)],
+      );
+      await client.query(`UPDATE ${MASTER_SCHEMA}.${PAIRS} SET note = 'second' WHERE code <> 'a'`);
+      await client.query('COMMIT');
+      const history = [];
+      for (const key of keys) {
+        const page = await readRowHistory(prisma, MASTER_SCHEMA, PAIRS, key, { first: 10 });
+        history.push(page.rows.map(({ id: _id, changeSet: _change, ...row }) => row));
+      }
+      return history;
+    };
+    const perRow = await play('rows');
+    const compact = await play('batches');
+    expect(compact).toEqual(perRow);
+    expect(compact.every((changes) => changes.length > 0)).toBe(true);
+    expect((await recorded()).batches).toBe(2);
+  });
+
   describe(`a statement of ${MANY} rows, cut into batches`, () => {
     const TIMES = ['3 hours', '2 hours', '1 hour'];
 
@@ -201,7 +253,8 @@ describe('the compact form of the row history', () => {
       expect(await recorded()).toEqual({ rowChanges: MANY + EVERY_THIRD + 100, batches: 0 });
       const perRow = await everyReader();
       await playMany('batches');
-      expect(await recorded()).toEqual({ rowChanges: 0, batches: 3 + 1 + 1 });
+      // Buckets of about 800 rows: 4 for the insert, 2 for the update, 1 for the delete.
+      expect(await recorded()).toEqual({ rowChanges: 0, batches: 4 + 2 + 1 });
       const compact = await everyReader();
       expect(compact).toEqual(perRow);
       expect(compact.changeRows.map((rows) => rows.length)).toEqual([100, EVERY_THIRD, MANY]);
@@ -261,6 +314,45 @@ describe('the compact form of the row history', () => {
         later: 'save',
       });
       expect(compact.rows[0]).toEqual({ id: 3, name: 'item 3', price: '0.3', day: null });
+    });
+
+    it('cuts a bucket of more than 1,000 rows into parts, read as the per-row form', async () => {
+      // Keys chosen so that their hashes fall in the first half (a statement of 1,500 rows has
+      // two buckets, by the hash's first bit): one bucket of 1,500.
+      const { rows } = await client.query<{ id: number }>(
+        `SELECT i AS id FROM generate_series(1, 10000) AS i
+         WHERE tablelock.history_key_hash($1, i::text) < 2147483648 ORDER BY i LIMIT 1500`,
+        [TABLE],
+      );
+      const ids = rows.map((row) => row.id);
+      const insertThem = async (form: 'rows' | 'batches') => {
+        const token = await startOver(form);
+        await inOneTransaction(token, [
+          `INSERT INTO ${TARGET} SELECT i, 'item ' || i, NULL, NULL FROM unnest('{${ids}}'::int[]) AS i`,
+        ]);
+        const history = await readRowHistory(
+          database.prisma,
+          MASTER_SCHEMA,
+          TABLE,
+          { id: String(ids.at(-1)) },
+          { first: 10 },
+        );
+        return {
+          history: history.rows.map(({ id: _id, changeSet: _change, ...row }) => row),
+          changeRows: await changeRowsRead(333),
+        };
+      };
+      const perRow = await insertThem('rows');
+      const compact = await insertThem('batches');
+      expect(compact).toEqual(perRow);
+      const { rows: parts } = await client.query(
+        `SELECT row_count, key_range::text, last_id - first_id + 1 AS ids
+         FROM tablelock.row_change_batch ORDER BY first_id`,
+      );
+      expect(parts).toEqual([
+        { row_count: 1000, key_range: '[0,2147483649)', ids: '1000' },
+        { row_count: 500, key_range: '[0,2147483649)', ids: '500' },
+      ]);
     });
 
     it('is purged with its change sets', async () => {

@@ -3,17 +3,27 @@
 -- tablelock.history_capture.batch_from_rows is set (NULL here); a release after this one sets
 -- it, once every running release reads both forms.
 --
--- A statement of the write guard that changes at least batch_from_rows rows records them as
--- batches of up to 1,000 rows (row_change_batch) instead of one row_change per row: the rows'
--- keys (row_key as text), ids (from row_change's own sequence, so both forms share one order),
--- operations, and their images as a rows × columns text array under the column names written
--- once. A batch is found by its keys' range: the statement's keys are sorted (collation "C")
--- before they are cut into batches, so one statement's batches do not overlap, and a GiST index
--- holds one entry per batch, not per row. The jsonb images are built only when read, by the
--- functions below, and read as row_change's: the same key, operation, and old → new values (an
--- update names only its changed columns; an update that changes nothing is not recorded).
+-- A statement of the write guard that changes at least batch_from_rows rows of a table with a
+-- primary key records them as batches of up to 1,000 rows (row_change_batch) instead of one
+-- row_change per row: the rows' keys as text, their operations, and their images as a rows ×
+-- columns text array under the column names written once. The jsonb images are built only when
+-- read, by the functions below, and read as row_change's: the same key, operation, and old → new
+-- values (an update names only its changed columns; an update that changes nothing is not
+-- recorded).
+--
+-- A batch is found by a hash of its keys (CRC-32C of the table's name and the key: a fixed
+-- algorithm, the same on every Postgres and platform): a statement's rows are put in buckets by
+-- ranges of the hash, so that its batches' hash ranges do not overlap, and a GiST index holds
+-- one range per batch, not one entry per row. Hashing puts rows in buckets without sorting them
+-- (sorting 100,000 keys with their images cost about 0.12 s, half the time the budget leaves).
+--
+-- A batch's rows take their ids from row_change's own identity, one value per batch: the
+-- identity now steps by 1,000, and a batch of n rows (n ≤ 1,000) takes the n ids from its value
+-- on. Both forms share one order, a batch's ids are contiguous and no two batches' overlap, and
+-- a row changed in a later statement still has a larger id. (A row change written one by one
+-- takes one value as before, 1,000 above the last.)
 
-CREATE TYPE "tablelock"."history_key_range" AS RANGE (subtype = text, collation = "C");
+ALTER TABLE "tablelock"."row_change" ALTER COLUMN "id" SET INCREMENT BY 1000;
 
 CREATE TABLE "tablelock"."history_capture" (
     "id" BOOLEAN NOT NULL DEFAULT true,
@@ -29,13 +39,15 @@ CREATE TABLE "tablelock"."row_change_batch" (
     "id" BIGINT GENERATED ALWAYS AS IDENTITY,
     "change_set_id" BIGINT NOT NULL,
     "table_name" TEXT NOT NULL,
-    -- From the first key to the last, each prefixed by the table's name and a unit separator.
-    "key_range" "tablelock"."history_key_range" NOT NULL,
+    -- The hashes (history_key_hash) its keys fall in.
+    "key_range" INT8RANGE NOT NULL,
+    -- Its rows' row change ids: first_id, first_id + 1, … in the order of its arrays.
     "first_id" BIGINT NOT NULL,
     "last_id" BIGINT NOT NULL,
     "row_count" INTEGER NOT NULL,
-    "ids" BIGINT[] NOT NULL,
+    -- Each row's key as text (history_key_text), and the key's column names in jsonb's order.
     "keys" TEXT[] NOT NULL,
+    "key_names" TEXT[] NOT NULL,
     "operations" TEXT[] NOT NULL,
     "names" TEXT[] NOT NULL,
     -- Whole rows, one per key, NULLs where the operation has no such image; empty when no row
@@ -48,9 +60,8 @@ CREATE TABLE "tablelock"."row_change_batch" (
 -- Stored out of line, uncompressed: pglz cost about 0.13 s per 100,000 rows recorded, and this
 -- Postgres has no lz4.
 ALTER TABLE "tablelock"."row_change_batch"
-  ALTER COLUMN "ids" SET STORAGE EXTERNAL, ALTER COLUMN "keys" SET STORAGE EXTERNAL,
-  ALTER COLUMN "operations" SET STORAGE EXTERNAL, ALTER COLUMN "old_rows" SET STORAGE EXTERNAL,
-  ALTER COLUMN "new_rows" SET STORAGE EXTERNAL;
+  ALTER COLUMN "keys" SET STORAGE EXTERNAL, ALTER COLUMN "operations" SET STORAGE EXTERNAL,
+  ALTER COLUMN "old_rows" SET STORAGE EXTERNAL, ALTER COLUMN "new_rows" SET STORAGE EXTERNAL;
 CREATE INDEX "row_change_batch_key_range_idx" ON "tablelock"."row_change_batch" USING gist ("key_range");
 CREATE INDEX "row_change_batch_change_set_id_first_id_idx"
   ON "tablelock"."row_change_batch"("change_set_id", "first_id");
@@ -90,8 +101,27 @@ BEGIN
 END;
 $$;
 
--- Reading: what a batch's row says, as row_change says it. Without a search_path of their own
--- (every name is qualified), so that the planner inlines them into the caller's query.
+-- Keys. A key as text: a one-column key its value, a longer one the array of its values, in
+-- jsonb's order of the column names (shorter names first, then bytewise), which the guard
+-- writes them in too (guard_row_array).
+CREATE FUNCTION "tablelock"."history_key_text"(row_key jsonb) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN (SELECT CASE WHEN count(*) = 1 THEN min(e.value) ELSE array_agg(e.value ORDER BY e.ord)::text END
+        FROM jsonb_each_text(row_key) WITH ORDINALITY AS e(name, value, ord));
+
+-- The row_key of a batch's key.
+CREATE FUNCTION "tablelock"."history_key"(key_names text[], key_text text) RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN CASE WHEN cardinality(key_names) = 1 THEN jsonb_object(key_names, ARRAY[key_text])
+            ELSE jsonb_object(key_names, key_text::text[]) END;
+
+CREATE FUNCTION "tablelock"."history_key_hash"(table_name text, key_text text) RETURNS bigint
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN crc32c(convert_to(table_name || chr(31) || key_text, 'UTF8'));
+
+-- Reading: what a batch's row says, as row_change says it. Without a search_path of their own,
+-- so that the planner inlines them into the caller's query: tablelock's names are qualified,
+-- and Postgres's own resolve in pg_catalog, which is searched first.
 
 -- Row i of a rows × columns array, as a one-dimensional array.
 CREATE FUNCTION "tablelock"."history_row"(rows text[], i integer) RETURNS text[]
@@ -125,7 +155,8 @@ END;
 
 -- Every row of a batch, each array read once (its rows regrouped from one unnest), in id order.
 CREATE FUNCTION "tablelock"."row_change_batch_rows"(
-  ids bigint[], keys text[], operations text[], names text[], old_rows text[], new_rows text[])
+  first_id bigint, keys text[], key_names text[], operations text[], names text[], old_rows text[],
+  new_rows text[])
 RETURNS TABLE (id bigint, row_key jsonb, operation text, old_values jsonb, new_values jsonb)
 LANGUAGE sql STABLE PARALLEL SAFE AS $$
   WITH width AS (SELECT cardinality(names) AS n),
@@ -135,17 +166,17 @@ LANGUAGE sql STABLE PARALLEL SAFE AS $$
   new_image AS (
     SELECT (v.ord - 1) / width.n + 1 AS i, array_agg(v.value ORDER BY v.ord) AS image
     FROM width, unnest(new_rows) WITH ORDINALITY AS v(value, ord) GROUP BY 1)
-  SELECT r.id, r.row_key::jsonb, r.operation,
+  SELECT first_id + r.i - 1, "tablelock"."history_key"(key_names, r.key_text), r.operation,
          "tablelock"."history_old_values"(r.operation, names, o.image, n.image),
          "tablelock"."history_new_values"(r.operation, names, o.image, n.image)
-  FROM unnest(ids, keys, operations) WITH ORDINALITY AS r(id, row_key, operation, i)
+  FROM unnest(keys, operations) WITH ORDINALITY AS r(key_text, operation, i)
   LEFT JOIN old_image AS o ON o.i = r.i
   LEFT JOIN new_image AS n ON n.i = r.i
-  ORDER BY r.id
+  ORDER BY r.i
 $$;
 
 -- One row's changes in both forms: row_change by its index on (table_name, row_key, id), the
--- batches by their keys' range, the row in a batch by its key's position.
+-- batches by their hash ranges, the row in a batch by its key's position.
 CREATE FUNCTION "tablelock"."row_changes_of_row"(table_name text, row_key jsonb)
 RETURNS TABLE (id bigint, change_set_id bigint, row_key jsonb, operation text, old_values jsonb,
                new_values jsonb)
@@ -154,21 +185,22 @@ LANGUAGE sql STABLE PARALLEL SAFE AS $$
   FROM "tablelock"."row_change" AS rc
   WHERE rc.table_name = $1 AND rc.row_key = $2
   UNION ALL
-  SELECT b.ids[p.i], b.change_set_id, $2, b.operations[p.i],
+  SELECT b.first_id + p.i - 1, b.change_set_id, $2, b.operations[p.i],
          "tablelock"."history_old_values"(b.operations[p.i], b.names,
            "tablelock"."history_row"(b.old_rows, p.i), "tablelock"."history_row"(b.new_rows, p.i)),
          "tablelock"."history_new_values"(b.operations[p.i], b.names,
            "tablelock"."history_row"(b.old_rows, p.i), "tablelock"."history_row"(b.new_rows, p.i))
-  FROM "tablelock"."row_change_batch" AS b
-  CROSS JOIN LATERAL (SELECT array_position(b.keys, $2::text) AS i) AS p
-  WHERE b.key_range @> ($1 || chr(31) || $2::text) AND b.table_name = $1 AND p.i IS NOT NULL
+  FROM (SELECT "tablelock"."history_key_text"($2) AS key_text) AS k
+  JOIN "tablelock"."row_change_batch" AS b
+    ON b.key_range @> "tablelock"."history_key_hash"($1, k.key_text) AND b.table_name = $1
+  CROSS JOIN LATERAL (SELECT array_position(b.keys, k.key_text) AS i) AS p
+  WHERE p.i IS NOT NULL
 $$;
 
 -- A change set's rows after row change `after_id`, in both forms: at least the first `wanted`
--- by id (callers order and limit). One change set's statements ran one after another, and a
--- statement's batches took their ids in key order, so its batches hold disjoint, ordered id
--- ranges: the first batch past `after_id` (perhaps read in part) and then whole batches until
--- `wanted` rows are enough, and the later batches are not expanded.
+-- by id (callers order and limit). A change set's batches hold disjoint id ranges: the first
+-- batch past `after_id` (perhaps read in part) and then whole batches until `wanted` rows are
+-- enough; the later batches are not expanded.
 CREATE FUNCTION "tablelock"."row_changes_of_change_set"(change_set_id bigint, after_id bigint, wanted integer)
 RETURNS TABLE (id bigint, table_name text, row_key jsonb, operation text, old_values jsonb,
                new_values jsonb)
@@ -184,7 +216,7 @@ LANGUAGE sql STABLE PARALLEL SAFE AS $$
         WHERE b.change_set_id = $1 AND b.last_id > $2
         WINDOW w AS (ORDER BY b.first_id)) AS b
   CROSS JOIN LATERAL "tablelock"."row_change_batch_rows"(
-    b.ids, b.keys, b.operations, b.names, b.old_rows, b.new_rows) AS r
+    b.first_id, b.keys, b.key_names, b.operations, b.names, b.old_rows, b.new_rows) AS r
   WHERE (b.place = 1 OR b.before < $3) AND r.id > $2
 $$;
 
@@ -195,9 +227,9 @@ LANGUAGE sql STABLE PARALLEL SAFE AS $$
   SELECT rc.id, rc.table_name, rc.row_key FROM "tablelock"."row_change" AS rc
   WHERE rc.change_set_id = $1
   UNION ALL
-  SELECT k.id, b.table_name, k.row_key::jsonb
+  SELECT b.first_id + k.i - 1, b.table_name, "tablelock"."history_key"(b.key_names, k.key_text)
   FROM "tablelock"."row_change_batch" AS b
-  CROSS JOIN LATERAL unnest(b.ids, b.keys) AS k(id, row_key)
+  CROSS JOIN LATERAL unnest(b.keys) WITH ORDINALITY AS k(key_text, i)
   WHERE b.change_set_id = $1
 $$;
 
@@ -211,63 +243,85 @@ CREATE VIEW "tablelock"."recorded_row_change" AS
   SELECT r.id, b.change_set_id, b.table_name, r.row_key, r.operation, r.old_values, r.new_values
   FROM "tablelock"."row_change_batch" AS b
   CROSS JOIN LATERAL "tablelock"."row_change_batch_rows"(
-    b.ids, b.keys, b.operations, b.names, b.old_rows, b.new_rows) AS r;
+    b.first_id, b.keys, b.key_names, b.operations, b.names, b.old_rows, b.new_rows) AS r;
 
 -- Writing (once batch_from_rows is set).
 
 -- A row's column names and the SQL of its values as a text array (guard_row_json's columns, in
--- the same order), and whether the table has a primary key (a table without one keeps the
--- per-row form: its key is its whole row).
+-- the same order); the SQL of its key as text (history_key_text) and the key's column names in
+-- jsonb's order; whether the table has a primary key (a table without one keeps the per-row
+-- form: its key is its whole row).
 CREATE FUNCTION "tablelock"."guard_row_array"(relid oid, OUT names text[], OUT texts text,
+                                              OUT key_names text[], OUT key_text text,
                                               OUT keyed boolean)
 LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
   SELECT array_agg(a.attname::text ORDER BY a.attnum),
          format('ARRAY[%s]::text[]', string_agg(format('r.%I::text', a.attname), ', ' ORDER BY a.attnum)),
-         EXISTS (SELECT 1 FROM pg_index AS i WHERE i.indrelid = $1 AND i.indisprimary)
+         array_agg(a.attname::text ORDER BY octet_length(a.attname::text), a.attname::text COLLATE "C")
+           FILTER (WHERE a.attnum = ANY (i.indkey)),
+         CASE WHEN count(*) FILTER (WHERE a.attnum = ANY (i.indkey)) = 1
+              THEN format('r.%I::text', min(a.attname::text) FILTER (WHERE a.attnum = ANY (i.indkey)))
+              ELSE format('ARRAY[%s]::text[]::text',
+                          string_agg(format('r.%I::text', a.attname), ', '
+                                     ORDER BY octet_length(a.attname::text), a.attname::text COLLATE "C")
+                            FILTER (WHERE a.attnum = ANY (i.indkey)))
+         END,
+         count(*) FILTER (WHERE a.attnum = ANY (i.indkey)) > 0
   FROM pg_attribute AS a
+  LEFT JOIN pg_index AS i ON i.indrelid = a.attrelid AND i.indisprimary
   WHERE a.attrelid = $1 AND a.attnum > 0 AND NOT a.attisdropped
 $$;
 
 -- The guard's statement that records a statement's rows as batches: the same rows and counts as
--- its per-row statement. $1 change set, $2 table, $3 column names, $4 a row of NULLs.
-CREATE FUNCTION "tablelock"."guard_batch_sql"(operation text, key_sql text, texts text)
+-- its per-row statement. $1 change set, $2 table, $3 column names, $4 a row of NULLs, $5 the
+-- key's column names, $6 the number of buckets. A bucket of more than 1,000 rows is cut into
+-- parts of 1,000 (their hash ranges are the bucket's).
+CREATE FUNCTION "tablelock"."guard_batch_sql"(operation text, key_text text, texts text)
 RETURNS text
 LANGUAGE sql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
   SELECT format($sql$
-    WITH %s,
-    numbered AS MATERIALIZED (
-      SELECT k, ov, nv, CASE WHEN ov IS NULL THEN 'insert' WHEN nv IS NULL THEN 'delete' ELSE 'update' END AS op,
-             nextval('"tablelock"."row_change_id_seq"'::regclass) AS id,
-             (row_number() OVER (ORDER BY k COLLATE "C") - 1) / 1000 AS chunk
-      FROM pairs),
+    WITH pairs AS (%s),
+    bucketed AS (
+      SELECT (crc32c(convert_to($2 || chr(31) || k, 'UTF8')) * $6) >> 32 AS bucket, count(*) AS n,
+             array_agg(k) AS keys, array_agg(op) AS operations, %s AS old_rows, %s AS new_rows
+      FROM (SELECT k, ov, nv,
+                   CASE WHEN ov IS NULL THEN 'insert' WHEN nv IS NULL THEN 'delete' ELSE 'update' END AS op
+            FROM pairs) AS p
+      GROUP BY 1),
+    parts AS (
+      SELECT b.*, (part * 1000 + 1)::int AS head, least(b.n - part * 1000, 1000)::int AS row_count
+      FROM bucketed AS b CROSS JOIN LATERAL generate_series(0, (b.n - 1) / 1000) AS part),
     recorded AS (
       INSERT INTO "tablelock"."row_change_batch"
-        (change_set_id, table_name, key_range, first_id, last_id, row_count, ids, keys, operations,
-         names, old_rows, new_rows)
-      SELECT $1, $2,
-             "tablelock"."history_key_range"($2 || chr(31) || min(k COLLATE "C"),
-                                             $2 || chr(31) || max(k COLLATE "C"), '[]'),
-             min(id), max(id), count(*), array_agg(id ORDER BY id), array_agg(k ORDER BY id),
-             array_agg(op ORDER BY id), $3,
-             CASE WHEN bool_or(ov IS NOT NULL) THEN array_agg(coalesce(ov, $4) ORDER BY id) ELSE '{}' END,
-             CASE WHEN bool_or(nv IS NOT NULL) THEN array_agg(coalesce(nv, $4) ORDER BY id) ELSE '{}' END
-      FROM numbered GROUP BY chunk
-      RETURNING 1)
-    SELECT count(*) FILTER (WHERE op = 'insert') AS inserted,
-           count(*) FILTER (WHERE op = 'update') AS updated,
-           count(*) FILTER (WHERE op = 'delete') AS deleted
-    FROM numbered$sql$,
+        (change_set_id, table_name, key_range, first_id, last_id, row_count, keys, key_names,
+         operations, names, old_rows, new_rows)
+      SELECT $1, $2, int8range((bucket << 32) / $6, ((bucket + 1) << 32) / $6 + 1), id,
+             id + row_count - 1, row_count,
+             CASE WHEN n <= 1000 THEN keys ELSE keys[head:head + 999] END, $5,
+             CASE WHEN n <= 1000 THEN operations ELSE operations[head:head + 999] END, $3,
+             CASE WHEN n <= 1000 OR old_rows = '{}' THEN old_rows ELSE old_rows[head:head + 999][:] END,
+             CASE WHEN n <= 1000 OR new_rows = '{}' THEN new_rows ELSE new_rows[head:head + 999][:] END
+      FROM (SELECT parts.*, nextval('"tablelock"."row_change_id_seq"'::regclass) AS id FROM parts) AS x
+      RETURNING operations)
+    SELECT coalesce(sum(cardinality(array_positions(operations, 'insert'))), 0) AS inserted,
+           coalesce(sum(cardinality(array_positions(operations, 'update'))), 0) AS updated,
+           coalesce(sum(cardinality(array_positions(operations, 'delete'))), 0) AS deleted
+    FROM recorded$sql$,
     CASE operation
       WHEN 'INSERT' THEN format(
-        'pairs AS (SELECT (%s)::text AS k, NULL::text[] AS ov, %s AS nv FROM new_rows AS r)', key_sql, texts)
+        'SELECT %s AS k, NULL::text[] AS ov, %s AS nv FROM new_rows AS r', key_text, texts)
       WHEN 'DELETE' THEN format(
-        'pairs AS (SELECT (%s)::text AS k, %s AS ov, NULL::text[] AS nv FROM old_rows AS r)', key_sql, texts)
+        'SELECT %s AS k, %s AS ov, NULL::text[] AS nv FROM old_rows AS r', key_text, texts)
       ELSE format(
-        'n AS (SELECT (%1$s)::text AS k, %2$s AS v FROM new_rows AS r), '
-        'o AS (SELECT (%1$s)::text AS k, %2$s AS v FROM old_rows AS r), '
-        'pairs AS (SELECT coalesce(n.k, o.k) AS k, o.v AS ov, n.v AS nv '
-        'FROM n FULL JOIN o ON o.k = n.k WHERE o.v IS DISTINCT FROM n.v)', key_sql, texts)
-    END)
+        'SELECT coalesce(n.k, o.k) AS k, o.v AS ov, n.v AS nv '
+        'FROM (SELECT %1$s AS k, %2$s AS v FROM new_rows AS r) AS n '
+        'FULL JOIN (SELECT %1$s AS k, %2$s AS v FROM old_rows AS r) AS o ON o.k = n.k '
+        'WHERE o.v IS DISTINCT FROM n.v', key_text, texts)
+    END,
+    CASE operation WHEN 'INSERT' THEN $q$'{}'::text[]$q$ WHEN 'DELETE' THEN 'array_agg(ov)'
+      ELSE $q$CASE WHEN bool_or(ov IS NOT NULL) THEN array_agg(coalesce(ov, $4)) ELSE '{}' END$q$ END,
+    CASE operation WHEN 'DELETE' THEN $q$'{}'::text[]$q$ WHEN 'INSERT' THEN 'array_agg(nv)'
+      ELSE $q$CASE WHEN bool_or(nv IS NOT NULL) THEN array_agg(coalesce(nv, $4)) ELSE '{}' END$q$ END)
 $$;
 
 -- As before (migration history_counted_per_statement), recording a statement of at least
@@ -302,10 +356,13 @@ BEGIN
     END IF;
   END IF;
   IF batched THEN
-    EXECUTE "tablelock"."guard_batch_sql"(TG_OP, shape.key, row_array.texts)
+    EXECUTE "tablelock"."guard_batch_sql"(TG_OP, row_array.key_text, row_array.texts)
       INTO inserted, updated, deleted
       USING change_set_id, TG_TABLE_NAME, row_array.names,
-            array_fill(NULL::text, ARRAY[cardinality(row_array.names)]);
+            array_fill(NULL::text, ARRAY[cardinality(row_array.names)]), row_array.key_names,
+            -- About 800 rows a batch: a bucket of more than 1,000 (seven standard deviations
+            -- away, or keys chosen to collide) is cut into parts.
+            greatest(1, ceil(statement_rows / 800.0))::int;
   ELSIF TG_OP = 'INSERT' THEN
     EXECUTE format($sql$
       WITH recorded AS (
