@@ -62,7 +62,8 @@ describe('writeGuardStatus', () => {
     expect(after?.historyBytes).toBeGreaterThan(0);
     const [size] = await signedIn.database.prisma.$queryRaw<{ bytes: number }[]>`
       SELECT (pg_total_relation_size('tablelock.change_set')
-              + pg_total_relation_size('tablelock.row_change'))::float8 AS bytes`;
+              + pg_total_relation_size('tablelock.row_change')
+              + pg_total_relation_size('tablelock.row_change_batch'))::float8 AS bytes`;
     expect(after?.historyBytes).toBe(size?.bytes);
   });
 
