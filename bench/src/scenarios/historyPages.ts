@@ -89,7 +89,12 @@ export async function measureHistoryPages(
   };
 }
 
-const HISTORY_TABLES = ['tablelock.lock_event', 'tablelock.change_set', 'tablelock.row_change'];
+const HISTORY_TABLES = [
+  'tablelock.lock_event',
+  'tablelock.change_set',
+  'tablelock.row_change',
+  'tablelock.row_change_batch',
+];
 
 /** Writes the histories; returns the id of the lock event in their middle. */
 async function fillHistories(
@@ -113,28 +118,51 @@ async function fillHistories(
         [sizes.lockEvents],
       );
       await client.query('ANALYZE tablelock.lock_event');
-      const changeSets = Math.max(1, Math.floor(sizes.rowChanges / ROWS_PER_CHANGE));
+      const changeSets = Math.max(2, Math.floor(sizes.rowChanges / ROWS_PER_CHANGE));
+      await client.query(
+        `INSERT INTO tablelock.change_set (table_name, kind, actor, db_role, at, txid)
+         -- One transaction writes them all: each change set gets a transaction id of its own.
+         SELECT 'products', 'save', 'user' || (n % 50), 'tablelock', now() - make_interval(mins => n),
+                n::text::xid8
+         FROM generate_series(1, $1::int) AS n`,
+        [changeSets],
+      );
+      // Each change set its own run of the 100,000 products: every product has a history, the
+      // one whose history is read among them. Half of the change sets one row change per row,
+      // half in batches (docs/decisions/0022), as the history is once batches are turned on.
       await withIndexesBuiltAfter(run, 'tablelock.row_change', () =>
         client.query(
-          `WITH sets AS (
-           INSERT INTO tablelock.change_set (table_name, kind, actor, db_role, at, txid)
-           -- One transaction writes them all: each change set gets a transaction id of its own.
-           SELECT 'products', 'save', 'user' || (n % 50), 'tablelock', now() - make_interval(mins => n),
-                  n::text::xid8
-           FROM generate_series(1, $1::int) AS n
-           RETURNING id)
-         INSERT INTO tablelock.row_change (change_set_id, table_name, row_key, operation, old_values, new_values)
-         -- Each change set its own run of the 100,000 products: every product has a history,
-         -- the one whose history is read among them.
-         SELECT sets.id, 'products', jsonb_build_object('id', (1 + (sets.id * $2::int + r) % 100000)::text),
-                'update', jsonb_build_object('name', 'before ' || r), jsonb_build_object('name', 'after ' || r)
-         FROM sets CROSS JOIN generate_series(1, $2::int) AS r`,
-          [changeSets, ROWS_PER_CHANGE],
+          `INSERT INTO tablelock.row_change (change_set_id, table_name, row_key, operation, old_values, new_values)
+           SELECT cs.id, 'products', jsonb_build_object('id', (1 + (cs.id * $1::int + r) % 100000)::text),
+                  'update', jsonb_build_object('name', 'before ' || r), jsonb_build_object('name', 'after ' || r)
+           FROM tablelock.change_set AS cs CROSS JOIN generate_series(1, $1::int) AS r
+           WHERE cs.table_name = 'products' AND cs.id % 2 = 0`,
+          [ROWS_PER_CHANGE],
+        ),
+      );
+      await withIndexesBuiltAfter(run, 'tablelock.row_change_batch', () =>
+        client.query(
+          `INSERT INTO tablelock.row_change_batch (change_set_id, table_name, hashes, first_id, last_id,
+             row_count, keys, key_names, operations, names, old_rows, new_rows)
+           SELECT change_set_id, 'products', hashes, id, id + $1::int - 1, $1::int, keys, ARRAY['id'],
+                  array_fill('update'::text, ARRAY[$1::int]), ARRAY['id', 'name'], old_rows, new_rows
+           FROM (SELECT b.*, nextval('tablelock.row_change_id_seq'::regclass) AS id
+                 FROM (SELECT cs.id AS change_set_id,
+                              array_agg(tablelock.history_key_hash('products', k.key)) AS hashes,
+                              array_agg(k.key) AS keys, array_agg(ARRAY[k.key, 'before ' || r]) AS old_rows,
+                              array_agg(ARRAY[k.key, 'after ' || r]) AS new_rows
+                       FROM tablelock.change_set AS cs CROSS JOIN generate_series(1, $1::int) AS r
+                       CROSS JOIN LATERAL (SELECT (1 + (cs.id * $1::int + r) % 100000)::text AS key) AS k
+                       WHERE cs.table_name = 'products' AND cs.id % 2 = 1
+                       GROUP BY cs.id) AS b) AS numbered`,
+          [ROWS_PER_CHANGE],
         ),
       );
     });
     await client.query('COMMIT');
-    await client.query('ANALYZE tablelock.row_change, tablelock.change_set');
+    await client.query(
+      'ANALYZE tablelock.row_change, tablelock.row_change_batch, tablelock.change_set',
+    );
     const {
       rows: [middle],
     } = await client.query<{ id: string }>(
