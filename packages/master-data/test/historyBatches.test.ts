@@ -191,6 +191,57 @@ describe('the compact form of the row history', () => {
     expect((await recorded()).batches).toBe(2);
   });
 
+  it('keeps apart the batches of two transactions writing at once', async () => {
+    await startOver('batches');
+    const other = new pg.Client({ connectionString: database.url, application_name: 'batch-test' });
+    await other.connect();
+    try {
+      // Two unlocked writes of 1,500 rows each, their statements running at the same time on
+      // two connections: each takes its batches' ids while the other takes its own.
+      const write = async (writer: pg.Client, from: number) => {
+        await writer.query('BEGIN');
+        await writer.query(
+          `INSERT INTO ${TARGET} SELECT i, 'item ' || i, NULL, NULL FROM generate_series($1::int, $1::int + 1499) AS i`,
+          [from],
+        );
+      };
+      await Promise.all([write(client, 1), write(other, 10_001)]);
+      await Promise.all([client.query('COMMIT'), other.query('COMMIT')]);
+    } finally {
+      await other.end();
+    }
+    const { changes } = await readTableChanges(database.prisma, TABLE, { first: 10 });
+    expect(changes.map((change) => change.rowsInserted)).toEqual([1500, 1500]);
+    const ids: bigint[] = [];
+    for (const change of changes) {
+      const rows: RowChangeRecord[] = [];
+      let after: string | null = null;
+      do {
+        const page = await readChangeRows(database.prisma, change, { after, first: 400 });
+        rows.push(...page.rows);
+        after = page.endCursor;
+      } while (after);
+      const keys = rows.map((row) => Number(row.key.id)).sort((a, b) => a - b);
+      const from = keys[0] ?? 0;
+      expect(keys).toEqual(Array.from({ length: 1500 }, (_, i) => from + i));
+      ids.push(...rows.map((row) => BigInt(row.id)));
+    }
+    expect(new Set(ids).size).toBe(3000);
+    for (const key of [1, 1500, 10_001, 11_500]) {
+      const history = await readRowHistory(
+        database.prisma,
+        MASTER_SCHEMA,
+        TABLE,
+        { id: String(key) },
+        { first: 10 },
+      );
+      expect(history.rows.map((row) => [row.operation, row.newValues?.name])).toEqual([
+        ['insert', `item ${key}`],
+      ]);
+    }
+    expect((await recorded()).batches).toBe(4);
+  });
+
   describe(`a statement of ${MANY} rows, cut into batches`, () => {
     const TIMES = ['3 hours', '2 hours', '1 hour'];
 
