@@ -7,9 +7,9 @@ export interface HistoryPurge {
 
 /**
  * Deletes at most `batchSize` change sets older than `retentionDays` (database clock), with
- * their row changes in both forms (decision 0022), and records it, in one transaction. Returns what it deleted; fewer change
- * sets than `batchSize` means none are left. A revert of a purged change keeps its own history
- * but no longer names it.
+ * their row changes in both forms (decision 0022), and records it, in one transaction. Returns
+ * what it deleted; fewer change sets than `batchSize` means none are left. A revert of a purged
+ * change keeps its own history but no longer names it.
  */
 export function purgeHistory(
   db: Queryable,
