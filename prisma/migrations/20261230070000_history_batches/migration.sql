@@ -196,15 +196,17 @@ LANGUAGE sql STABLE PARALLEL SAFE AS $$
   WHERE rc.table_name = $1 AND rc.row_key = $2
   UNION ALL
   SELECT b.first_id + p.i - 1, b.change_set_id, $2, b.operations[p.i],
-         "tablelock"."history_old_values"(b.operations[p.i], b.names,
-           "tablelock"."history_row"(b.old_rows, p.i), "tablelock"."history_row"(b.new_rows, p.i)),
-         "tablelock"."history_new_values"(b.operations[p.i], b.names,
-           "tablelock"."history_row"(b.old_rows, p.i), "tablelock"."history_row"(b.new_rows, p.i))
+         "tablelock"."history_old_values"(b.operations[p.i], b.names, images.old_row, images.new_row),
+         "tablelock"."history_new_values"(b.operations[p.i], b.names, images.old_row, images.new_row)
   FROM (SELECT "tablelock"."history_key_text"($2) AS key_text) AS k
   JOIN "tablelock"."row_change_batch" AS b
     ON b.hashes OPERATOR("tablelock".@>) ARRAY["tablelock"."history_key_hash"($1, k.key_text)]
        AND b.table_name = $1
   CROSS JOIN LATERAL (SELECT array_position(b.keys, k.key_text) AS i) AS p
+  -- Each images array read once per row (a subscript reads the whole array): OFFSET 0 keeps
+  -- the planner from copying the two expressions into each of their uses.
+  CROSS JOIN LATERAL (SELECT "tablelock"."history_row"(b.old_rows, p.i) AS old_row,
+                             "tablelock"."history_row"(b.new_rows, p.i) AS new_row OFFSET 0) AS images
   WHERE p.i IS NOT NULL
 $$;
 
