@@ -119,11 +119,15 @@ describe('applyMigrations', () => {
       const app = new pg.Client({ connectionString: url });
       await app.connect();
       try {
+        // Postgres cancels the backend whose deadlock check runs first, a deadlock_timeout after
+        // it began to wait: on a busy machine the app's could come first. Its own timeout of a
+        // minute leaves the check, and so the cancellation, to the migration's (1 s).
+        await app.query(`SET deadlock_timeout = '60s'`);
         await app.query('BEGIN');
         await app.query('SELECT count(*) FROM b');
         const migrating = applyMigrations(url, directory);
         // The migration holds a and waits for b: the app's read of a closes the circle, and the
-        // migration, waiting longest, is the one Postgres cancels.
+        // migration is the one Postgres cancels.
         await poll('the migration waiting for b', 30_000, async () => {
           const { rows } = await app.query<{ waiting: boolean }>(
             `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE relation = 'b'::regclass AND NOT granted) AS waiting`,

@@ -185,29 +185,53 @@ LANGUAGE sql STABLE PARALLEL SAFE AS $$
   ORDER BY r.i
 $$;
 
--- One row's changes in both forms: row_change by its index on (table_name, row_key, id), the
--- batches by their hashes' signatures, the row in a batch by its key's position.
-CREATE FUNCTION "tablelock"."row_changes_of_row"(table_name text, row_key jsonb)
+-- One row's changes in both forms, without a batch row's images (they cost a read of the
+-- batch's whole rows arrays each): row_change by its index on (table_name, row_key, id), the
+-- batches by their hashes' signatures, the row in a batch by its key's position. A batch's row
+-- names its batch and position, for row_change_batch_images.
+CREATE FUNCTION "tablelock"."row_change_refs_of_row"(table_name text, row_key jsonb)
 RETURNS TABLE (id bigint, change_set_id bigint, row_key jsonb, operation text, old_values jsonb,
-               new_values jsonb)
+               new_values jsonb, batch_id bigint, position_in_batch integer)
 LANGUAGE sql STABLE PARALLEL SAFE AS $$
-  SELECT rc.id, rc.change_set_id, rc.row_key, rc.operation, rc.old_values, rc.new_values
+  SELECT rc.id, rc.change_set_id, rc.row_key, rc.operation, rc.old_values, rc.new_values,
+         NULL::bigint, NULL::integer
   FROM "tablelock"."row_change" AS rc
   WHERE rc.table_name = $1 AND rc.row_key = $2
   UNION ALL
-  SELECT b.first_id + p.i - 1, b.change_set_id, $2, b.operations[p.i],
-         "tablelock"."history_old_values"(b.operations[p.i], b.names, images.old_row, images.new_row),
-         "tablelock"."history_new_values"(b.operations[p.i], b.names, images.old_row, images.new_row)
+  SELECT b.first_id + p.i - 1, b.change_set_id, $2, b.operations[p.i], NULL::jsonb, NULL::jsonb,
+         b.id, p.i
   FROM (SELECT "tablelock"."history_key_text"($2) AS key_text) AS k
   JOIN "tablelock"."row_change_batch" AS b
     ON b.hashes OPERATOR("tablelock".@>) ARRAY["tablelock"."history_key_hash"($1, k.key_text)]
        AND b.table_name = $1
   CROSS JOIN LATERAL (SELECT array_position(b.keys, k.key_text) AS i) AS p
-  -- Each images array read once per row (a subscript reads the whole array): OFFSET 0 keeps
-  -- the planner from copying the two expressions into each of their uses.
-  CROSS JOIN LATERAL (SELECT "tablelock"."history_row"(b.old_rows, p.i) AS old_row,
-                             "tablelock"."history_row"(b.new_rows, p.i) AS new_row OFFSET 0) AS images
   WHERE p.i IS NOT NULL
+$$;
+
+-- The old and new values of a batch's row, each images array read once (a subscript reads the
+-- whole array; OFFSET 0 keeps the planner from copying the two slices into each use).
+CREATE FUNCTION "tablelock"."row_change_batch_images"(batch_id bigint, position_in_batch integer)
+RETURNS TABLE (old_values jsonb, new_values jsonb)
+LANGUAGE sql STABLE PARALLEL SAFE AS $$
+  SELECT "tablelock"."history_old_values"(r.operation, r.names, r.old_row, r.new_row),
+         "tablelock"."history_new_values"(r.operation, r.names, r.old_row, r.new_row)
+  FROM (SELECT b.operations[$2] AS operation, b.names,
+               "tablelock"."history_row"(b.old_rows, $2) AS old_row,
+               "tablelock"."history_row"(b.new_rows, $2) AS new_row
+        FROM "tablelock"."row_change_batch" AS b WHERE b.id = $1 OFFSET 0) AS r
+$$;
+
+-- One row's changes in both forms, with their values.
+CREATE FUNCTION "tablelock"."row_changes_of_row"(table_name text, row_key jsonb)
+RETURNS TABLE (id bigint, change_set_id bigint, row_key jsonb, operation text, old_values jsonb,
+               new_values jsonb)
+LANGUAGE sql STABLE PARALLEL SAFE AS $$
+  SELECT r.id, r.change_set_id, r.row_key, r.operation,
+         CASE WHEN r.batch_id IS NULL THEN r.old_values ELSE i.old_values END,
+         CASE WHEN r.batch_id IS NULL THEN r.new_values ELSE i.new_values END
+  FROM "tablelock"."row_change_refs_of_row"($1, $2) AS r
+  LEFT JOIN LATERAL "tablelock"."row_change_batch_images"(r.batch_id, r.position_in_batch) AS i
+    ON r.batch_id IS NOT NULL
 $$;
 
 -- A change set's rows after row change `after_id`, in both forms: at least the first `wanted`

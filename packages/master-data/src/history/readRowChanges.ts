@@ -69,13 +69,21 @@ export async function readRowHistory(
       `A row key of ${tableName} has exactly the columns ${keyColumns.join(', ')}.`,
     );
   }
+  // The page's changes first, then the values of those in batches (decision 0022): a batch
+  // row's values cost a read of its batch's whole rows.
   const rows = await db.$queryRaw<RowChangeRow[]>`
     SELECT ${CHANGE_SET_COLUMNS}, ${ROW_CHANGE_COLUMNS}
-    FROM tablelock.row_changes_of_row(${tableName}, ${JSON.stringify(rowKey)}::jsonb) AS rc
+    FROM (SELECT r.id, r.change_set_id, r.row_key, r.operation,
+                 CASE WHEN r.batch_id IS NULL THEN r.old_values ELSE i.old_values END AS old_values,
+                 CASE WHEN r.batch_id IS NULL THEN r.new_values ELSE i.new_values END AS new_values
+          FROM (SELECT * FROM tablelock.row_change_refs_of_row(${tableName}, ${JSON.stringify(rowKey)}::jsonb) AS r
+                ${after ? Prisma.sql`WHERE r.id < ${after}::bigint` : Prisma.empty}
+                ORDER BY r.id DESC
+                LIMIT ${first + 1}) AS r
+          LEFT JOIN LATERAL tablelock.row_change_batch_images(r.batch_id, r.position_in_batch) AS i
+            ON r.batch_id IS NOT NULL) AS rc
     JOIN tablelock.change_set AS cs ON cs.id = rc.change_set_id
-    ${after ? Prisma.sql`WHERE rc.id < ${after}::bigint` : Prisma.empty}
-    ORDER BY rc.id DESC
-    LIMIT ${first + 1}`;
+    ORDER BY rc.id DESC`;
   return pageOf(rows, first, scope);
 }
 
