@@ -1,15 +1,15 @@
 import { formatSpread } from './report';
 import { BATCH_FROM_ROWS, CAPTURES, type WriteGuardCostResult } from './scenarios/writeGuardCost';
 
-/** The write guard's cost as report lines: seconds per guard, and RECORD over OFF. */
+/** The write guard's cost as report lines: seconds per capture, and RECORD (either form) over OFF. */
 export function formatWriteGuardCost(result: WriteGuardCostResult): string[] {
   const seconds = (spread: Parameters<typeof formatSpread>[0]) =>
     `${formatSpread(spread, (value) => value.toFixed(2))} s`;
   return [
     `write guard (${result.rounds} rounds; RECORD over OFF target ≤ 1.5 for the import apply, ≤ 1.2 for the grid save):`,
     ...CAPTURES.map(
-      (guard) =>
-        `  ${guard.padEnd(14)} import apply of ${result.importRows.toLocaleString('en-US')} rows ${seconds(result.importApplySeconds[guard])}, grid save of ${result.saveRows.toLocaleString('en-US')} rows ${seconds(result.gridSaveSeconds[guard])}`,
+      (capture) =>
+        `  ${capture.padEnd(14)} import apply of ${result.importRows.toLocaleString('en-US')} rows ${seconds(result.importApplySeconds[capture])}, grid save of ${result.saveRows.toLocaleString('en-US')} rows ${seconds(result.gridSaveSeconds[capture])}`,
     ),
     `  RECORD/OFF: import apply ${formatSpread(result.recordOverOff.importApply)}×, grid save ${formatSpread(result.recordOverOff.gridSave)}×`,
     `  RECORD_BATCHES/OFF (statements of ${BATCH_FROM_ROWS.toLocaleString('en-US')} rows or more in batches, decision 0022): import apply ${formatSpread(result.batchesOverOff.importApply)}×, grid save ${formatSpread(result.batchesOverOff.gridSave)}×`,

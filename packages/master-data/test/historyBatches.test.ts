@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type ChangeSetRecord,
   purgeHistory,
   type RowChangeRecord,
   readChangeRows,
@@ -95,6 +96,18 @@ async function recorded(): Promise<{ rowChanges: number; batches: number }> {
   return rows[0] ?? { rowChanges: 0, batches: 0 };
 }
 
+/** A change's rows, read page by page as the API reads them. */
+async function everyChangeRow(change: ChangeSetRecord, pageSize: number) {
+  const rows: RowChangeRecord[] = [];
+  let after: string | null = null;
+  do {
+    const page = await readChangeRows(database.prisma, change, { after, first: pageSize });
+    rows.push(...page.rows);
+    after = page.endCursor;
+  } while (after);
+  return rows;
+}
+
 /**
  * Every change's rows, read page by page as the API reads them; ids left out, and one
  * change's rows sorted, since one statement's rows may come in another order.
@@ -103,13 +116,7 @@ async function changeRowsRead(pageSize: number) {
   const { changes } = await readTableChanges(database.prisma, TABLE, { first: 100 });
   const byChange: unknown[][] = [];
   for (const change of changes) {
-    const rows: RowChangeRecord[] = [];
-    let after: string | null = null;
-    do {
-      const page = await readChangeRows(database.prisma, change, { after, first: pageSize });
-      rows.push(...page.rows);
-      after = page.endCursor;
-    } while (after);
+    const rows = await everyChangeRow(change, pageSize);
     const ids = rows.map((row) => BigInt(row.id));
     expect(ids).toEqual([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
     expect(new Set(ids).size).toBe(ids.length);
@@ -214,13 +221,7 @@ describe('the compact form of the row history', () => {
     expect(changes.map((change) => change.rowsInserted)).toEqual([1500, 1500]);
     const ids: bigint[] = [];
     for (const change of changes) {
-      const rows: RowChangeRecord[] = [];
-      let after: string | null = null;
-      do {
-        const page = await readChangeRows(database.prisma, change, { after, first: 400 });
-        rows.push(...page.rows);
-        after = page.endCursor;
-      } while (after);
+      const rows = await everyChangeRow(change, 400);
       const keys = rows.map((row) => Number(row.key.id)).sort((a, b) => a - b);
       const from = keys[0] ?? 0;
       expect(keys).toEqual(Array.from({ length: 1500 }, (_, i) => from + i));
