@@ -1,5 +1,5 @@
 import type { BenchReport, Target } from './report';
-import { HISTORY_ROW_PAGE } from './scenarios/historyPages';
+import { historyPageLimitMs } from './scenarios/historyPages';
 
 /** GraphQL's acquire+release throughput as a share of the raw SQL floor, per client level. */
 const RAW_SQL_SHARE: Record<number, number> = { 1: 0.7, 8: 0.9, 32: 0.9 };
@@ -18,10 +18,6 @@ const IMPORT_DRY_RUN_SECONDS = 5;
 const IMPORT_RSS_MB = 300;
 /** The slowest `/healthz` answer while imports run. */
 const IMPORT_HEALTHZ_MS = 100;
-/** Any history page (lock events, a table's changes), p50. */
-const HISTORY_PAGE_MS = 100;
-/** Issue 45: a row's history, an index lookup whatever the number of row changes, p50. */
-const ROW_HISTORY_MS = 50;
 /** Issue 45: recording history, RECORD's time over OFF's (median of rounds). */
 const RECORD_OVER_OFF = { importApply: 1.5, gridSave: 1.2 };
 /** The Python client's lock cycle as a share of the TypeScript client's. */
@@ -141,7 +137,7 @@ export function judgeTargets(report: Omit<BenchReport, 'targets'>): Target[] {
         )
       : []),
     ...(report.historyPages?.pages ?? []).map(({ page, latencyMs }) => {
-      const limit = page === HISTORY_ROW_PAGE ? ROW_HISTORY_MS : HISTORY_PAGE_MS;
+      const limit = historyPageLimitMs(page);
       return {
         name: `history: ${page} < ${limit} ms (p50)`,
         met: speed(latencyMs.p50 < limit),

@@ -198,6 +198,82 @@ describe('the compact form of the row history', () => {
     expect((await recorded()).batches).toBe(2);
   });
 
+  it('finds each of two keys of one batch whose hashes are the same', async () => {
+    // Two ids whose keys in this table have one CRC-32C (found by a search over random ids).
+    const twins = [2_033_478_874, 1_342_842_874];
+    const { rows: hashes } = await client.query<{ hash: number }>(
+      `SELECT tablelock.history_key_hash($1, k::text) AS hash FROM unnest($2::int[]) AS k`,
+      [TABLE, twins],
+    );
+    expect(new Set(hashes.map((row) => row.hash)).size).toBe(1);
+    const token = await startOver('batches');
+    await inOneTransaction(token, [
+      `INSERT INTO ${TARGET} SELECT i, 'item ' || i, NULL, NULL
+       FROM unnest(ARRAY[1, ${twins[0]}, 2, ${twins[1]}, 3]) AS i`,
+      `UPDATE ${TARGET} SET price = id % 1000`,
+    ]);
+    expect((await recorded()).batches).toBe(2);
+    for (const id of twins) {
+      const history = await readRowHistory(
+        database.prisma,
+        MASTER_SCHEMA,
+        TABLE,
+        { id: String(id) },
+        { first: 10 },
+      );
+      expect(
+        history.rows.map((row) => [row.operation, row.newValues?.name ?? row.newValues?.price]),
+      ).toEqual([
+        ['update', String(id % 1000)],
+        ['insert', `item ${id}`],
+      ]);
+    }
+  });
+
+  it('gives a statement of many batches its rows in the order it wrote them, as the per-row form', async () => {
+    const rows = 10_000;
+    const token = await startOver('batches');
+    await inOneTransaction(token, [
+      `INSERT INTO ${TARGET} SELECT i, 'item ' || i, NULL, NULL FROM generate_series(1, ${rows}) AS i`,
+    ]);
+    const [change] = (await readTableChanges(database.prisma, TABLE, { first: 1 })).changes;
+    if (!change) throw new Error('no change');
+    const keys = (await everyChangeRow(change, 450)).map((row) => Number(row.key.id));
+    expect(keys).toEqual(Array.from({ length: rows }, (_, i) => i + 1));
+    expect((await recorded()).batches).toBe(rows / 1000);
+
+    // Found through the signatures' index, as beside many batches (ten alone are read whole).
+    const refs = `SELECT id FROM tablelock.row_change_refs_of_row('${TABLE}', '{"id": "5000"}')`;
+    await client.query('BEGIN');
+    try {
+      await client.query('SET LOCAL enable_seqscan = off');
+      const { rows: plan } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${refs}`);
+      expect(plan.map((line) => line['QUERY PLAN']).join('\n')).toContain(
+        'row_change_batch_hashes_idx',
+      );
+      expect((await client.query(refs)).rows).toHaveLength(1);
+    } finally {
+      await client.query('ROLLBACK');
+    }
+  });
+
+  it("gives the statement after a batched one the caller's work_mem", async () => {
+    const token = await startOver('batches');
+    const settings: string[] = [];
+    for (const workMem of ['1MB', '64MB']) {
+      await client.query('BEGIN');
+      await client.query('SELECT tablelock.use_lock($1, $2)', [TABLE, token]);
+      await client.query(`SET LOCAL work_mem = '${workMem}'`);
+      await client.query(
+        `INSERT INTO ${TARGET} SELECT i, 'item ' || i, NULL, NULL FROM generate_series(1, 1000) AS i`,
+      );
+      const { rows } = await client.query<{ work_mem: string }>('SHOW work_mem');
+      settings.push(rows[0]?.work_mem ?? '');
+      await client.query('ROLLBACK');
+    }
+    expect(settings).toEqual(['1MB', '64MB']);
+  });
+
   it('keeps apart the batches of two transactions writing at once', async () => {
     await startOver('batches');
     const other = new pg.Client({ connectionString: database.url, application_name: 'batch-test' });
