@@ -1,7 +1,7 @@
 import { formatSpread } from './report';
-import { BATCH_FROM_ROWS, CAPTURES, type WriteGuardCostResult } from './scenarios/writeGuardCost';
+import { CAPTURES, type WriteGuardCostResult } from './scenarios/writeGuardCost';
 
-/** The write guard's cost as report lines: seconds per capture, and RECORD (either form) over OFF. */
+/** The write guard's cost as report lines: seconds per capture, and RECORD (both forms) over OFF. */
 export function formatWriteGuardCost(result: WriteGuardCostResult): string[] {
   const seconds = (spread: Parameters<typeof formatSpread>[0]) =>
     `${formatSpread(spread, (value) => value.toFixed(2))} s`;
@@ -11,7 +11,7 @@ export function formatWriteGuardCost(result: WriteGuardCostResult): string[] {
       (capture) =>
         `  ${capture.padEnd(14)} import apply of ${result.importRows.toLocaleString('en-US')} rows ${seconds(result.importApplySeconds[capture])}, grid save of ${result.saveRows.toLocaleString('en-US')} rows ${seconds(result.gridSaveSeconds[capture])}`,
     ),
-    `  RECORD/OFF: import apply ${formatSpread(result.recordOverOff.importApply)}×, grid save ${formatSpread(result.recordOverOff.gridSave)}×`,
-    `  RECORD_BATCHES/OFF (statements of ${BATCH_FROM_ROWS.toLocaleString('en-US')} rows or more in batches, decision 0022): import apply ${formatSpread(result.batchesOverOff.importApply)}×, grid save ${formatSpread(result.batchesOverOff.gridSave)}×`,
+    `  RECORD/OFF (statements of ${result.batchFromRows?.toLocaleString('en-US') ?? 'no number of'} rows or more in batches, as migrated): import apply ${formatSpread(result.recordOverOff.importApply)}×, grid save ${formatSpread(result.recordOverOff.gridSave)}×`,
+    `  RECORD_PER_ROW/OFF (one row change per row; not judged): import apply ${formatSpread(result.perRowOverOff.importApply)}×, grid save ${formatSpread(result.perRowOverOff.gridSave)}×`,
   ];
 }

@@ -136,6 +136,24 @@ describe('a rolling upgrade from the previous release under load', () => {
         await startApiProcess(`${old.name[0]} (current)`, databaseUrl, port, processes);
         swaps.push({ name: old.name, from, to: performance.now() });
         expect(await pendingMigrations(prisma), `after replacing ${old.name}`).toEqual([]);
+        if (old === oldA) {
+          // Written as the new release writes it (a statement of 1,000 rows: in batches), read
+          // by the previous release's process still serving (expand, then switch).
+          const written = await writeWarehousesInOneStatement(prisma);
+          const [batches] = await prisma.$queryRaw<{ count: number }[]>`
+            SELECT count(*)::int FROM tablelock.row_change_batch WHERE table_name = 'warehouses'`;
+          expect(batches?.count).toBe(1);
+          const read = await postGraphql(
+            oldB.url,
+            { authorization: `Bearer ${admin.stdout.trim()}` },
+            `query($key: JSON!) { rowHistory(table: "warehouses", key: $key) {
+               rows { operation newValues } } }`,
+            { key: { id: String(written.lastId) } },
+          );
+          expect(read.body.data?.rowHistory, JSON.stringify(read.body)).toEqual({
+            rows: [{ operation: 'insert', newValues: expect.objectContaining(written.lastRow) }],
+          });
+        }
         await untilMoreCycles(`the load after replacing ${old.name}`);
       }
       const ended = performance.now();
@@ -175,6 +193,29 @@ async function savedRows(prisma: PrismaClient): Promise<Map<string, Set<number>>
     rows.set(table, new Set(ids.map((row) => row.id)));
   }
   return rows;
+}
+
+/**
+ * 1,000 new warehouses in one statement, as a job writes them with SQL (RECORD lets it through
+ * and keeps it); the last one's id and values as the row history gives them.
+ */
+async function writeWarehousesInOneStatement(
+  prisma: PrismaClient,
+): Promise<{ lastId: number; lastRow: Record<string, string> }> {
+  const first = 900_000;
+  const last = first + 999;
+  await prisma.$executeRawUnsafe(
+    `INSERT INTO ${MASTER_SCHEMA}.warehouses (id, code, name, region_id, capacity_m3, opened_on)
+     SELECT i, 'UPG-' || i, 'upgrade ' || i, (SELECT min(id) FROM ${MASTER_SCHEMA}.regions), 100.5,
+            DATE '2026-12-01'
+     FROM generate_series($1::int, $2::int) AS i`,
+    first,
+    last,
+  );
+  return {
+    lastId: last,
+    lastRow: { id: String(last), code: `UPG-${last}`, name: `upgrade ${last}` },
+  };
 }
 
 /** Each table's current grant (its fencing token while held). */

@@ -23,7 +23,8 @@ export interface PreviousRelease {
  * The previous release (the newest one in releases.json before HEAD) checked out, its dependencies installed
  * from the local pnpm store (no network) and its API compiled, under
  * node_modules/.cache/tablelock-previous/<commit>: made once per commit, then reused. Only what
- * the API needs is installed and generated (Prisma's client, the GraphQL types), not the web app.
+ * the API needs is installed and generated (Prisma's client, the GraphQL types, and the web app's
+ * typed documents, which the API's warm-up sends since v0.6.0), not the web app's build.
  */
 export async function buildPreviousRelease(): Promise<PreviousRelease> {
   const previous = previousRelease(REPOSITORY);
@@ -47,12 +48,13 @@ export async function buildPreviousRelease(): Promise<PreviousRelease> {
   // The root for the Prisma CLI, apps/api and the packages it is built from; their build scripts
   // (embedded Postgres's, esbuild's) are not needed to compile it nor to run it on an external Postgres.
   const install = ['install', '--frozen-lockfile', '--ignore-scripts', '--filter', '.'];
-  await pnpm([...install, '--filter', '@tablelock/api...', '--offline'], tree).catch(
+  const packages = ['--filter', '@tablelock/api...', '--filter', '@tablelock/web'];
+  await pnpm([...install, ...packages, '--offline'], tree).catch(
     // A dependency the release had that this checkout's install did not put in the store.
-    () => pnpm([...install, '--filter', '@tablelock/api...', '--prefer-offline'], tree),
+    () => pnpm([...install, ...packages, '--prefer-offline'], tree),
   );
   await run(join(tree, 'node_modules/.bin/prisma'), ['generate'], tree);
-  await pnpm(['--filter', '@tablelock/api', 'generate'], tree);
+  await pnpm(['--filter', '@tablelock/api', '--filter', '@tablelock/web', 'generate'], tree);
   await pnpm(['--filter', '@tablelock/api', 'build'], tree);
   await writeFile(built, `${version}\n`);
   return {

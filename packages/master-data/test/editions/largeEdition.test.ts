@@ -153,7 +153,9 @@ describe(`an edition of a request of ${ROWS} rows`, () => {
     expect(sets.map((set) => set.kind)).toEqual(['scheduled']);
     const set = sets[0];
     if (!set) throw new Error('no change set');
-    expect(await database.prisma.rowChange.count({ where: { changeSetId: set.id } })).toBe(ROWS);
+    const [recorded] = await database.prisma.$queryRaw<{ rows: number }[]>`
+      SELECT count(*)::int AS rows FROM tablelock.recorded_row_change WHERE change_set_id = ${set.id}`;
+    expect(recorded?.rows).toBe(ROWS);
     const [save, applied] = await database.prisma.lockEvent
       .findMany({
         where: { tableName: TABLE, action: { in: ['save', 'request_applied'] } },

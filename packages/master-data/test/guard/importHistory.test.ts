@@ -1,6 +1,6 @@
 import { MASTER_SCHEMA } from '@tablelock/test-support';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { applyImport, dryRunImport } from '../../src';
+import { applyImport, dryRunImport, readRowHistory } from '../../src';
 import { TABLE, useGuardTestbed } from './guardTestbed';
 
 const bed = useGuardTestbed();
@@ -34,14 +34,20 @@ describe('the row history of an import', () => {
       where: { tableName: TABLE },
     });
     expect(changeSets).toMatchObject([{ kind: 'import', actor: 'alice', rowsInserted: ROWS }]);
-    expect(
-      await bed.database.prisma.rowChange.count({
-        where: { changeSetId: changeSets[0]?.id, operation: 'insert' },
-      }),
-    ).toBe(ROWS);
-    const [last] = await bed.database.prisma.rowChange.findMany({
-      where: { changeSetId: changeSets[0]?.id, rowKey: { equals: { id: `${ROWS + 9}` } } },
-    });
-    expect(last?.newValues).toEqual({ id: `${ROWS + 9}`, name: `item ${ROWS - 1}`, price: '99.5' });
+    // Read as every reader reads it: one row change per row, or (1,000 rows or more) batches.
+    const [recorded] = await bed.database.prisma.$queryRaw<{ inserted: number }[]>`
+      SELECT count(*)::int AS inserted FROM tablelock.recorded_row_change
+      WHERE change_set_id = ${changeSets[0]?.id} AND operation = 'insert'`;
+    expect(recorded?.inserted).toBe(ROWS);
+    const history = await readRowHistory(
+      bed.database.prisma,
+      MASTER_SCHEMA,
+      TABLE,
+      { id: `${ROWS + 9}` },
+      { first: 10 },
+    );
+    expect(history.rows.map((row) => [row.changeSet.id, row.newValues])).toEqual([
+      [String(changeSets[0]?.id), { id: `${ROWS + 9}`, name: `item ${ROWS - 1}`, price: '99.5' }],
+    ]);
   });
 });
