@@ -25,7 +25,7 @@ import { etcdLockCycle } from './scenarios/etcdLockCycle';
 import { measureExports } from './scenarios/exportProducts';
 import { measureFanOut } from './scenarios/fanOut';
 import { graphqlLockCycle, graphqlLockCycleSubject } from './scenarios/graphqlLockCycle';
-import { measureHistoryPages } from './scenarios/historyPages';
+import { historyPageSizes, measureHistoryPages } from './scenarios/historyPages';
 import { measureImport } from './scenarios/importProducts';
 import { measureManyTables } from './scenarios/manyTables';
 import { rawSqlLockCycle } from './scenarios/rawSqlLockCycle';
@@ -71,12 +71,6 @@ const ROW_SCOPE_WRITE_SIZES = { liveScopes: 1_000, rows: 100, rounds: quick ? 2 
 const WRITE_GUARD_SIZES = quick
   ? { importRows: 10_000, saveRows: 1_000, rounds: 1 }
   : { importRows: 100_000, saveRows: 1_000, rounds: 3 };
-// The histories of a long-running install: 10 million lock events, 10 million row changes
-// (issue 45: a row's history and a table's changes read beside them). A quick run keeps to small
-// ones: writing ten million takes minutes.
-const HISTORY_SIZES = quick
-  ? { lockEvents: 100_000, rowChanges: 10_000, repetitions: 5 }
-  : { lockEvents: 10_000_000, rowChanges: 10_000_000, repetitions: 20 };
 // The webhook scenario's lock cycle runs at the middle client level, without and with endpoints.
 const WEBHOOK_CLIENTS = 8;
 const API_POOL_SIZE = 10;
@@ -275,7 +269,7 @@ try {
     api.url,
     credentials.viewer,
     database.url,
-    HISTORY_SIZES,
+    historyPageSizes(quick),
   );
   const partial = {
     format: 2 as const,

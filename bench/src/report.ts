@@ -1,3 +1,4 @@
+import { formatHistoryPages } from './historyPagesReport';
 import { formatRowScopes } from './rowScopeReport';
 import type { BigImportResult } from './scenarios/bigImports';
 import type { ContentionResult } from './scenarios/contention';
@@ -270,16 +271,7 @@ export function formatReport(report: BenchReport): string {
       ? [...formatRowScopes(report.rowScopeLine, report.rowScopeWriteCost), '']
       : []),
     ...(report.webhooks ? [...formatWebhookDelivery(report.webhooks), ''] : []),
-    ...(report.historyPages
-      ? [
-          `history pages with ${report.historyPages.lockEvents.toLocaleString('en-US')} lock events and ${report.historyPages.rowChanges.toLocaleString('en-US')} row changes (written in ${fixed(report.historyPages.fillSeconds)} s):`,
-          ...report.historyPages.pages.map(
-            ({ page, latencyMs }) =>
-              `  ${page.padEnd(40)} p50 ${fixed(latencyMs.p50)} ms, max ${fixed(latencyMs.max)} ms`,
-          ),
-          '',
-        ]
-      : []),
+    ...(report.historyPages ? [...formatHistoryPages(report.historyPages), ''] : []),
     'targets:',
     ...report.targets.map(
       (t) =>
