@@ -53,7 +53,7 @@ export async function measureHistoryPages(
   sizes: { lockEvents: number; rowChanges: number; repetitions: number },
 ): Promise<HistoryPagesResult> {
   const fillStarted = performance.now();
-  const middleId = await fillHistories(databaseUrl, sizes);
+  const { middleId, productId } = await fillHistories(databaseUrl, sizes);
   const fillSeconds = (performance.now() - fillStarted) / 1000;
   const api = createGraphQLClient(baseUrl, 1);
   const reads: {
@@ -92,8 +92,9 @@ export async function measureHistoryPages(
     },
     {
       page: HISTORY_ROW_PAGE,
-      // A product changed by the first change set (in batches) and, in a full run, by 99 more.
-      query: '{ rowHistory(table: "products", key: { id: "1500" }) { rows { operation } } }',
+      query:
+        'query($id: String!) { rowHistory(table: "products", key: { id: $id }) { rows { operation } } }',
+      variables: { id: productId },
       found: (data) => (data.rowHistory?.rows?.length ?? 0) > 0,
     },
   ];
@@ -136,11 +137,15 @@ const HISTORY_TABLES = [
   'tablelock.row_change_batch',
 ];
 
-/** Writes the histories; returns the id of the lock event in their middle. */
+/**
+ * Writes the histories; returns the id of the lock event in their middle, and a product whose
+ * history is read: one in the first batch written (in a full run every product has 100 changes,
+ * half of them in batches; in a quick one, most have none).
+ */
 async function fillHistories(
   databaseUrl: string,
   sizes: { lockEvents: number; rowChanges: number },
-): Promise<string> {
+): Promise<{ middleId: string; productId: string }> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -205,11 +210,13 @@ async function fillHistories(
       'ANALYZE tablelock.row_change, tablelock.row_change_batch, tablelock.change_set',
     );
     const {
-      rows: [middle],
-    } = await client.query<{ id: string }>(
-      `SELECT ((min(id) + max(id)) / 2)::text AS id FROM tablelock.lock_event`,
+      rows: [picked],
+    } = await client.query<{ middleId: string; productId: string }>(
+      `SELECT (SELECT ((min(id) + max(id)) / 2)::text FROM tablelock.lock_event) AS "middleId",
+              (SELECT keys[1] FROM tablelock.row_change_batch ORDER BY id LIMIT 1) AS "productId"`,
     );
-    return middle?.id ?? '1';
+    if (!picked) throw new Error('no history written');
+    return picked;
   } finally {
     await client.end();
   }
